@@ -1,0 +1,150 @@
+package kube
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
+)
+
+// tableAccept asks for the server's Table (printer cells plus the object
+// with includeObject=Object) and takes plain JSON from servers that cannot
+// convert the resource.
+const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json"
+
+// NewRESTClient returns one client for every resource of a server. It
+// speaks JSON and has no client-side rate limit: a watcher makes few
+// requests, and a paged list must not wait for a token bucket.
+func NewRESTClient(cfg *rest.Config) (rest.Interface, error) {
+	cfg = dynamic.ConfigFor(cfg)
+	cfg.QPS, cfg.Burst = -1, 0
+	c, err := rest.UnversionedRESTClientFor(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("creating a REST client: %w", err)
+	}
+	return c, nil
+}
+
+// Scope is what a Client lists and watches of its resource.
+type Scope struct {
+	// Namespace limits a namespaced resource to one namespace; "" is all.
+	Namespace     string
+	LabelSelector string
+	FieldSelector string
+	// Table asks for the server's printer cells with every object.
+	Table bool
+	// Prune is applied to every object decoded.
+	Prune object.Prune
+}
+
+// Client lists and watches one resource. It implements
+// watch.Client[*object.Object] and is safe for concurrent use.
+type Client struct {
+	rest     rest.Interface
+	resource Resource
+	scope    Scope
+	path     string
+	columns  atomic.Pointer[[]object.Column]
+}
+
+var _ watch.Client[*object.Object] = (*Client)(nil)
+
+// NewClient returns a Client for resource within scope.
+func NewClient(rc rest.Interface, resource Resource, scope Scope) *Client {
+	return &Client{rest: rc, resource: resource, scope: scope, path: resourcePath(resource, scope.Namespace)}
+}
+
+// Resource is the resource this client reads.
+func (c *Client) Resource() Resource { return c.resource }
+
+// Columns are the server's Table columns once a Table answer has been seen
+// (nil before, or when Scope.Table is off or the server sent plain JSON).
+func (c *Client) Columns() []object.Column {
+	if p := c.columns.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+func (c *Client) setColumns(cols []object.Column) {
+	if len(cols) > 0 && c.columns.Load() == nil {
+		c.columns.Store(&cols)
+	}
+}
+
+func resourcePath(r Resource, namespace string) string {
+	p := "/apis/" + r.GVR.Group + "/" + r.GVR.Version
+	if r.GVR.Group == "" {
+		p = "/api/" + r.GVR.Version
+	}
+	if r.Namespaced && namespace != "" {
+		p += "/namespaces/" + namespace
+	}
+	return p + "/" + r.GVR.Resource
+}
+
+func (c *Client) request() *rest.Request {
+	req := c.rest.Get().AbsPath(c.path)
+	if c.scope.LabelSelector != "" {
+		req.Param("labelSelector", c.scope.LabelSelector)
+	}
+	if c.scope.FieldSelector != "" {
+		req.Param("fieldSelector", c.scope.FieldSelector)
+	}
+	if c.scope.Table {
+		req.SetHeader("Accept", tableAccept).Param("includeObject", "Object")
+	}
+	return req
+}
+
+// List implements watch.Client.
+func (c *Client) List(ctx context.Context, opts watch.ListOptions) (watch.Page[*object.Object], error) {
+	req := c.request()
+	if opts.Limit > 0 {
+		req.Param("limit", strconv.FormatInt(opts.Limit, 10))
+	}
+	if opts.Continue != "" {
+		req.Param("continue", opts.Continue)
+	}
+	if opts.ResourceVersion != "" {
+		req.Param("resourceVersion", opts.ResourceVersion)
+	}
+	body, err := req.Do(ctx).Raw()
+	if err != nil {
+		return watch.Page[*object.Object]{}, fmt.Errorf("listing %s: %w", c.resource, err)
+	}
+	page, cols, err := decodePage(body, c.scope.Prune)
+	if err != nil {
+		return page, fmt.Errorf("listing %s: %w", c.resource, err)
+	}
+	c.setColumns(cols)
+	return page, nil
+}
+
+// Watch implements watch.Client.
+func (c *Client) Watch(ctx context.Context, opts watch.WatchOptions) (watch.Stream[*object.Object], error) {
+	req := c.request().Param("watch", "1")
+	if opts.ResourceVersion != "" {
+		req.Param("resourceVersion", opts.ResourceVersion)
+	}
+	if opts.TimeoutSeconds > 0 {
+		req.Param("timeoutSeconds", strconv.FormatInt(opts.TimeoutSeconds, 10))
+	}
+	if opts.AllowWatchBookmarks {
+		req.Param("allowWatchBookmarks", "true")
+	}
+	if opts.SendInitialEvents {
+		req.Param("sendInitialEvents", "true").Param("resourceVersionMatch", "NotOlderThan")
+	}
+	body, err := req.Stream(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("watching %s: %w", c.resource, err)
+	}
+	return newStream(body, c), nil
+}

@@ -1,0 +1,11 @@
+// Package kube is where kubectl-reflect meets the API server: it resolves
+// the kinds a user types (cm, deploy.apps, deployments.v1.apps, CRD short
+// names) through the RESTMapper the way kubectl does, and implements
+// watch.Client for any resource over REST, decoding list pages and watch
+// events straight into *object.Object without building maps.
+//
+// It exists apart from pkg/watch so that the watcher stays a pure state
+// machine tested with scripted clients, and apart from the commands so that
+// `get`, `watch` and the daemon share one client. It knows nothing about
+// stores, printing or controllers.
+package kube

@@ -1,0 +1,66 @@
+package store
+
+import "fmt"
+
+// Key identifies an object within one resource.
+type Key struct {
+	Namespace string
+	Name      string
+}
+
+func (k Key) String() string {
+	if k.Namespace == "" {
+		return k.Name
+	}
+	return k.Namespace + "/" + k.Name
+}
+
+// Object is what a Store keeps: anything with a namespace, a name and a
+// resourceVersion (*object.Object, and every typed API object).
+type Object interface {
+	GetNamespace() string
+	GetName() string
+	GetResourceVersion() string
+}
+
+// KeyOf is the key of o.
+func KeyOf[T Object](o T) Key { return Key{Namespace: o.GetNamespace(), Name: o.GetName()} }
+
+// ChangeType is the closed set of notifications a subscriber receives.
+type ChangeType uint8
+
+const (
+	// Applied: Object is new or changed. Old is the version the subscriber
+	// saw last, when HasOld.
+	Applied ChangeType = iota + 1
+	// Deleted: Object is the last known state of a deleted object. Old is the
+	// version the subscriber saw last, when HasOld; without it the subscriber
+	// never saw the object applied (its creation was coalesced away).
+	Deleted
+	// Synced: everything delivered before it is the whole state of the
+	// resource. It follows the first sync, a late join and every Resync.
+	Synced
+	// Resync: the subscriber fell too far behind and its queue was dropped.
+	// Forget what you know: the whole current state follows as Applied
+	// changes without Old, ended by Synced. Anything not among them is gone.
+	Resync
+)
+
+var changeTypeNames = [...]string{"", "Applied", "Deleted", "Synced", "Resync"}
+
+func (t ChangeType) String() string {
+	if t != 0 && int(t) < len(changeTypeNames) {
+		return changeTypeNames[t]
+	}
+	return fmt.Sprintf("ChangeType(%d)", uint8(t))
+}
+
+// Change is one notification. Object, Old and Key are unset for Synced and
+// Resync.
+type Change[T Object] struct {
+	Type   ChangeType
+	Key    Key
+	Object T
+	Old    T
+	HasOld bool
+}

@@ -1,0 +1,20 @@
+// Package store is the reflector's memory: one Store per resource, fed by
+// exactly one writer (a watcher's event stream, through Apply) and read by
+// any number of readers and subscribers at once.
+//
+// A relist (Init .. InitDone) is buffered and swapped in one step, so readers
+// never see half a relist. Objects that a relist finds unchanged (same
+// resourceVersion) are kept as they are, so a relist costs memory only for
+// what changed. After the swap the store tells its subscribers what really
+// changed: Applied for new and changed objects, Deleted for objects that
+// vanished while the watcher was away.
+//
+// Subscriptions never slow the writer or each other: each has its own queue
+// that coalesces per object (latest wins, the previous version kept is the
+// one the subscriber last saw) and, if it still falls too far behind, is
+// replaced by a resync of the current state (see Subscription for the exact
+// policy).
+//
+// The package knows watch events and objects with a namespace, a name and a
+// resourceVersion; it knows nothing about HTTP, terminals or controllers.
+package store

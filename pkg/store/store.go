@@ -1,0 +1,234 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
+)
+
+// Options tune a Store. The zero value is usable.
+type Options struct {
+	// QueueLimit bounds each subscriber's queue (see Subscription). Zero means
+	// twice the number of objects in the store, and at least 1024.
+	QueueLimit int
+}
+
+// Store keeps the current state of one resource.
+//
+// Apply is its only writer and must be called from one goroutine (a
+// watcher's Run). Every other method is safe for any number of concurrent
+// readers.
+type Store[T Object] struct {
+	opts Options
+
+	mu     sync.RWMutex
+	items  map[Key]T
+	rv     string
+	synced chan struct{}
+	subs   map[*Subscription[T]]struct{}
+
+	// relist is the buffer of a relist in progress; only Apply touches it.
+	relist *relistBuffer[T]
+}
+
+// New returns an empty, unsynced Store.
+func New[T Object](opts Options) *Store[T] {
+	return &Store[T]{
+		opts:   opts,
+		items:  map[Key]T{},
+		synced: make(chan struct{}),
+		subs:   map[*Subscription[T]]struct{}{},
+	}
+}
+
+// relistBuffer holds a relist in list order.
+type relistBuffer[T Object] struct {
+	order []Key
+	items map[Key]T
+}
+
+// Apply is the store's single writer: it applies one watcher event. It has
+// the signature of a watch.Handler and never fails.
+func (s *Store[T]) Apply(_ context.Context, ev watch.Event[T]) error {
+	switch ev.Type {
+	case watch.Init:
+		s.relist = &relistBuffer[T]{items: map[Key]T{}}
+	case watch.InitApply:
+		s.bufferRelist(ev.Object)
+	case watch.InitDone:
+		s.swapRelist(ev.ResourceVersion)
+	case watch.Apply:
+		s.apply(ev.Object, ev.ResourceVersion)
+	case watch.Delete:
+		s.delete(ev.Object, ev.ResourceVersion)
+	case watch.Bookmark:
+		s.mu.Lock()
+		s.rv = ev.ResourceVersion
+		s.mu.Unlock()
+	default:
+		return fmt.Errorf("store: unknown event type %v", ev.Type)
+	}
+	return nil
+}
+
+// bufferRelist adds one listed object to the relist buffer, keeping the
+// stored object when it is unchanged so that a relist does not double the
+// memory of unchanged objects.
+func (s *Store[T]) bufferRelist(obj T) {
+	if s.relist == nil { // InitApply without Init: treat as the start of one
+		s.relist = &relistBuffer[T]{items: map[Key]T{}}
+	}
+	k := KeyOf(obj)
+	s.mu.RLock()
+	old, ok := s.items[k]
+	s.mu.RUnlock()
+	if ok && old.GetResourceVersion() == obj.GetResourceVersion() {
+		obj = old
+	}
+	if _, dup := s.relist.items[k]; !dup {
+		s.relist.order = append(s.relist.order, k)
+	}
+	s.relist.items[k] = obj
+}
+
+// swapRelist makes the buffered relist the state in one step and tells the
+// subscribers what changed.
+func (s *Store[T]) swapRelist(rv string) {
+	buf := s.relist
+	s.relist = nil
+	if buf == nil {
+		buf = &relistBuffer[T]{items: map[Key]T{}}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	changes := diff(s.items, buf)
+	s.items, s.rv = buf.items, rv
+	for _, c := range changes {
+		s.notifyLocked(c)
+	}
+	select {
+	case <-s.synced:
+	default:
+		close(s.synced)
+		s.notifyLocked(Change[T]{Type: Synced})
+	}
+}
+
+// diff lists what turns old into the relist: Applied in list order, then
+// Deleted in key order.
+func diff[T Object](old map[Key]T, relist *relistBuffer[T]) []Change[T] {
+	var changes []Change[T]
+	for _, k := range relist.order {
+		obj := relist.items[k]
+		prev, had := old[k]
+		if had && prev.GetResourceVersion() == obj.GetResourceVersion() {
+			continue
+		}
+		changes = append(changes, Change[T]{Type: Applied, Key: k, Object: obj, Old: prev, HasOld: had})
+	}
+	var gone []Key
+	for k := range old {
+		if _, ok := relist.items[k]; !ok {
+			gone = append(gone, k)
+		}
+	}
+	slices.SortFunc(gone, func(a, b Key) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	for _, k := range gone {
+		changes = append(changes, Change[T]{Type: Deleted, Key: k, Object: old[k], Old: old[k], HasOld: true})
+	}
+	return changes
+}
+
+func (s *Store[T]) apply(obj T, rv string) {
+	k := KeyOf(obj)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old, had := s.items[k]
+	s.items[k], s.rv = obj, rv
+	if had && old.GetResourceVersion() == obj.GetResourceVersion() {
+		return
+	}
+	s.notifyLocked(Change[T]{Type: Applied, Key: k, Object: obj, Old: old, HasOld: had})
+}
+
+func (s *Store[T]) delete(obj T, rv string) {
+	k := KeyOf(obj)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old, had := s.items[k]
+	delete(s.items, k)
+	s.rv = rv
+	s.notifyLocked(Change[T]{Type: Deleted, Key: k, Object: obj, Old: old, HasOld: had})
+}
+
+func (s *Store[T]) notifyLocked(c Change[T]) {
+	limit := s.opts.QueueLimit
+	if limit <= 0 {
+		limit = max(1024, 2*len(s.items))
+	}
+	for sub := range s.subs {
+		sub.push(c, limit)
+	}
+}
+
+// Get returns the object stored under k.
+func (s *Store[T]) Get(k Key) (T, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	obj, ok := s.items[k]
+	return obj, ok
+}
+
+// List returns a snapshot of the objects for which keep returns true (all
+// when keep is nil), sorted by namespace and name.
+func (s *Store[T]) List(keep func(T) bool) []T {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.listLocked(keep)
+}
+
+func (s *Store[T]) listLocked(keep func(T) bool) []T {
+	out := make([]T, 0, len(s.items))
+	for _, obj := range s.items {
+		if keep == nil || keep(obj) {
+			out = append(out, obj)
+		}
+	}
+	slices.SortFunc(out, func(a, b T) int {
+		return cmp.Or(cmp.Compare(a.GetNamespace(), b.GetNamespace()), cmp.Compare(a.GetName(), b.GetName()))
+	})
+	return out
+}
+
+// Len is the number of objects stored.
+func (s *Store[T]) Len() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.items)
+}
+
+// ResourceVersion is the resourceVersion the state is current to.
+func (s *Store[T]) ResourceVersion() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.rv
+}
+
+// Synced is closed once the first list has been swapped in.
+func (s *Store[T]) Synced() <-chan struct{} { return s.synced }
+
+// WaitForSync blocks until the first list has been swapped in or ctx ends.
+func (s *Store[T]) WaitForSync(ctx context.Context) error {
+	select {
+	case <-s.synced:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("waiting for the first list: %w", ctx.Err())
+	}
+}

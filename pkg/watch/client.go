@@ -1,0 +1,75 @@
+package watch
+
+import "context"
+
+// Client lists and watches one resource (one kind, in one namespace or all,
+// with fixed selectors). Implementations decode objects; the watcher never
+// looks inside them.
+type Client[T any] interface {
+	// List returns one page. Errors from the API server must be returned as
+	// *apierrors.StatusError (or wrap one) so that they can be classified.
+	List(ctx context.Context, opts ListOptions) (Page[T], error)
+	// Watch opens a watch. The returned Stream is closed by the watcher.
+	Watch(ctx context.Context, opts WatchOptions) (Stream[T], error)
+}
+
+// ListOptions are the parameters of one LIST request.
+type ListOptions struct {
+	// ResourceVersion is "" for a consistent read of the latest state.
+	ResourceVersion string
+	Limit           int64
+	Continue        string
+}
+
+// Page is one page of a LIST.
+type Page[T any] struct {
+	Items           []T
+	ResourceVersion string
+	// Continue is non-empty while more pages follow.
+	Continue string
+}
+
+// WatchOptions are the parameters of one WATCH request.
+type WatchOptions struct {
+	ResourceVersion string
+	TimeoutSeconds  int64
+	// SendInitialEvents asks for a streaming list: every existing object as
+	// ADDED, then a bookmark marked as the end of initial events. The Client
+	// must then also send resourceVersionMatch=NotOlderThan.
+	SendInitialEvents   bool
+	AllowWatchBookmarks bool
+}
+
+// Stream is an open watch.
+type Stream[T any] interface {
+	// Next blocks for the next event. It returns io.EOF when the server ended
+	// the watch cleanly, and ctx's error (or any read error) otherwise.
+	Next() (WatchEvent[T], error)
+	// Close releases the connection; Next then returns an error.
+	Close()
+}
+
+// WatchEventType is the type field of the API server's watch events.
+type WatchEventType uint8
+
+const (
+	WatchAdded WatchEventType = iota + 1
+	WatchModified
+	WatchDeleted
+	WatchBookmark
+	// WatchError carries a Status from the server in Err (410 Gone among them).
+	WatchError
+)
+
+// WatchEvent is one decoded event of a watch stream.
+type WatchEvent[T any] struct {
+	Type WatchEventType
+	// Object is set for WatchAdded, WatchModified and WatchDeleted.
+	Object T
+	// ResourceVersion is the object's (or the bookmark's) resourceVersion.
+	ResourceVersion string
+	// InitialEventsEnd is true for the bookmark that ends a streaming list.
+	InitialEventsEnd bool
+	// Err is the server's status for WatchError, as an *apierrors.StatusError.
+	Err error
+}

@@ -1,0 +1,21 @@
+// Package watch turns LIST and WATCH of one Kubernetes resource into a typed,
+// never-ending stream of events, the way a reflector sees it.
+//
+// A Watcher is an explicit state machine (see State): it lists (paged, or as a
+// streaming list ended by the k8s.io/initial-events-end bookmark), then watches
+// from the list's resourceVersion, resumes from the last resourceVersion it saw
+// when a watch ends, relists on 410 Gone, and backs off exponentially with
+// jitter on errors (honouring Retry-After on 429). Errors that retrying cannot
+// fix (403, 404, 401, a bad request) end Run with a *TerminalError.
+//
+// Events form a closed set: Init, InitApply, InitDone, Apply, Delete and
+// Bookmark. Init..InitDone bracket a (re)list; a consumer that keeps state
+// buffers InitApply objects and swaps them in at InitDone (pkg/store does).
+// The adapters Applied, Deleted and Touched flatten the stream for consumers
+// that only want objects.
+//
+// This package knows the API server's protocol and nothing about stores,
+// printing or controllers. It never decodes objects itself: a Client (see
+// pkg/kube for the REST one) does, so the watcher is generic over the object
+// type and tests drive it with a scripted Client.
+package watch

@@ -1,0 +1,211 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// State is where a Watcher stands in its protocol.
+type State uint8
+
+const (
+	// StateEmpty must (re)list: it emits Init and starts a streaming list or
+	// the first LIST page.
+	StateEmpty State = iota
+	// StateListing pages through a LIST (continue token kept).
+	StateListing
+	// StateStreaming reads the initial events of a streaming list.
+	StateStreaming
+	// StateWatchPending has a resourceVersion and no open watch.
+	StateWatchPending
+	// StateWatching reads live events from an open watch.
+	StateWatching
+)
+
+var stateNames = [...]string{"Empty", "Listing", "Streaming", "WatchPending", "Watching"}
+
+func (s State) String() string {
+	if int(s) < len(stateNames) {
+		return stateNames[s]
+	}
+	return fmt.Sprintf("State(%d)", uint8(s))
+}
+
+// errWatchEndedEarly: a streaming list ended before its last initial event.
+var errWatchEndedEarly = errors.New("watch ended before the initial list was complete")
+
+// machine is the state of one Run. Every transition happens in step.
+type machine[T any] struct {
+	w         *Watcher[T]
+	emit      Handler[T]
+	state     State
+	rv        string // last resourceVersion seen (valid from InitDone on)
+	cont      string // continue token while Listing
+	stream    Stream[T]
+	streaming bool // try streaming lists; false once the server refused one
+}
+
+// step makes one transition. progressed is true when the server answered
+// with data (a page or an event), which resets the backoff.
+func (m *machine[T]) step(ctx context.Context) (progressed bool, err error) {
+	switch m.state {
+	case StateEmpty:
+		return m.startList(ctx)
+	case StateListing:
+		return m.listPage(ctx)
+	case StateStreaming:
+		return m.readInitialEvent(ctx)
+	case StateWatchPending:
+		return m.openWatch(ctx)
+	case StateWatching:
+		return m.readEvent(ctx)
+	}
+	return false, fmt.Errorf("watcher in unknown state %v", m.state)
+}
+
+func (m *machine[T]) send(ctx context.Context, ev Event[T]) error {
+	if err := m.emit(ctx, ev); err != nil {
+		return handlerError{err}
+	}
+	return nil
+}
+
+func (m *machine[T]) closeStream() {
+	if m.stream != nil {
+		m.stream.Close()
+		m.stream = nil
+	}
+}
+
+// relist drops the open watch and goes back to StateEmpty.
+func (m *machine[T]) relist() {
+	m.closeStream()
+	m.state, m.cont = StateEmpty, ""
+}
+
+func (m *machine[T]) startList(ctx context.Context) (bool, error) {
+	if err := m.send(ctx, Event[T]{Type: Init}); err != nil {
+		return false, err
+	}
+	if !m.streaming {
+		m.state, m.cont = StateListing, ""
+		return false, nil
+	}
+	s, err := m.w.client.Watch(ctx, WatchOptions{
+		SendInitialEvents:   true,
+		AllowWatchBookmarks: true,
+		TimeoutSeconds:      m.w.watchTimeout(),
+	})
+	if err != nil {
+		if streamingListUnsupported(err) {
+			m.streaming = false
+			m.state, m.cont = StateListing, ""
+			return false, nil
+		}
+		return false, err
+	}
+	m.stream, m.state = s, StateStreaming
+	return false, nil
+}
+
+func (m *machine[T]) listPage(ctx context.Context) (bool, error) {
+	page, err := m.w.client.List(ctx, ListOptions{Limit: m.w.opts.PageSize, Continue: m.cont})
+	if err != nil {
+		if isGone(err) { // the continue token expired: start over
+			m.relist()
+		}
+		return false, err
+	}
+	for _, obj := range page.Items {
+		if err := m.send(ctx, Event[T]{Type: InitApply, Object: obj}); err != nil {
+			return true, err
+		}
+	}
+	if page.Continue != "" {
+		m.cont = page.Continue
+		return true, nil
+	}
+	m.rv, m.cont, m.state = page.ResourceVersion, "", StateWatchPending
+	return true, m.send(ctx, Event[T]{Type: InitDone, ResourceVersion: m.rv})
+}
+
+func (m *machine[T]) readInitialEvent(ctx context.Context) (bool, error) {
+	ev, err := m.stream.Next()
+	if err != nil {
+		m.relist()
+		if errors.Is(err, io.EOF) {
+			err = errWatchEndedEarly
+		}
+		return false, err
+	}
+	switch ev.Type {
+	case WatchAdded, WatchModified:
+		return true, m.send(ctx, Event[T]{Type: InitApply, Object: ev.Object, ResourceVersion: ev.ResourceVersion})
+	case WatchBookmark:
+		if !ev.InitialEventsEnd {
+			return true, nil
+		}
+		m.rv, m.state = ev.ResourceVersion, StateWatching
+		return true, m.send(ctx, Event[T]{Type: InitDone, ResourceVersion: m.rv})
+	case WatchError:
+		m.relist()
+		if isGone(ev.Err) {
+			return false, nil
+		}
+		return false, ev.Err
+	default: // a deletion cannot precede the end of the initial events
+		m.relist()
+		return false, fmt.Errorf("unexpected %v event during a streaming list", ev.Type)
+	}
+}
+
+func (m *machine[T]) openWatch(ctx context.Context) (bool, error) {
+	s, err := m.w.client.Watch(ctx, WatchOptions{
+		ResourceVersion:     m.rv,
+		AllowWatchBookmarks: true,
+		TimeoutSeconds:      m.w.watchTimeout(),
+	})
+	if err != nil {
+		if isGone(err) {
+			m.relist()
+			return false, nil
+		}
+		return false, err
+	}
+	m.stream, m.state = s, StateWatching
+	return false, nil
+}
+
+func (m *machine[T]) readEvent(ctx context.Context) (bool, error) {
+	ev, err := m.stream.Next()
+	if err != nil {
+		m.closeStream()
+		m.state = StateWatchPending
+		if errors.Is(err, io.EOF) { // the server's timeout: resume at once
+			return false, nil
+		}
+		return false, err
+	}
+	switch ev.Type {
+	case WatchAdded, WatchModified:
+		m.rv = ev.ResourceVersion
+		return true, m.send(ctx, Event[T]{Type: Apply, Object: ev.Object, ResourceVersion: m.rv})
+	case WatchDeleted:
+		m.rv = ev.ResourceVersion
+		return true, m.send(ctx, Event[T]{Type: Delete, Object: ev.Object, ResourceVersion: m.rv})
+	case WatchBookmark:
+		m.rv = ev.ResourceVersion
+		return true, m.send(ctx, Event[T]{Type: Bookmark, ResourceVersion: m.rv})
+	case WatchError:
+		if isGone(ev.Err) {
+			m.relist()
+			return false, nil
+		}
+		m.closeStream()
+		m.state = StateWatchPending
+		return false, ev.Err
+	}
+	return false, fmt.Errorf("unknown watch event type %d", ev.Type)
+}

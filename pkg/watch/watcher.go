@@ -1,0 +1,115 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/utils/clock"
+)
+
+// Handler receives the events of a Watcher, one at a time, in order. An error
+// from it ends Run and is returned as it is.
+type Handler[T any] func(ctx context.Context, ev Event[T]) error
+
+// Options tune a Watcher. The zero value is usable.
+type Options struct {
+	// PageSize is the LIST page size (default 500).
+	PageSize int64
+	// DisableStreamingList makes the watcher page through LIST instead of
+	// trying a streaming list first.
+	DisableStreamingList bool
+	// MinWatchTimeout is the shortest timeoutSeconds asked of a watch; each
+	// watch asks for a random timeout between it and twice it (default 5m),
+	// so that many clients do not reconnect at once.
+	MinWatchTimeout time.Duration
+	// Backoff between failed attempts (default DefaultBackoff). It starts
+	// over once an attempt makes progress.
+	Backoff *wait.Backoff
+	// OnError is told about every error that the watcher retries, with the
+	// delay before the retry. Terminal errors are returned by Run instead.
+	OnError func(err error, retryIn time.Duration)
+	// Clock is for tests (default: the real clock).
+	Clock clock.Clock
+}
+
+// Watcher lists and watches one resource through a Client.
+type Watcher[T any] struct {
+	client Client[T]
+	opts   Options
+}
+
+// New returns a Watcher reading from client.
+func New[T any](client Client[T], opts Options) *Watcher[T] {
+	if opts.PageSize <= 0 {
+		opts.PageSize = 500
+	}
+	if opts.MinWatchTimeout <= 0 {
+		opts.MinWatchTimeout = 5 * time.Minute
+	}
+	if opts.Backoff == nil {
+		b := DefaultBackoff
+		opts.Backoff = &b
+	}
+	if opts.Clock == nil {
+		opts.Clock = clock.RealClock{}
+	}
+	if opts.OnError == nil {
+		opts.OnError = func(error, time.Duration) {}
+	}
+	return &Watcher[T]{client: client, opts: opts}
+}
+
+// Run lists and watches until ctx ends (then it returns nil), the handler
+// fails (its error) or the server answers with an error that retrying cannot
+// fix (a *TerminalError). Every other error is reported to Options.OnError
+// and retried after a backoff.
+func (w *Watcher[T]) Run(ctx context.Context, handle Handler[T]) error {
+	m := &machine[T]{w: w, emit: handle, streaming: !w.opts.DisableStreamingList}
+	defer m.closeStream()
+	b := newBackoff(*w.opts.Backoff)
+	for ctx.Err() == nil {
+		progressed, err := m.step(ctx)
+		if progressed {
+			b.reset()
+		}
+		if err == nil {
+			continue
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		var he handlerError
+		if errors.As(err, &he) {
+			return he.err
+		}
+		if isPermanent(err) {
+			return &TerminalError{Err: err}
+		}
+		delay := b.next(err)
+		w.opts.OnError(err, delay)
+		if !w.sleep(ctx, delay) {
+			return nil
+		}
+	}
+	return nil
+}
+
+func (w *Watcher[T]) sleep(ctx context.Context, d time.Duration) bool {
+	t := w.opts.Clock.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C():
+		return true
+	}
+}
+
+// watchTimeout is a random timeout in [MinWatchTimeout, 2*MinWatchTimeout).
+func (w *Watcher[T]) watchTimeout() int64 {
+	min := w.opts.MinWatchTimeout.Seconds()
+	return int64(min * (1 + rand.Float64()))
+}
