@@ -1,6 +1,9 @@
 package watch
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // Client lists and watches one resource (one kind, in one namespace or all,
 // with fixed selectors). Implementations decode objects; the watcher never
@@ -60,6 +63,15 @@ const (
 	// WatchError carries a Status from the server in Err (410 Gone among them).
 	WatchError
 )
+
+var watchEventTypeNames = [...]string{"", "ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"}
+
+func (t WatchEventType) String() string {
+	if t != 0 && int(t) < len(watchEventTypeNames) {
+		return watchEventTypeNames[t]
+	}
+	return fmt.Sprintf("WatchEventType(%d)", uint8(t))
+}
 
 // WatchEvent is one decoded event of a watch stream.
 type WatchEvent[T any] struct {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 )
 
 // State is where a Watcher stands in its protocol.
@@ -33,8 +34,17 @@ func (s State) String() string {
 	return fmt.Sprintf("State(%d)", uint8(s))
 }
 
-// errWatchEndedEarly: a streaming list ended before its last initial event.
-var errWatchEndedEarly = errors.New("watch ended before the initial list was complete")
+var (
+	// errWatchEndedEarly: a streaming list ended before its last initial event.
+	errWatchEndedEarly = errors.New("watch ended before the initial list was complete")
+	// errWatchClosedAtOnce: a watch ended within a second without an event,
+	// as a misbehaving proxy's do; retrying at once would spin.
+	errWatchClosedAtOnce = errors.New("watch closed at once without events")
+)
+
+// minWatchLifetime is how long a watch without events must have lasted for
+// its clean end to be resumed without a backoff.
+const minWatchLifetime = time.Second
 
 // machine is the state of one Run. Every transition happens in step.
 type machine[T any] struct {
@@ -45,6 +55,9 @@ type machine[T any] struct {
 	cont      string // continue token while Listing
 	stream    Stream[T]
 	streaming bool // try streaming lists; false once the server refused one
+	unpaged   bool // list in one request: a continue token expired mid-list
+	opened    time.Time
+	received  int // events read from the open watch
 }
 
 // step makes one transition. progressed is true when the server answered
@@ -85,6 +98,12 @@ func (m *machine[T]) relist() {
 	m.state, m.cont = StateEmpty, ""
 }
 
+// expired relists after the server said 410 Gone.
+func (m *machine[T]) expired(err error) {
+	m.w.opts.OnRelist(err)
+	m.relist()
+}
+
 func (m *machine[T]) startList(ctx context.Context) (bool, error) {
 	if err := m.send(ctx, Event[T]{Type: Init}); err != nil {
 		return false, err
@@ -111,10 +130,16 @@ func (m *machine[T]) startList(ctx context.Context) (bool, error) {
 }
 
 func (m *machine[T]) listPage(ctx context.Context) (bool, error) {
-	page, err := m.w.client.List(ctx, ListOptions{Limit: m.w.opts.PageSize, Continue: m.cont})
+	limit := m.w.opts.PageSize
+	if m.unpaged {
+		limit = 0
+	}
+	page, err := m.w.client.List(ctx, ListOptions{Limit: limit, Continue: m.cont})
 	if err != nil {
-		if isGone(err) { // the continue token expired: start over
-			m.relist()
+		if isGone(err) { // the continue token expired: start over, in one request
+			m.expired(err)
+			m.unpaged = true
+			return false, nil
 		}
 		return false, err
 	}
@@ -127,7 +152,7 @@ func (m *machine[T]) listPage(ctx context.Context) (bool, error) {
 		m.cont = page.Continue
 		return true, nil
 	}
-	m.rv, m.cont, m.state = page.ResourceVersion, "", StateWatchPending
+	m.rv, m.cont, m.state, m.unpaged = page.ResourceVersion, "", StateWatchPending, false
 	return true, m.send(ctx, Event[T]{Type: InitDone, ResourceVersion: m.rv})
 }
 
@@ -150,10 +175,11 @@ func (m *machine[T]) readInitialEvent(ctx context.Context) (bool, error) {
 		m.rv, m.state = ev.ResourceVersion, StateWatching
 		return true, m.send(ctx, Event[T]{Type: InitDone, ResourceVersion: m.rv})
 	case WatchError:
-		m.relist()
 		if isGone(ev.Err) {
+			m.expired(ev.Err)
 			return false, nil
 		}
+		m.relist()
 		return false, ev.Err
 	default: // a deletion cannot precede the end of the initial events
 		m.relist()
@@ -169,12 +195,13 @@ func (m *machine[T]) openWatch(ctx context.Context) (bool, error) {
 	})
 	if err != nil {
 		if isGone(err) {
-			m.relist()
+			m.expired(err)
 			return false, nil
 		}
 		return false, err
 	}
 	m.stream, m.state = s, StateWatching
+	m.opened, m.received = m.w.opts.Clock.Now(), 0
 	return false, nil
 }
 
@@ -183,11 +210,15 @@ func (m *machine[T]) readEvent(ctx context.Context) (bool, error) {
 	if err != nil {
 		m.closeStream()
 		m.state = StateWatchPending
-		if errors.Is(err, io.EOF) { // the server's timeout: resume at once
-			return false, nil
+		if !errors.Is(err, io.EOF) {
+			return false, err
 		}
-		return false, err
+		if m.received == 0 && m.w.opts.Clock.Since(m.opened) < minWatchLifetime {
+			return false, errWatchClosedAtOnce
+		}
+		return false, nil // the server's timeout: resume at once
 	}
+	m.received++
 	switch ev.Type {
 	case WatchAdded, WatchModified:
 		m.rv = ev.ResourceVersion
@@ -200,7 +231,7 @@ func (m *machine[T]) readEvent(ctx context.Context) (bool, error) {
 		return true, m.send(ctx, Event[T]{Type: Bookmark, ResourceVersion: m.rv})
 	case WatchError:
 		if isGone(ev.Err) {
-			m.relist()
+			m.expired(ev.Err)
 			return false, nil
 		}
 		m.closeStream()

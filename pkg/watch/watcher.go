@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/utils/clock"
 )
@@ -31,6 +32,9 @@ type Options struct {
 	// OnError is told about every error that the watcher retries, with the
 	// delay before the retry. Terminal errors are returned by Run instead.
 	OnError func(err error, retryIn time.Duration)
+	// OnRelist is told when the server answered 410 Gone (the
+	// resourceVersion is too old) and the watcher starts a new list.
+	OnRelist func(err error)
 	// Clock is for tests (default: the real clock).
 	Clock clock.Clock
 }
@@ -59,6 +63,9 @@ func New[T any](client Client[T], opts Options) *Watcher[T] {
 	if opts.OnError == nil {
 		opts.OnError = func(error, time.Duration) {}
 	}
+	if opts.OnRelist == nil {
+		opts.OnRelist = func(error) {}
+	}
 	return &Watcher[T]{client: client, opts: opts}
 }
 
@@ -70,10 +77,12 @@ func (w *Watcher[T]) Run(ctx context.Context, handle Handler[T]) error {
 	m := &machine[T]{w: w, emit: handle, streaming: !w.opts.DisableStreamingList}
 	defer m.closeStream()
 	b := newBackoff(*w.opts.Backoff)
+	unauthorized := false // one 401 is retried: credential plugins refresh on it
 	for ctx.Err() == nil {
 		progressed, err := m.step(ctx)
 		if progressed {
 			b.reset()
+			unauthorized = false
 		}
 		if err == nil {
 			continue
@@ -85,9 +94,10 @@ func (w *Watcher[T]) Run(ctx context.Context, handle Handler[T]) error {
 		if errors.As(err, &he) {
 			return he.err
 		}
-		if isPermanent(err) {
+		if isPermanent(err) && (!apierrors.IsUnauthorized(err) || unauthorized) {
 			return &TerminalError{Err: err}
 		}
+		unauthorized = apierrors.IsUnauthorized(err)
 		delay := b.next(err)
 		w.opts.OnError(err, delay)
 		if !w.sleep(ctx, delay) {
@@ -111,5 +121,5 @@ func (w *Watcher[T]) sleep(ctx context.Context, d time.Duration) bool {
 // watchTimeout is a random timeout in [MinWatchTimeout, 2*MinWatchTimeout).
 func (w *Watcher[T]) watchTimeout() int64 {
 	min := w.opts.MinWatchTimeout.Seconds()
-	return int64(min * (1 + rand.Float64()))
+	return max(1, int64(min*(1+rand.Float64())))
 }

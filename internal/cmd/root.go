@@ -1,0 +1,51 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	_ "k8s.io/client-go/plugin/pkg/client/auth" // exec, OIDC and other auth plugins
+)
+
+// errReported is returned by commands that already printed their errors.
+var errReported = errors.New("errors were reported")
+
+// NewCmdReflect is the root command, `kubectl reflect`.
+func NewCmdReflect(streams genericiooptions.IOStreams) *cobra.Command {
+	flags := genericclioptions.NewConfigFlags(true)
+	root := &cobra.Command{
+		Use:   "kubectl-reflect",
+		Short: "Watch and query Kubernetes objects the way controllers do",
+		Long: `kubectl reflect runs reflectors (list, then watch, resumed and relisted as needed)
+for the kinds you name and shows what they see.`,
+		Annotations: map[string]string{
+			cobra.CommandDisplayNameAnnotation: "kubectl reflect",
+		},
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	flags.AddFlags(root.PersistentFlags())
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return fmt.Errorf("%w\nSee '%s --help' for usage", err, c.CommandPath())
+	})
+	root.AddCommand(NewCmdWatch(flags, streams), NewCmdVersion(streams))
+	return root
+}
+
+// Execute runs root with ctx, prints an error once as `error: ...` and
+// returns the process exit code.
+func Execute(ctx context.Context, root *cobra.Command, streams genericiooptions.IOStreams) int {
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return 0
+	}
+	if !errors.Is(err, errReported) {
+		fmt.Fprintln(streams.ErrOut, "error: "+strings.TrimSpace(err.Error()))
+	}
+	return 1
+}

@@ -1,0 +1,66 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-reflect/kubectl-reflect/internal/version"
+)
+
+// VersionOptions are the flags of `kubectl reflect version`.
+type VersionOptions struct {
+	genericiooptions.IOStreams
+	Output string
+}
+
+// NewCmdVersion prints the plugin's version.
+func NewCmdVersion(streams genericiooptions.IOStreams) *cobra.Command {
+	o := &VersionOptions{IOStreams: streams}
+	c := &cobra.Command{
+		Use:   "version",
+		Short: "Print the version of kubectl reflect",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run()
+		},
+	}
+	c.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: json, or empty for one line")
+	return c
+}
+
+// Validate checks the output format.
+func (o *VersionOptions) Validate() error {
+	if o.Output != "" && o.Output != "json" {
+		return fmt.Errorf("--output must be 'json' or empty, not %q", o.Output)
+	}
+	return nil
+}
+
+// Run prints the version.
+func (o *VersionOptions) Run() error {
+	info := version.Get()
+	if o.Output == "json" {
+		b, err := json.MarshalIndent(info, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintln(o.Out, string(b))
+		return err
+	}
+	_, err := fmt.Fprintf(o.Out, "kubectl-reflect %s (commit %s, built %s, %s)\n",
+		info.Version, orUnknown(info.Commit), orUnknown(info.BuildDate), info.GoVersion)
+	return err
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}

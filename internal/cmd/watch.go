@@ -1,0 +1,171 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/client-go/rest"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
+)
+
+const watchExample = `  # Stream config maps, secrets and deployments of every namespace
+  kubectl reflect watch configmaps,secrets,deploy.apps -A
+
+  # Only changes from now on, as NDJSON, for one labelled set
+  kubectl reflect watch cm -l app=web --watch-only -o json
+
+  # Wait for the next deletion of a pod, then exit
+  kubectl reflect watch pod/web-0 --events deleted --max-events 1`
+
+// WatchOptions are the flags and resolved inputs of `kubectl reflect watch`.
+type WatchOptions struct {
+	configFlags *genericclioptions.ConfigFlags
+	genericiooptions.IOStreams
+
+	AllNamespaces     bool
+	LabelSelector     string
+	FieldSelector     string
+	Output            string
+	NoHeaders         bool
+	WatchOnly         bool
+	Events            []string
+	MaxEvents         int
+	Timeout           time.Duration
+	ShowManagedFields bool
+
+	kinds     string
+	name      string
+	namespace string
+	events    map[output.EventType]bool
+	config    *rest.Config
+	resources []kube.Resource
+	color     bool
+	progress  bool
+}
+
+// NewCmdWatch is `kubectl reflect watch`.
+func NewCmdWatch(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &WatchOptions{configFlags: flags, IOStreams: streams}
+	c := &cobra.Command{
+		Use:     "watch KIND[,KIND...] [NAME] [flags]",
+		Short:   "Stream what is applied to and deleted from one or more kinds",
+		Example: watchExample,
+		Long: `Watch lists the objects of each kind, prints them as APPLIED, then prints every
+change as APPLIED or DELETED. It never stops on its own: when a watch ends it
+resumes from the last resourceVersion; when that is too old (410 Gone) it
+relists and prints only what changed meanwhile, deletions included.`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := o.Complete(args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run(c.Context())
+		},
+	}
+	f := c.Flags()
+	f.BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "Watch the kinds in every namespace")
+	f.StringVarP(&o.LabelSelector, "selector", "l", "", "Label selector to filter on, e.g. -l key1=value1,key2=value2")
+	f.StringVar(&o.FieldSelector, "field-selector", "", "Field selector to filter on, e.g. --field-selector metadata.name=web")
+	f.StringVarP(&o.Output, "output", "o", "", "Output format: wide, json (NDJSON), yaml, name, jsonpath=..., custom-columns=..., go-template=...")
+	f.BoolVar(&o.NoHeaders, "no-headers", false, "Print tables without headers")
+	f.BoolVar(&o.WatchOnly, "watch-only", false, "Skip the objects that exist at start; print changes only")
+	f.StringSliceVar(&o.Events, "events", []string{"applied", "deleted"}, "Event types to print: applied, deleted")
+	f.IntVar(&o.MaxEvents, "max-events", 0, "Exit after printing this many events (0: no limit)")
+	f.DurationVar(&o.Timeout, "timeout", 0, "Exit after this long (0: never), e.g. 30s")
+	f.BoolVar(&o.ShowManagedFields, "show-managed-fields", false, "Keep metadata.managedFields in json and yaml output")
+	return c
+}
+
+// Complete resolves the arguments: kinds (and a name, as NAME or
+// KIND/NAME), the namespace, the client config and the kinds' resources.
+func (o *WatchOptions) Complete(args []string) error {
+	o.kinds = args[0]
+	if kind, name, ok := strings.Cut(args[0], "/"); ok {
+		if len(args) > 1 {
+			return fmt.Errorf("there is no need to specify a resource type as a separate argument when passing arguments in resource/name form")
+		}
+		o.kinds, o.name = kind, name
+	} else if len(args) > 1 {
+		o.name = args[1]
+	}
+	var err error
+	if o.namespace, _, err = o.configFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
+		return fmt.Errorf("reading the kubeconfig: %w", err)
+	}
+	if o.AllNamespaces {
+		o.namespace = ""
+	}
+	if o.events, err = parseEvents(o.Events); err != nil {
+		return err
+	}
+	o.color = isTerminal(o.Out) && os.Getenv("NO_COLOR") == ""
+	o.progress = isTerminal(o.ErrOut)
+	return nil
+}
+
+// Validate checks flags that need no server; then it resolves the kinds,
+// which needs the server's discovery.
+func (o *WatchOptions) Validate() error {
+	if o.name != "" && o.AllNamespaces {
+		return fmt.Errorf("a resource cannot be retrieved by name across all namespaces")
+	}
+	if o.name != "" && strings.Contains(o.kinds, ",") {
+		return fmt.Errorf("a name can only be given with a single kind, not %q", o.kinds)
+	}
+	if o.MaxEvents < 0 {
+		return fmt.Errorf("--max-events must not be negative, got %d", o.MaxEvents)
+	}
+	if o.Timeout < 0 {
+		return fmt.Errorf("--timeout must not be negative, got %s", o.Timeout)
+	}
+	if _, err := labels.Parse(o.LabelSelector); err != nil {
+		return fmt.Errorf("invalid label selector %q: %w", o.LabelSelector, err)
+	}
+	if _, err := fields.ParseSelector(o.FieldSelector); err != nil {
+		return fmt.Errorf("invalid field selector %q: %w", o.FieldSelector, err)
+	}
+	if err := output.ValidateFormat(o.Output); err != nil {
+		return err
+	}
+	var err error
+	if o.config, err = o.configFlags.ToRESTConfig(); err != nil {
+		return fmt.Errorf("reading the kubeconfig: %w", err)
+	}
+	mapper, err := o.configFlags.ToRESTMapper()
+	if err != nil {
+		return fmt.Errorf("reading the server's resource types: %w", err)
+	}
+	o.resources, err = kube.Resolve(mapper, o.kinds)
+	return err
+}
+
+func parseEvents(values []string) (map[output.EventType]bool, error) {
+	set := map[output.EventType]bool{}
+	for _, v := range values {
+		t := output.EventType(strings.ToUpper(strings.TrimSpace(v)))
+		if !slices.Contains([]output.EventType{output.Applied, output.Deleted}, t) {
+			return nil, fmt.Errorf("--events takes applied and deleted, not %q", v)
+		}
+		set[t] = true
+	}
+	return set, nil
+}
+
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}

@@ -1,0 +1,260 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
+)
+
+// reflector is the watcher and store of one kind.
+type reflector struct {
+	client *kube.Client
+	store  *store.Store[*object.Object]
+	kind   *output.Kind
+}
+
+// Run watches every kind until ctx ends, --timeout passes, --max-events
+// events are printed, or every kind has failed.
+func (o *WatchOptions) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if o.Timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
+		defer cancel()
+	}
+	printer, err := output.New(o.Out, output.Options{
+		Format: o.Output, AllNamespaces: o.AllNamespaces, NoHeaders: o.NoHeaders, Color: o.color,
+	})
+	if err != nil {
+		return err
+	}
+	reflectors, err := o.reflectors()
+	if err != nil {
+		return err
+	}
+	stopOnClosedOutput(ctx, o.Out, cancel)
+
+	batches := make(chan []output.Event, 64)
+	report := newReporter(o.ErrOut, o.progress)
+	var wg sync.WaitGroup
+	var failures int
+	var mu sync.Mutex
+	for _, r := range reflectors {
+		sub := r.store.Subscribe(ctx)
+		wg.Go(func() { o.forward(ctx, r, sub, batches) })
+		wg.Go(func() {
+			if err := o.reflect(ctx, r, report); err != nil {
+				report.errorf("%v", err)
+				mu.Lock()
+				failures++
+				if failures == len(reflectors) {
+					cancel()
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	perr := o.print(ctx, printer, batches)
+	cancel()
+	wg.Wait()
+	if perr != nil {
+		return perr
+	}
+	if failures > 0 {
+		return errReported
+	}
+	return nil
+}
+
+// reflectors builds one client and store per kind.
+func (o *WatchOptions) reflectors() ([]*reflector, error) {
+	rc, err := kube.NewRESTClient(o.config)
+	if err != nil {
+		return nil, err
+	}
+	fieldSelector := o.FieldSelector
+	if o.name != "" {
+		fieldSelector = joinSelectors("metadata.name="+o.name, fieldSelector)
+	}
+	table := o.Output == "" || o.Output == "wide"
+	out := make([]*reflector, 0, len(o.resources))
+	for _, res := range o.resources {
+		scope := kube.Scope{
+			Namespace: o.namespace, LabelSelector: o.LabelSelector, FieldSelector: fieldSelector,
+			Table: table, Prune: object.Prune{ManagedFields: !o.ShowManagedFields},
+		}
+		out = append(out, &reflector{
+			client: kube.NewClient(rc, res, scope),
+			store:  store.New[*object.Object](store.Options{}),
+			kind:   &output.Kind{Kind: res.Kind, Group: res.GVR.Group, Resource: res.GVR.Resource, Namespaced: res.Namespaced},
+		})
+	}
+	return out, nil
+}
+
+func joinSelectors(a, b string) string {
+	if b == "" {
+		return a
+	}
+	return a + "," + b
+}
+
+// reflect runs one kind's watcher into its store; it returns only the
+// error that ended it for good.
+func (o *WatchOptions) reflect(ctx context.Context, r *reflector, report *reporter) error {
+	name := r.client.Resource().String()
+	w := watch.New(r.client, watch.Options{
+		OnError: func(err error, retryIn time.Duration) {
+			report.warnf("%v; retrying in %s", err, retryIn.Round(100*time.Millisecond))
+		},
+		OnRelist: func(err error) {
+			report.warnf("%s: %v; relisting", name, err)
+		},
+	})
+	listed := 0
+	return w.Run(ctx, func(ctx context.Context, ev watch.Event[*object.Object]) error {
+		switch ev.Type {
+		case watch.Init:
+			listed = 0
+		case watch.InitApply:
+			listed++
+			report.progress(name, listed)
+		case watch.InitDone:
+			report.progressDone(name)
+		}
+		return r.store.Apply(ctx, ev)
+	})
+}
+
+// print writes batches until ctx ends or --max-events is reached, flushing
+// whenever no batch is waiting.
+func (o *WatchOptions) print(ctx context.Context, p output.Printer, batches <-chan []output.Event) error {
+	printed := 0
+	for {
+		select {
+		case <-ctx.Done():
+			return p.Flush()
+		case batch := <-batches:
+			for _, ev := range batch {
+				if err := p.Print(ev); err != nil {
+					return err
+				}
+				printed++
+				if o.MaxEvents > 0 && printed >= o.MaxEvents {
+					return p.Flush()
+				}
+			}
+			if len(batches) == 0 {
+				if err := p.Flush(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+}
+
+// forward turns one kind's subscription into printable batches: the
+// initial state as one batch (unless --watch-only), then every change.
+func (o *WatchOptions) forward(ctx context.Context, r *reflector, sub *store.Subscription[*object.Object], out chan<- []output.Event) {
+	t := newTracker()
+	var initial []output.Event
+	synced := false
+	for {
+		c, err := sub.Next(ctx)
+		if err != nil {
+			return
+		}
+		events := t.track(c)
+		if c.Type == store.Synced && !synced {
+			synced = true
+			events, initial = append(initial, events...), nil
+			if o.WatchOnly {
+				events = nil
+			}
+		}
+		batch := o.toEvents(r, events)
+		if !synced {
+			initial = append(initial, batch...)
+			continue
+		}
+		if len(batch) == 0 {
+			continue
+		}
+		select {
+		case out <- batch:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (o *WatchOptions) toEvents(r *reflector, events []output.Event) []output.Event {
+	kept := events[:0]
+	for _, ev := range events {
+		if ev.Kind == nil { // raw tracker event: fill in the kind
+			ev.Kind, ev.Columns = r.kind, r.client.Columns()
+		}
+		if o.events[ev.Type] {
+			kept = append(kept, ev)
+		}
+	}
+	return kept
+}
+
+// reporter writes warnings, errors and list progress to stderr.
+type reporter struct {
+	mu       sync.Mutex
+	w        interface{ Write([]byte) (int, error) }
+	terminal bool
+	last     time.Time
+	shown    bool
+}
+
+func newReporter(w interface{ Write([]byte) (int, error) }, terminal bool) *reporter {
+	return &reporter{w: w, terminal: terminal}
+}
+
+func (r *reporter) line(prefix, format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.clearLocked()
+	fmt.Fprintf(r.w, prefix+format+"\n", args...)
+}
+
+func (r *reporter) errorf(format string, args ...any) { r.line("error: ", format, args...) }
+func (r *reporter) warnf(format string, args ...any)  { r.line("warning: ", format, args...) }
+
+// progress shows how many objects of a kind were listed so far, on a
+// terminal only, at most every 200 ms.
+func (r *reporter) progress(kind string, n int) {
+	if !r.terminal {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if now := time.Now(); now.Sub(r.last) >= 200*time.Millisecond {
+		r.last = now
+		r.shown = true
+		fmt.Fprintf(r.w, "\r\033[Klisting %s: %d objects", kind, n)
+	}
+}
+
+func (r *reporter) progressDone(string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.clearLocked()
+}
+
+func (r *reporter) clearLocked() {
+	if r.shown {
+		fmt.Fprint(r.w, "\r\033[K")
+		r.shown = false
+	}
+}

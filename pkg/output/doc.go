@@ -1,0 +1,31 @@
+// Package output prints what kubectl-reflect reads: streams of APPLIED and
+// DELETED events (watch) in kubectl's formats: a table with the server's
+// printer columns, wide, NDJSON, YAML, name, jsonpath, custom-columns and
+// go-template.
+//
+// Printers only read objects; they never talk to the API server or to a
+// store. JSON output writes each object's JSON as it was received, without
+// decoding it.
+//
+// New picks the printer for an -o value (ValidateFormat checks one cheaply):
+//
+//   - "" and "wide" (table.go, layout.go, align.go): a streaming table,
+//     EVENT, [NAMESPACE,] then the server's columns, aligned like kubectl's
+//     tabwriter; AGE is recomputed from creationTimestamp when rows are
+//     flushed. Several kinds in one stream show as kind/name, with a header
+//     whenever the kind changes.
+//   - "json" (json.go): NDJSON, {"type":"APPLIED","object":<raw>} per line.
+//   - "yaml" (yaml.go): a document per event, "type:" then "object:".
+//   - "name" (name.go): kind[.group]/name per line.
+//   - "jsonpath", "go-template" and their -file forms (template.go), and
+//     "custom-columns" and its -file form (columns.go): kubectl's templates,
+//     applied to the event's object, not to the event: the root of
+//     {.metadata.name} is the object, and the event type is not visible.
+//     Missing keys are allowed, as kubectl's --allow-missing-template-keys
+//     defaults to.
+//
+// Every printer buffers: output is written on Flush (or when the buffer
+// fills), so callers flush whenever they have no more events at hand. The
+// table lays out everything pending at Flush, so the rows of one flush align
+// together. A printer is used by one goroutine.
+package output

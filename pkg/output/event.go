@@ -1,0 +1,51 @@
+package output
+
+import (
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+)
+
+// EventType is what happened to an object, as printed.
+type EventType string
+
+const (
+	Applied EventType = "APPLIED"
+	Deleted EventType = "DELETED"
+)
+
+// Kind describes the resource an event belongs to.
+type Kind struct {
+	Kind       string // "ConfigMap"
+	Group      string // "" for the core group, "apps", ...
+	Resource   string // "configmaps"
+	Namespaced bool
+}
+
+// Event is one line (or document) of a watch stream.
+type Event struct {
+	Type   EventType
+	Kind   *Kind
+	Object *object.Object
+	// Columns are the server's Table columns for Kind, nil when unknown;
+	// Object.Cells has one cell per column.
+	Columns []object.Column
+}
+
+// Options choose and tune a printer.
+type Options struct {
+	// Format is kubectl's -o value: "" (table), "wide", "json", "yaml",
+	// "name", "jsonpath=...", "jsonpath-file=...", "custom-columns=...",
+	// "custom-columns-file=...", "go-template=...", "go-template-file=...".
+	Format string
+	// AllNamespaces adds a NAMESPACE column to tables.
+	AllNamespaces bool
+	NoHeaders     bool
+	// Color colours event types (a terminal without NO_COLOR).
+	Color bool
+}
+
+// Printer writes events. Implementations buffer: Flush writes out what is
+// pending, and callers flush whenever they have no more events at hand.
+type Printer interface {
+	Print(ev Event) error
+	Flush() error
+}

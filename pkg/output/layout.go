@@ -1,0 +1,133 @@
+package output
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+	"k8s.io/apimachinery/pkg/util/duration"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+)
+
+// kindKey tells kinds apart.
+type kindKey struct{ group, kind string }
+
+// layout is how one kind's rows print: which of the server's columns show,
+// under which headers, and how wide the columns have grown.
+type layout struct {
+	columns   []object.Column // the server's columns the layout was built from; nil if none
+	headers   []string        // EVENT, [NAMESPACE,] the shown columns
+	source    []int           // for each shown column, its index in the object's cells
+	namespace bool            // a NAMESPACE column follows EVENT
+	name, age int             // index in source of the name and age columns, -1 if not shown
+	prefix    string          // "deployment.apps/", put before names when kinds show
+	widths    widths
+}
+
+// fallbackColumns stand in when the server sent no Table for a kind.
+var fallbackColumns = []object.Column{
+	{Name: "Name", Type: "string", Format: "name"},
+	{Name: "Age", Type: "string"},
+}
+
+// newLayout lays out kind k's rows. wide shows every column, not only those
+// of priority 0.
+func newLayout(k Kind, columns []object.Column, wide, allNamespaces bool) *layout {
+	l := &layout{columns: slices.Clone(columns), name: -1, age: -1, prefix: kindPrefix(k)}
+	l.headers = append(l.headers, "EVENT")
+	if allNamespaces && k.Namespaced {
+		l.namespace = true
+		l.headers = append(l.headers, "NAMESPACE")
+	}
+	shown := columns
+	if shown == nil {
+		shown = fallbackColumns
+	}
+	name := nameColumn(shown)
+	for i, c := range shown {
+		if !wide && c.Priority != 0 {
+			continue
+		}
+		switch {
+		case i == name:
+			l.name = len(l.source)
+		case l.age < 0 && strings.EqualFold(c.Name, "Age"):
+			l.age = len(l.source)
+		}
+		l.source = append(l.source, i)
+		l.headers = append(l.headers, strings.ToUpper(c.Name))
+	}
+	return l
+}
+
+// nameColumn finds the column holding the object's name: the one of format
+// "name", as kubectl looks for it, else one called Name; -1 if none.
+func nameColumn(columns []object.Column) int {
+	if i := slices.IndexFunc(columns, func(c object.Column) bool { return c.Format == "name" }); i >= 0 {
+		return i
+	}
+	return slices.IndexFunc(columns, func(c object.Column) bool { return strings.EqualFold(c.Name, "Name") })
+}
+
+// appendRow appends the cells of ev's row to dst. showKinds puts the kind
+// before the name; now is the time AGE is counted to.
+func (l *layout) appendRow(dst []string, ev Event, showKinds bool, now time.Time) []string {
+	obj := ev.Object
+	dst = append(dst, string(ev.Type))
+	if l.namespace {
+		dst = append(dst, cellText(obj.Namespace))
+	}
+	var cells []gjson.Result
+	if l.columns != nil && obj.Cells != nil {
+		cells = gjson.ParseBytes(obj.Cells).Array()
+	}
+	for i, src := range l.source {
+		v := ""
+		if src < len(cells) {
+			v = cellValue(cells[src])
+		}
+		switch i {
+		case l.name:
+			if v == "" {
+				v = obj.Name
+			}
+			if showKinds {
+				v = l.prefix + v
+			}
+		case l.age:
+			v = age(obj.Raw, v, now)
+		}
+		dst = append(dst, cellText(v))
+	}
+	return dst
+}
+
+// cellValue is a cell as kubectl prints it: strings bare, numbers as the
+// server wrote them, null as nothing.
+func cellValue(v gjson.Result) string {
+	switch v.Type {
+	case gjson.String:
+		return v.Str
+	case gjson.Null:
+		return ""
+	default:
+		return v.Raw
+	}
+}
+
+// age is the object's age at now, as kubectl prints it. The server's cell
+// was rendered when the event was sent, so it is recomputed from
+// metadata.creationTimestamp; served stands when there is no timestamp.
+func age(raw []byte, served string, now time.Time) string {
+	ts := gjson.GetBytes(raw, "metadata.creationTimestamp").Str
+	created, err := time.Parse(time.RFC3339, ts)
+	if ts == "" || err != nil {
+		if served != "" {
+			return served
+		}
+		return "<unknown>"
+	}
+	return duration.HumanDuration(now.Sub(created))
+}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
+)
+
+func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "controlplane",
+		Short:         "Build and run a local etcd + kube-apiserver + kube-controller-manager",
+		SilenceErrors: true, // main prints the error once
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.AddCommand(newBuildCommand(stdout, stderr), newUpCommand(stdout, stderr))
+	return root
+}
+
+// buildOptions are the flags of "build" and the build part of "up".
+type buildOptions struct {
+	toolsDir string
+	cacheDir string
+}
+
+func (o *buildOptions) bind(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&o.toolsDir, "tools-dir", "", "the tools module (default: test/controlplane/tools next to the harness source)")
+	cmd.Flags().StringVar(&o.cacheDir, "cache-dir", "", "base directory of the binary cache (default: $"+controlplane.CacheEnv+" or the user cache dir)")
+}
+
+func (o *buildOptions) options(progress io.Writer) controlplane.BuildOptions {
+	return controlplane.BuildOptions{ToolsDir: o.toolsDir, CacheDir: o.cacheDir, Progress: progress}
+}
+
+func newBuildCommand(stdout, stderr io.Writer) *cobra.Command {
+	var o buildOptions
+	cmd := &cobra.Command{
+		Use:   "build",
+		Short: "Build (or find in the cache) the control-plane binaries and print their directory",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cmd.SilenceUsage = true
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			bins, err := controlplane.Build(ctx, o.options(stderr))
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(stdout, bins.Dir)
+			return nil
+		},
+	}
+	o.bind(cmd)
+	return cmd
+}
+
+// upOptions are the flags of "up".
+type upOptions struct {
+	build           buildOptions
+	kubeconfigOut   string
+	keepDir         bool
+	noCtrlManager   bool
+	logs            bool
+	stopGracePeriod time.Duration
+}
+
+func newUpCommand(stdout, stderr io.Writer) *cobra.Command {
+	var o upOptions
+	cmd := &cobra.Command{
+		Use:   "up",
+		Short: "Start a control plane, print `export KUBECONFIG=...`, and run until SIGINT or SIGTERM",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.validate(); err != nil {
+				return err
+			}
+			cmd.SilenceUsage = true
+			return o.run(cmd.Context(), stdout, stderr)
+		},
+	}
+	o.build.bind(cmd)
+	f := cmd.Flags()
+	f.StringVar(&o.kubeconfigOut, "kubeconfig-out", "", "also write the admin kubeconfig to `FILE` (default: use the one in the temp dir)")
+	f.BoolVar(&o.keepDir, "keep-dir", false, "keep the temp dir (data, logs, kubeconfigs) after shutdown")
+	f.BoolVar(&o.noCtrlManager, "no-controller-manager", false, "do not run kube-controller-manager")
+	f.BoolVar(&o.logs, "logs", false, "copy component logs to stderr")
+	f.DurationVar(&o.stopGracePeriod, "stop-grace-period", 5*time.Second, "time each component gets after SIGTERM before SIGKILL")
+	return cmd
+}
+
+func (o *upOptions) validate() error {
+	if o.stopGracePeriod <= 0 {
+		return errors.New("--stop-grace-period must be positive")
+	}
+	return nil
+}
+
+func (o *upOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opts := controlplane.Options{
+		Build:               o.build.options(stderr),
+		KeepDir:             o.keepDir,
+		NoControllerManager: o.noCtrlManager,
+		StopGracePeriod:     o.stopGracePeriod,
+	}
+	if o.logs {
+		opts.LogOutput = stderr
+	}
+	began := time.Now()
+	cp, err := controlplane.Start(ctx, opts)
+	if err != nil {
+		return err
+	}
+	kubeconfig, err := o.writeKubeconfig(cp)
+	if err != nil {
+		return errors.Join(err, cp.Stop())
+	}
+	fmt.Fprintf(stderr, "control plane ready in %s at %s (logs in %s)\n",
+		time.Since(began).Round(10*time.Millisecond), cp.Server(), cp.LogDir())
+	fmt.Fprintf(stdout, "export KUBECONFIG=%s\n", kubeconfig)
+
+	<-ctx.Done()
+	fmt.Fprintln(stderr, "shutting down")
+	if err := cp.Stop(); err != nil {
+		return err
+	}
+	if o.keepDir {
+		fmt.Fprintf(stderr, "kept %s\n", cp.Dir())
+	}
+	return nil
+}
+
+// writeKubeconfig copies the admin kubeconfig to --kubeconfig-out, if set,
+// and returns the path to use.
+func (o *upOptions) writeKubeconfig(cp *controlplane.ControlPlane) (string, error) {
+	if o.kubeconfigOut == "" {
+		return cp.AdminKubeconfig(), nil
+	}
+	b, err := os.ReadFile(cp.AdminKubeconfig())
+	if err != nil {
+		return "", fmt.Errorf("read admin kubeconfig: %w", err)
+	}
+	path, err := filepath.Abs(o.kubeconfigOut)
+	if err != nil {
+		return "", fmt.Errorf("--kubeconfig-out: %w", err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		return "", fmt.Errorf("write --kubeconfig-out: %w", err)
+	}
+	return path, nil
+}

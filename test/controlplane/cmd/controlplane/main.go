@@ -1,0 +1,18 @@
+// Command controlplane builds and runs the local Kubernetes control plane of
+// package test/controlplane, for demos and manual testing:
+//
+//	go run ./test/controlplane/cmd/controlplane build   # build or find the cached binaries
+//	go run ./test/controlplane/cmd/controlplane up      # run until Ctrl-C
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	if err := newRootCommand(os.Stdout, os.Stderr).Execute(); err != nil {
+		fmt.Fprintf(os.Stderr, "error: %v\n", err)
+		os.Exit(1)
+	}
+}
