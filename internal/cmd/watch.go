@@ -43,6 +43,7 @@ type WatchOptions struct {
 	MaxEvents         int
 	Timeout           time.Duration
 	ShowManagedFields bool
+	StreamingList     bool
 
 	kinds     string
 	name      string
@@ -87,6 +88,8 @@ relists and prints only what changed meanwhile, deletions included.`,
 	f.IntVar(&o.MaxEvents, "max-events", 0, "Exit after printing this many events (0: no limit)")
 	f.DurationVar(&o.Timeout, "timeout", 0, "Exit after this long (0: never), e.g. 30s")
 	f.BoolVar(&o.ShowManagedFields, "show-managed-fields", false, "Keep metadata.managedFields in json and yaml output")
+	f.BoolVar(&o.StreamingList, "streaming-list", true, "List with a streaming list (falling back to paged LIST when the server lacks it); false pages through LIST")
+	_ = f.MarkHidden("streaming-list")
 	return c
 }
 

@@ -31,6 +31,7 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	}
 	printer, err := output.New(o.Out, output.Options{
 		Format: o.Output, AllNamespaces: o.AllNamespaces, NoHeaders: o.NoHeaders, Color: o.color,
+		ShowKind: len(o.resources) > 1,
 	})
 	if err != nil {
 		return err
@@ -111,6 +112,7 @@ func joinSelectors(a, b string) string {
 func (o *WatchOptions) reflect(ctx context.Context, r *reflector, report *reporter) error {
 	name := r.client.Resource().String()
 	w := watch.New(r.client, watch.Options{
+		DisableStreamingList: !o.StreamingList,
 		OnError: func(err error, retryIn time.Duration) {
 			report.warnf("%v; retrying in %s", err, retryIn.Round(100*time.Millisecond))
 		},

@@ -50,6 +50,7 @@ type Client struct {
 	resource Resource
 	scope    Scope
 	path     string
+	decoding decoding
 	columns  atomic.Pointer[[]object.Column]
 }
 
@@ -57,7 +58,11 @@ var _ watch.Client[*object.Object] = (*Client)(nil)
 
 // NewClient returns a Client for resource within scope.
 func NewClient(rc rest.Interface, resource Resource, scope Scope) *Client {
-	return &Client{rest: rc, resource: resource, scope: scope, path: resourcePath(resource, scope.Namespace)}
+	return &Client{
+		rest: rc, resource: resource, scope: scope,
+		path:     resourcePath(resource, scope.Namespace),
+		decoding: decoding{prune: scope.Prune, typeMeta: typeMeta(resource)},
+	}
 }
 
 // Resource is the resource this client reads.
@@ -119,7 +124,7 @@ func (c *Client) List(ctx context.Context, opts watch.ListOptions) (watch.Page[*
 	if err != nil {
 		return watch.Page[*object.Object]{}, fmt.Errorf("listing %s: %w", c.resource, err)
 	}
-	page, cols, err := decodePage(body, c.scope.Prune)
+	page, cols, err := decodePage(body, c.decoding)
 	if err != nil {
 		return page, fmt.Errorf("listing %s: %w", c.resource, err)
 	}

@@ -21,9 +21,31 @@ func view(b []byte) string {
 	return unsafe.String(&b[0], len(b))
 }
 
+// typeMeta is the JSON members that name an object's kind, to put into
+// list items, which the server sends without them.
+func typeMeta(r Resource) string {
+	return `"apiVersion":"` + r.GVR.GroupVersion().String() + `","kind":"` + r.Kind + `"`
+}
+
+// withTypeMeta copies raw, adding the kind and apiVersion when it lacks them.
+func withTypeMeta(raw, tm string) []byte {
+	if gjson.Get(raw, "kind").Exists() {
+		return []byte(raw)
+	}
+	body := strings.TrimLeft(raw[1:], " \t\r\n")
+	sep := ","
+	if strings.HasPrefix(body, "}") {
+		sep = ""
+	}
+	return []byte("{" + tm + sep + body)
+}
+
 // decodeItem copies one object out of a larger document and decodes it.
-func decodeItem(raw string, cells gjson.Result, prune object.Prune) (*object.Object, error) {
-	obj, err := object.Decode([]byte(raw), prune)
+func decodeItem(raw string, cells gjson.Result, d decoding) (*object.Object, error) {
+	if !strings.HasPrefix(raw, "{") {
+		return nil, fmt.Errorf("object is not a JSON object: %.40q", raw)
+	}
+	obj, err := object.Decode(withTypeMeta(raw, d.typeMeta), d.prune)
 	if err != nil {
 		return nil, err
 	}
@@ -33,9 +55,15 @@ func decodeItem(raw string, cells gjson.Result, prune object.Prune) (*object.Obj
 	return obj, nil
 }
 
+// decoding is how a client decodes objects.
+type decoding struct {
+	prune    object.Prune
+	typeMeta string
+}
+
 // decodePage reads a LIST answer: a v1 List of any kind, or a Table whose
 // rows carry the objects.
-func decodePage(body []byte, prune object.Prune) (watch.Page[*object.Object], []object.Column, error) {
+func decodePage(body []byte, d decoding) (watch.Page[*object.Object], []object.Column, error) {
 	doc := view(body)
 	head := gjson.GetMany(doc, "kind", "metadata.resourceVersion", "metadata.continue")
 	page := watch.Page[*object.Object]{ResourceVersion: strings.Clone(head[1].String()), Continue: strings.Clone(head[2].String())}
@@ -47,14 +75,14 @@ func decodePage(body []byte, prune object.Prune) (watch.Page[*object.Object], []
 		}
 		gjson.Get(doc, "rows").ForEach(func(_, row gjson.Result) bool {
 			var obj *object.Object
-			obj, err = decodeItem(row.Get("object").Raw, row.Get("cells"), prune)
+			obj, err = decodeItem(row.Get("object").Raw, row.Get("cells"), d)
 			page.Items = append(page.Items, obj)
 			return err == nil
 		})
 	} else {
 		gjson.Get(doc, "items").ForEach(func(_, item gjson.Result) bool {
 			var obj *object.Object
-			obj, err = decodeItem(item.Raw, gjson.Result{}, prune)
+			obj, err = decodeItem(item.Raw, gjson.Result{}, d)
 			page.Items = append(page.Items, obj)
 			return err == nil
 		})

@@ -72,9 +72,9 @@ func (s *stream) decode(frame string) (watch.WatchEvent[*object.Object], error) 
 // decodeObject reads an event's object: the object itself, or a Table of
 // one row that carries it.
 func (s *stream) decodeObject(o gjson.Result) (*object.Object, error) {
-	prune := s.client.scope.Prune
+	d := s.client.decoding
 	if o.Get("kind").Str != "Table" {
-		return decodeItem(o.Raw, gjson.Result{}, prune)
+		return decodeItem(o.Raw, gjson.Result{}, d)
 	}
 	if cols, err := decodeColumns(o.Get("columnDefinitions")); err != nil {
 		return nil, err
@@ -85,7 +85,7 @@ func (s *stream) decodeObject(o gjson.Result) (*object.Object, error) {
 	if !row.Exists() {
 		return nil, fmt.Errorf("table event without a row")
 	}
-	return decodeItem(row.Get("object").Raw, row.Get("cells"), prune)
+	return decodeItem(row.Get("object").Raw, row.Get("cells"), d)
 }
 
 // decodeBookmark reads a bookmark: an object of the watched kind (or a

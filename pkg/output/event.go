@@ -39,6 +39,10 @@ type Options struct {
 	// AllNamespaces adds a NAMESPACE column to tables.
 	AllNamespaces bool
 	NoHeaders     bool
+	// ShowKind shows names as kind/name from the first row on, as when the
+	// stream carries several kinds (it does so by itself once it sees a
+	// second kind).
+	ShowKind bool
 	// Color colours event types (a terminal without NO_COLOR).
 	Color bool
 }

@@ -66,7 +66,7 @@ func (p *tablePrinter) layoutFor(ev Event) *layout {
 }
 
 func (p *tablePrinter) Flush() error {
-	showKinds := len(p.layouts) > 1
+	showKinds := p.opts.ShowKind || len(p.layouts) > 1
 	now := p.now()
 	for rest := p.pending; len(rest) > 0; {
 		n := 1

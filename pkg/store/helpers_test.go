@@ -226,8 +226,8 @@ func queued(sub *Subscription[*obj]) (entries, pending int) {
 }
 
 func subCount(s *Store[*obj]) int {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.subsMu.Lock()
+	defer s.subsMu.Unlock()
 	return len(s.subs)
 }
 

@@ -12,8 +12,9 @@ import (
 
 // Options tune a Store. The zero value is usable.
 type Options struct {
-	// QueueLimit bounds each subscriber's queue (see Subscription). Zero means
-	// twice the number of objects in the store, and at least 1024.
+	// QueueLimit bounds each subscriber's queue beyond one full state (see
+	// Subscription): a queue overflows at len(store)+QueueLimit entries. Zero
+	// means max(1024, len(store)).
 	QueueLimit int
 }
 
@@ -25,10 +26,12 @@ type Options struct {
 type Store[T Object] struct {
 	opts Options
 
-	mu     sync.RWMutex
+	mu     sync.RWMutex // guards items and rv; writers hold it to notify
 	items  map[Key]T
 	rv     string
 	synced chan struct{}
+
+	subsMu sync.Mutex // guards subs; taken inside mu, never the other way
 	subs   map[*Subscription[T]]struct{}
 
 	// relist is the buffer of a relist in progress; only Apply touches it.
@@ -168,10 +171,12 @@ func (s *Store[T]) delete(obj T, rv string) {
 }
 
 func (s *Store[T]) notifyLocked(c Change[T]) {
-	limit := s.opts.QueueLimit
-	if limit <= 0 {
+	limit := len(s.items) + s.opts.QueueLimit
+	if s.opts.QueueLimit <= 0 {
 		limit = max(1024, 2*len(s.items))
 	}
+	s.subsMu.Lock()
+	defer s.subsMu.Unlock()
 	for sub := range s.subs {
 		sub.push(c, limit)
 	}

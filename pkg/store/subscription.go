@@ -19,7 +19,7 @@ var ErrClosed = errors.New("subscription closed")
 // past the store's QueueLimit (deletions of many distinct objects piling up),
 // it is dropped and the subscriber receives Resync, the whole current state
 // as Applied, then Synced. Memory per subscription is therefore bounded by
-// QueueLimit entries.
+// one full state plus QueueLimit entries.
 type Subscription[T Object] struct {
 	store  *Store[T]
 	signal chan struct{} // holds a token while changes may be pending
@@ -30,6 +30,7 @@ type Subscription[T Object] struct {
 	pending map[Key]Change[T]
 	resync  bool
 	closed  bool
+	stop    func() bool // releases the ctx registration
 }
 
 // entry is a place in the queue: an object's pending change, or a marker.
@@ -43,7 +44,9 @@ type entry struct {
 // delivers it. The subscription ends when ctx ends or Close is called.
 func (s *Store[T]) Subscribe(ctx context.Context) *Subscription[T] {
 	sub := &Subscription[T]{store: s, signal: make(chan struct{}, 1), pending: map[Key]Change[T]{}}
-	s.mu.Lock()
+	// The read lock keeps the writer (who notifies under the write lock) out
+	// between the snapshot and the registration, and lets readers in.
+	s.mu.RLock()
 	select {
 	case <-s.synced:
 		sub.mu.Lock()
@@ -51,9 +54,14 @@ func (s *Store[T]) Subscribe(ctx context.Context) *Subscription[T] {
 		sub.mu.Unlock()
 	default:
 	}
+	s.subsMu.Lock()
 	s.subs[sub] = struct{}{}
-	s.mu.Unlock()
-	context.AfterFunc(ctx, sub.Close)
+	s.subsMu.Unlock()
+	s.mu.RUnlock()
+	stop := context.AfterFunc(ctx, sub.Close)
+	sub.mu.Lock()
+	sub.stop = stop
+	sub.mu.Unlock()
 	return sub
 }
 
@@ -174,10 +182,14 @@ func (sub *Subscription[T]) Close() {
 		return
 	}
 	sub.closed, sub.order, sub.pending = true, nil, nil
+	stop := sub.stop
 	sub.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
 	sub.wake()
 	s := sub.store
-	s.mu.Lock()
+	s.subsMu.Lock()
 	delete(s.subs, sub)
-	s.mu.Unlock()
+	s.subsMu.Unlock()
 }

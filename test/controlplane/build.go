@@ -166,6 +166,9 @@ func buildInto(ctx context.Context, goCmd, toolsDir, base, dir string, progress 
 	if !binariesIn(tmp).complete() {
 		return fmt.Errorf("go build in %s did not produce all binaries", toolsDir)
 	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return fmt.Errorf("build dir: %w", err)
+	}
 	if err := os.Rename(tmp, dir); err != nil {
 		if binariesIn(dir).complete() { // lost a race to a builder without locks
 			return nil

@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/clientcmd"
 )
 
@@ -87,6 +88,9 @@ func TestCompactAndRestartExpireOldResourceVersions(t *testing.T) {
 	if err := watchFrom(ctx, cms, oldRV); err != nil {
 		t.Fatalf("before compaction, watch from %s: %v", oldRV, err)
 	}
+	if _, err := cms.List(ctx, metav1.ListOptions{ResourceVersion: oldRV, ResourceVersionMatch: metav1.ResourceVersionMatchExact}); err != nil {
+		t.Fatalf("before compaction, list at exactly %s: %v", oldRV, err)
+	}
 
 	server := cp.Server()
 	if err := cp.CompactEtcd(ctx); err != nil {
@@ -106,20 +110,27 @@ func TestCompactAndRestartExpireOldResourceVersions(t *testing.T) {
 	if !apierrors.IsResourceExpired(err) && !apierrors.IsGone(err) {
 		t.Fatalf("after CompactEtcd+RestartAPIServer, watch from %s: got %v, want 410 Gone", oldRV, err)
 	}
-	if err := watchFrom(ctx, cms, cm.ResourceVersion); err != nil {
-		t.Errorf("watch from the latest resourceVersion %s: %v", cm.ResourceVersion, err)
+	// An exact read at the old resourceVersion goes to etcd, which really has
+	// forgotten it (a restart alone would empty the watch cache, not etcd).
+	_, err = cms.List(ctx, metav1.ListOptions{ResourceVersion: oldRV, ResourceVersionMatch: metav1.ResourceVersionMatchExact})
+	if !apierrors.IsResourceExpired(err) && !apierrors.IsGone(err) {
+		t.Fatalf("after CompactEtcd, list at exactly %s: got %v, want 410 Gone", oldRV, err)
 	}
-}
-
-// configMaps is the part of the typed client watchFrom needs.
-type configMaps interface {
-	Watch(context.Context, metav1.ListOptions) (watch.Interface, error)
+	// A relist gives a resourceVersion the restarted server can watch from
+	// (cm's own may already be older than its watch cache).
+	list, err := cms.List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatalf("relist: %v", err)
+	}
+	if err := watchFrom(ctx, cms, list.ResourceVersion); err != nil {
+		t.Errorf("watch from the relisted resourceVersion %s: %v", list.ResourceVersion, err)
+	}
 }
 
 // watchFrom watches configmaps from rv and returns the error the server
 // reports, either as the response or as an ERROR event; nil if the watch
 // delivers an object (or nothing) within a second.
-func watchFrom(ctx context.Context, cms configMaps, rv string) error {
+func watchFrom(ctx context.Context, cms typedcorev1.ConfigMapInterface, rv string) error {
 	w, err := cms.Watch(ctx, metav1.ListOptions{ResourceVersion: rv})
 	if err != nil {
 		return err

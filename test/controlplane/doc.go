@@ -44,7 +44,14 @@
 // kube-apiserver runs with its watch cache (the default), which serves watches
 // from memory: after CompactEtcd alone, a watch from a resourceVersion still
 // inside the cache's window keeps working. Restarting kube-apiserver empties
-// the cache, so after CompactEtcd followed by RestartAPIServer a watch from a
-// resourceVersion older than the restart gets 410 Gone (reason Expired),
-// either as the response or as the watch's first ERROR event.
+// the cache, and CompactEtcd makes etcd forget the history too (so reads at an
+// exact old resourceVersion, and watches with --watch-cache=false, fail as
+// well). After CompactEtcd followed by RestartAPIServer, a watch from a
+// resourceVersion older than the restart gets 410 Gone (reason Expired), as
+// the watch's first ERROR event or as the response; a client must relist,
+// which is what the tests of the watcher rely on.
+//
+// Note that after a restart even the resourceVersion of the last object a
+// client wrote may be older than the new cache: watch from a fresh list's
+// resourceVersion.
 package controlplane

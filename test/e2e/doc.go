@@ -1,0 +1,4 @@
+// Package e2e holds the end-to-end tests: the built kubectl-reflect binary
+// against a real local control plane (test/controlplane). They are skipped
+// under -short.
+package e2e

@@ -1,0 +1,166 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// TestWatchMultiKind: one stream of two kinds, the existing objects first,
+// then every change, in both list modes.
+func TestWatchMultiKind(t *testing.T) {
+	for _, mode := range []string{"--streaming-list=true", "--streaming-list=false"} {
+		t.Run(mode, func(t *testing.T) {
+			cp := cluster.Get(t)
+			cs := admin(t, cp)
+			ns := namespace(t, cs)
+			ctx := context.Background()
+			createCM(t, cs, ns, "a", nil, "k", "1")
+			secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s", Namespace: ns}, StringData: map[string]string{"k": "v"}}
+			if _, err := cs.CoreV1().Secrets(ns).Create(ctx, secret, metav1.CreateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+
+			p := start(t, cp, "watch", "configmaps,secrets", "-n", ns, "-o", "json", mode)
+			initial := eventStrings(p.events(2))
+			slices.Sort(initial)
+			want := []string{"APPLIED ConfigMap/" + ns + "/a", "APPLIED Secret/" + ns + "/s"}
+			if !slices.Equal(initial, want) {
+				t.Fatalf("initial events = %v, want %v", initial, want)
+			}
+
+			createCM(t, cs, ns, "b", nil)
+			if got := p.nextEvent(); got.String() != "APPLIED ConfigMap/"+ns+"/b" {
+				t.Errorf("after create: %v", got)
+			}
+			updated := updateCM(t, cs, ns, "a", "k", "2")
+			if got := p.nextEvent(); got.String() != "APPLIED ConfigMap/"+ns+"/a" || got.Object.Metadata.ResourceVersion != updated.ResourceVersion || got.Object.Data["k"] != "2" {
+				t.Errorf("after update: %v rv %s data %v", got, got.Object.Metadata.ResourceVersion, got.Object.Data)
+			}
+			if err := cs.CoreV1().Secrets(ns).Delete(ctx, "s", metav1.DeleteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if got := p.nextEvent(); got.String() != "DELETED Secret/"+ns+"/s" {
+				t.Errorf("after delete: %v", got)
+			}
+			p.quiet(2 * time.Second)
+		})
+	}
+}
+
+// TestWatchPagedList lists more objects than a page holds.
+func TestWatchPagedList(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	const n = 1234
+	for i := range n {
+		createCM(t, cs, ns, fmt.Sprintf("cm-%04d", i), nil)
+	}
+	for _, mode := range []string{"--streaming-list=true", "--streaming-list=false"} {
+		p := start(t, cp, "watch", "cm", "-n", ns, "-o", "name", mode)
+		seen := map[string]bool{}
+		for range n {
+			seen[p.next()] = true
+		}
+		if len(seen) != n {
+			t.Errorf("%s: %d distinct objects, want %d", mode, len(seen), n)
+		}
+		p.quiet(time.Second)
+	}
+}
+
+// TestWatchOptions: --watch-only, --events, --max-events, managed fields,
+// selectors and a name.
+func TestWatchOptions(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	createCM(t, cs, ns, "web", map[string]string{"app": "web"})
+	createCM(t, cs, ns, "db", map[string]string{"app": "db"})
+
+	t.Run("label selector", func(t *testing.T) {
+		out, errOut, code := runOnce(t, nil, "watch", "cm", "-n", ns, "-l", "app=web", "-o", "name", "--timeout", "3s", "--kubeconfig", cp.AdminKubeconfig())
+		if code != 0 || out != "configmap/web\n" {
+			t.Errorf("exit %d, out %q, stderr %q", code, out, errOut)
+		}
+	})
+	t.Run("field selector", func(t *testing.T) {
+		out, errOut, code := runOnce(t, nil, "watch", "cm", "-n", ns, "--field-selector", "metadata.name=db", "-o", "name", "--timeout", "3s", "--kubeconfig", cp.AdminKubeconfig())
+		if code != 0 || out != "configmap/db\n" {
+			t.Errorf("exit %d, out %q, stderr %q", code, out, errOut)
+		}
+	})
+	t.Run("name", func(t *testing.T) {
+		for _, args := range [][]string{{"cm", "web"}, {"configmap/web"}} {
+			out, errOut, code := runOnce(t, nil, append([]string{"watch", "-n", ns, "-o", "name", "--max-events", "1", "--kubeconfig", cp.AdminKubeconfig()}, args...)...)
+			if code != 0 || out != "configmap/web\n" {
+				t.Errorf("%v: exit %d, out %q, stderr %q", args, code, out, errOut)
+			}
+		}
+	})
+	t.Run("selector filters live events", func(t *testing.T) {
+		p := start(t, cp, "watch", "cm", "-n", ns, "-l", "app=web", "-o", "json", "--watch-only")
+		line := p.untilLine(func(i int) {
+			updateCM(t, cs, ns, "db", "x", fmt.Sprint(i))
+			updateCM(t, cs, ns, "web", "x", fmt.Sprint(i))
+		})
+		var got event
+		if err := json.Unmarshal([]byte(line), &got); err != nil || got.String() != "APPLIED ConfigMap/"+ns+"/web" {
+			t.Errorf("got %s, want only web", line)
+		}
+		if len(got.Object.Metadata.ManagedFields) != 0 {
+			t.Errorf("managedFields printed without --show-managed-fields")
+		}
+		p.quiet(time.Second)
+	})
+	t.Run("events deleted and max-events", func(t *testing.T) {
+		p := start(t, cp, "watch", "cm", "-n", ns, "-o", "name", "--events", "deleted", "--max-events", "1")
+		got := p.untilLine(func(i int) {
+			updateCM(t, cs, ns, "web", "y", fmt.Sprint(i))
+			createCM(t, cs, ns, fmt.Sprintf("tmp-%d", i), nil)
+			deleteCM(t, cs, ns, fmt.Sprintf("tmp-%d", i))
+		})
+		if !strings.HasPrefix(got, "configmap/tmp-") {
+			t.Errorf("got %q, want the deletion of a tmp-N", got)
+		}
+		if code := p.wait(); code != 0 {
+			t.Errorf("exit %d after --max-events, want 0", code)
+		}
+	})
+	t.Run("show managed fields", func(t *testing.T) {
+		p := start(t, cp, "watch", "cm/web", "-n", ns, "-o", "json", "--show-managed-fields")
+		if got := p.nextEvent(); len(got.Object.Metadata.ManagedFields) == 0 {
+			t.Errorf("no managedFields with --show-managed-fields")
+		}
+	})
+}
+
+// TestWatchSignals: SIGINT and SIGTERM flush and exit 0.
+func TestWatchSignals(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	createCM(t, cs, ns, "a", nil)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		p := start(t, cp, "watch", "cm", "-n", ns)
+		if got := p.next(); !strings.HasPrefix(got, "EVENT") {
+			t.Errorf("first line %q, want the table header", got)
+		}
+		p.next()
+		if err := p.cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+		if code := p.wait(); code != 0 {
+			t.Errorf("%v: exit %d, want 0; stderr: %s", sig, code, p.stderr.String())
+		}
+	}
+}
