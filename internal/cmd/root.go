@@ -3,13 +3,17 @@ package cmd
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	_ "k8s.io/client-go/plugin/pkg/client/auth" // exec, OIDC and other auth plugins
+	"k8s.io/klog/v2"
 )
 
 // errReported is returned by commands that already printed their errors.
@@ -30,11 +34,22 @@ for the kinds you name and shows what they see.`,
 		SilenceErrors: true,
 	}
 	flags.AddFlags(root.PersistentFlags())
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return fmt.Errorf("%w\nSee '%s --help' for usage", err, c.CommandPath())
-	})
+	verbosity := root.PersistentFlags().IntP("v", "v", 0, "Log level of client-go's logs on stderr (0: none)")
+	root.PersistentPreRunE = func(*cobra.Command, []string) error { return setupLogs(*verbosity) }
 	root.AddCommand(NewCmdWatch(flags, streams), NewCmdVersion(streams))
 	return root
+}
+
+// setupLogs silences client-go's klog output, which would add lines to our
+// one-line errors, unless -v asks for it.
+func setupLogs(verbosity int) error {
+	fs := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(fs)
+	if verbosity <= 0 {
+		klog.SetLogger(logr.Discard())
+		return nil
+	}
+	return fs.Set("v", strconv.Itoa(verbosity))
 }
 
 // Execute runs root with ctx, prints an error once as `error: ...` and

@@ -120,8 +120,10 @@ func (c *Client) List(ctx context.Context, opts watch.ListOptions) (watch.Page[*
 	if opts.ResourceVersion != "" {
 		req.Param("resourceVersion", opts.ResourceVersion)
 	}
-	body, err := req.Do(ctx).Raw()
+	res := req.Do(ctx)
+	body, err := res.Raw()
 	if err != nil {
+		err = res.Error() // the server's Status, where the body has one
 		return watch.Page[*object.Object]{}, fmt.Errorf("listing %s: %w", c.resource, err)
 	}
 	page, cols, err := decodePage(body, c.decoding)

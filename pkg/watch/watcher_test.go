@@ -29,7 +29,7 @@ func TestRun(t *testing.T) {
 		wantEvents: []string{"Init", "InitApply a@5", "InitApply b@7", "InitDone 10",
 			"Apply c@11", "Apply a@12", "Delete b@13", "Bookmark 14"},
 	}, {
-		name:       "streaming list: EOF right after the end bookmark resumes from the bookmark's RV, without Init",
+		name:        "streaming list: EOF right after the end bookmark resumes from the bookmark's RV, without Init",
 		script:      []reply{watchOK(eof, initialEventsEnd("10")), watchOK(eof)},
 		wantCalls:   []string{streamingListCall(), watchCallFrom("10"), watchCallFrom("10")},
 		wantEvents:  []string{"Init", "InitDone 10"},
@@ -73,8 +73,8 @@ func TestRun(t *testing.T) {
 		wantCalls:  []string{pageCall(""), watchCallFrom("10"), watchCallFrom("12")},
 		wantEvents: []string{"Init", "InitDone 10", "Apply a@11", "Apply a@12"},
 	}, {
-		name:       "watch EOF resumes from the last bookmark's RV",
-		opts:       Options{DisableStreamingList: true},
+		name:        "watch EOF resumes from the last bookmark's RV",
+		opts:        Options{DisableStreamingList: true},
 		script:      []reply{listOK("10", ""), watchOK(eof, added("a", "11"), bookmark("15")), watchOK(eof)},
 		wantCalls:   []string{pageCall(""), watchCallFrom("10"), watchCallFrom("15"), watchCallFrom("15")},
 		wantEvents:  []string{"Init", "InitDone 10", "Apply a@11", "Bookmark 15"},

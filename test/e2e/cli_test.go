@@ -1,0 +1,183 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
+)
+
+// assertOneLineError checks kubectl's way of failing: a non-zero exit and
+// one line `error: ...` on stderr, no panic, no stack trace.
+func assertOneLineError(t *testing.T, stderr string, code int, want string) {
+	t.Helper()
+	if code == 0 {
+		t.Errorf("exit 0, want non-zero")
+	}
+	lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "error: ") {
+		t.Errorf("stderr is not one `error: ...` line:\n%s", stderr)
+	}
+	if !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q does not say %q", stderr, want)
+	}
+	if strings.Contains(stderr, "panic") || strings.Contains(stderr, "goroutine ") {
+		t.Errorf("stderr shows a panic or stack trace:\n%s", stderr)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	cp := cluster.Get(t)
+	dir := t.TempDir()
+	malformed := filepath.Join(dir, "malformed")
+	if err := os.WriteFile(malformed, []byte("apiVersion: v1\nclusters: [\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	kc := "--kubeconfig=" + cp.AdminKubeconfig()
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown kind", []string{"watch", "nosuchkind", kc}, `the server doesn't have a resource type "nosuchkind"`},
+		{"unknown kind among others", []string{"watch", "cm,nosuchkind", kc}, `"nosuchkind"`},
+		{"invalid label selector", []string{"watch", "cm", "-l", "a in (", kc}, "invalid label selector"},
+		{"invalid field selector", []string{"watch", "cm", "--field-selector", "a", kc}, "invalid field selector"},
+		{"unsupported field selector", []string{"watch", "cm", "--field-selector", "spec.nothing=1", kc}, "is not a known field selector"},
+		{"unreachable server", []string{"watch", "cm", kc, "--server", "https://127.0.0.1:1"}, "connection refused"},
+		{"malformed kubeconfig", []string{"watch", "cm", "--kubeconfig", malformed}, "error loading config file"},
+		{"missing kubeconfig", []string{"watch", "cm", "--kubeconfig", filepath.Join(dir, "missing")}, "no such file"},
+		{"name across namespaces", []string{"watch", "cm", "x", "-A", kc}, "across all namespaces"},
+		{"name with several kinds", []string{"watch", "cm,secrets", "x", kc}, "single kind"},
+		{"kind/name and name", []string{"watch", "cm/x", "y", kc}, "resource/name form"},
+		{"unknown output", []string{"watch", "cm", "-o", "xml", kc}, `output format "xml"`},
+		{"bad jsonpath", []string{"watch", "cm", "-o", "jsonpath={.a[", kc}, "jsonpath"},
+		{"unknown event type", []string{"watch", "cm", "--events", "created", kc}, `"created"`},
+		{"negative max-events", []string{"watch", "cm", "--max-events", "-1", kc}, "--max-events"},
+		{"unknown flag", []string{"watch", "cm", "--nosuchflag", kc}, "unknown flag: --nosuchflag"},
+		{"no kind", []string{"watch", kc}, "arg(s)"},
+		{"too many arguments", []string{"watch", "cm", "a", "b", kc}, "arg(s)"},
+		{"unknown command", []string{"nosuchcommand", kc}, `unknown command "nosuchcommand"`},
+		{"bad version output", []string{"version", "-o", "xml"}, "--output"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := runOnce(t, nil, tc.args...)
+			assertOneLineError(t, stderr, code, tc.want)
+		})
+	}
+}
+
+// TestForbidden: a kind the user may not read is reported by name as an
+// error; the other kinds go on; the exit code is 1.
+func TestForbidden(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	ctx := context.Background()
+	createCM(t, cs, ns, "visible", nil)
+	role := &rbacv1.Role{
+		ObjectMeta: metav1.ObjectMeta{Name: "cm-reader", Namespace: ns},
+		Rules:      []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get", "list", "watch"}}},
+	}
+	if _, err := cs.RbacV1().Roles(ns).Create(ctx, role, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	binding := &rbacv1.RoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: "cm-reader", Namespace: ns},
+		RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: "cm-reader"},
+		Subjects:   []rbacv1.Subject{{APIGroup: "rbac.authorization.k8s.io", Kind: "User", Name: controlplane.UnprivilegedUser}},
+	}
+	if _, err := cs.RbacV1().RoleBindings(ns).Create(ctx, binding, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	user := "--kubeconfig=" + cp.UserKubeconfig()
+
+	t.Run("only kind", func(t *testing.T) {
+		_, stderr, code := runOnce(t, nil, "watch", "secrets", "-n", ns, user)
+		assertOneLineError(t, stderr, code, `secrets is forbidden: User "unprivileged" cannot`)
+	})
+	t.Run("one of two kinds", func(t *testing.T) {
+		out, stderr, code := runOnce(t, nil, "watch", "configmaps,secrets", "-n", ns, "-o", "name", "--timeout", "5s", user)
+		if out != "configmap/visible\n" {
+			t.Errorf("stdout %q, want the readable kind's object", out)
+		}
+		assertOneLineError(t, stderr, code, `secrets is forbidden`)
+		if code != 1 {
+			t.Errorf("exit %d, want 1", code)
+		}
+	})
+}
+
+// TestClosedPipe: `watch ... | head -1` ends as soon as head has its line,
+// though no further event would be written.
+func TestClosedPipe(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	createCM(t, cs, ns, "only", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	script := `"$0" watch cm -n "$1" -o name --kubeconfig "$2" | head -1`
+	out, err := exec.CommandContext(ctx, "sh", "-c", script, binary, ns, cp.AdminKubeconfig()).CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("the pipeline did not end within %s", patience)
+	}
+	if err != nil || string(out) != "configmap/only\n" {
+		t.Errorf("output %q, err %v", out, err)
+	}
+}
+
+// TestPluginDiscovery: kubectl finds the binary on PATH as `kubectl reflect`.
+func TestPluginDiscovery(t *testing.T) {
+	kubectl, err := exec.LookPath("kubectl")
+	if err != nil {
+		t.Skip("kubectl is not installed")
+	}
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	createCM(t, cs, ns, "found", nil)
+	env := append(os.Environ(), "PATH="+filepath.Dir(binary)+string(os.PathListSeparator)+os.Getenv("PATH"), "KUBECONFIG="+cp.AdminKubeconfig())
+	run := func(args ...string) string {
+		ctx, cancel := context.WithTimeout(context.Background(), patience)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, kubectl, args...)
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("kubectl %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	if out := run("plugin", "list"); !strings.Contains(out, "kubectl-reflect") {
+		t.Errorf("kubectl plugin list does not show kubectl-reflect:\n%s", out)
+	}
+	if out := run("reflect", "version"); !strings.HasPrefix(out, "kubectl-reflect ") {
+		t.Errorf("kubectl reflect version: %q", out)
+	}
+	if out := run("reflect", "--help"); !strings.Contains(out, "kubectl reflect watch") && !strings.Contains(out, "kubectl reflect [command]") {
+		t.Errorf("help does not read `kubectl reflect`:\n%s", out)
+	}
+	if out := run("reflect", "watch", "cm", "-n", ns, "-o", "name", "--max-events", "1"); out != "configmap/found\n" {
+		t.Errorf("kubectl reflect watch: %q", out)
+	}
+}
+
+// TestTimeout: --timeout ends the stream with exit 0.
+func TestTimeout(t *testing.T) {
+	cp := cluster.Get(t)
+	start := time.Now()
+	_, stderr, code := runOnce(t, nil, "watch", "cm", "-n", "default", "--timeout", "2s", "--kubeconfig", cp.AdminKubeconfig())
+	if code != 0 || time.Since(start) < 2*time.Second {
+		t.Errorf("exit %d after %s; stderr %s", code, time.Since(start), stderr)
+	}
+}
