@@ -36,7 +36,7 @@ for the kinds you name and shows what they see.`,
 	flags.AddFlags(root.PersistentFlags())
 	verbosity := root.PersistentFlags().IntP("v", "v", 0, "Log level of client-go's logs on stderr (0: none)")
 	root.PersistentPreRunE = func(*cobra.Command, []string) error { return setupLogs(*verbosity) }
-	root.AddCommand(NewCmdWatch(flags, streams), NewCmdVersion(streams))
+	root.AddCommand(NewCmdWatch(flags, streams), NewCmdGet(flags, streams), NewCmdVersion(streams))
 	return root
 }
 

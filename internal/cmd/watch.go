@@ -9,13 +9,9 @@ import (
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
-	"k8s.io/apimachinery/pkg/fields"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"k8s.io/client-go/rest"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
@@ -30,12 +26,9 @@ const watchExample = `  # Stream config maps, secrets and deployments of every n
 
 // WatchOptions are the flags and resolved inputs of `kubectl reflect watch`.
 type WatchOptions struct {
-	configFlags *genericclioptions.ConfigFlags
+	target
 	genericiooptions.IOStreams
 
-	AllNamespaces     bool
-	LabelSelector     string
-	FieldSelector     string
 	Output            string
 	NoHeaders         bool
 	WatchOnly         bool
@@ -45,19 +38,14 @@ type WatchOptions struct {
 	ShowManagedFields bool
 	StreamingList     bool
 
-	kinds     string
-	name      string
-	namespace string
-	events    map[output.EventType]bool
-	config    *rest.Config
-	resources []kube.Resource
-	color     bool
-	progress  bool
+	events   map[output.EventType]bool
+	color    bool
+	progress bool
 }
 
 // NewCmdWatch is `kubectl reflect watch`.
 func NewCmdWatch(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &WatchOptions{configFlags: flags, IOStreams: streams}
+	o := &WatchOptions{target: target{configFlags: flags}, IOStreams: streams}
 	c := &cobra.Command{
 		Use:     "watch KIND[,KIND...] [NAME] [flags]",
 		Short:   "Stream what is applied to and deleted from one or more kinds",
@@ -78,9 +66,7 @@ relists and prints only what changed meanwhile, deletions included.`,
 		},
 	}
 	f := c.Flags()
-	f.BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "Watch the kinds in every namespace")
-	f.StringVarP(&o.LabelSelector, "selector", "l", "", "Label selector to filter on, e.g. -l key1=value1,key2=value2")
-	f.StringVar(&o.FieldSelector, "field-selector", "", "Field selector to filter on, e.g. --field-selector metadata.name=web")
+	o.target.addFlags(f, "Watch")
 	f.StringVarP(&o.Output, "output", "o", "", "Output format: wide, json (NDJSON), yaml, name, jsonpath=..., custom-columns=..., go-template=...")
 	f.BoolVar(&o.NoHeaders, "no-headers", false, "Print tables without headers")
 	f.BoolVar(&o.WatchOnly, "watch-only", false, "Skip the objects that exist at start; print changes only")
@@ -93,25 +79,12 @@ relists and prints only what changed meanwhile, deletions included.`,
 	return c
 }
 
-// Complete resolves the arguments: kinds (and a name, as NAME or
-// KIND/NAME), the namespace, the client config and the kinds' resources.
+// Complete reads the arguments, the namespace and the terminal.
 func (o *WatchOptions) Complete(args []string) error {
-	o.kinds = args[0]
-	if kind, name, ok := strings.Cut(args[0], "/"); ok {
-		if len(args) > 1 {
-			return fmt.Errorf("there is no need to specify a resource type as a separate argument when passing arguments in resource/name form")
-		}
-		o.kinds, o.name = kind, name
-	} else if len(args) > 1 {
-		o.name = args[1]
+	if err := o.target.complete(args); err != nil {
+		return err
 	}
 	var err error
-	if o.namespace, _, err = o.configFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
-		return fmt.Errorf("reading the kubeconfig: %w", err)
-	}
-	if o.AllNamespaces {
-		o.namespace = ""
-	}
 	if o.events, err = parseEvents(o.Events); err != nil {
 		return err
 	}
@@ -123,11 +96,11 @@ func (o *WatchOptions) Complete(args []string) error {
 // Validate checks flags that need no server; then it resolves the kinds,
 // which needs the server's discovery.
 func (o *WatchOptions) Validate() error {
-	if o.name != "" && o.AllNamespaces {
-		return fmt.Errorf("a resource cannot be retrieved by name across all namespaces")
+	if len(o.names) > 1 {
+		return fmt.Errorf("watch takes at most one name, got %d", len(o.names))
 	}
-	if o.name != "" && strings.Contains(o.kinds, ",") {
-		return fmt.Errorf("a name can only be given with a single kind, not %q", o.kinds)
+	if err := o.target.validate(); err != nil {
+		return err
 	}
 	if o.MaxEvents < 0 {
 		return fmt.Errorf("--max-events must not be negative, got %d", o.MaxEvents)
@@ -135,25 +108,10 @@ func (o *WatchOptions) Validate() error {
 	if o.Timeout < 0 {
 		return fmt.Errorf("--timeout must not be negative, got %s", o.Timeout)
 	}
-	if _, err := labels.Parse(o.LabelSelector); err != nil {
-		return fmt.Errorf("invalid label selector %q: %w", o.LabelSelector, err)
-	}
-	if _, err := fields.ParseSelector(o.FieldSelector); err != nil {
-		return fmt.Errorf("invalid field selector %q: %w", o.FieldSelector, err)
-	}
 	if err := output.ValidateFormat(o.Output); err != nil {
 		return err
 	}
-	var err error
-	if o.config, err = o.configFlags.ToRESTConfig(); err != nil {
-		return fmt.Errorf("reading the kubeconfig: %w", err)
-	}
-	mapper, err := o.configFlags.ToRESTMapper()
-	if err != nil {
-		return fmt.Errorf("reading the server's resource types: %w", err)
-	}
-	o.resources, err = kube.Resolve(mapper, o.kinds)
-	return err
+	return o.target.resolve()
 }
 
 func parseEvents(values []string) (map[output.EventType]bool, error) {

@@ -13,13 +13,6 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
-// reflector is the watcher and store of one kind.
-type reflector struct {
-	client *kube.Client
-	store  *store.Store[*object.Object]
-	kind   *output.Kind
-}
-
 // Run watches every kind until ctx ends, --timeout passes, --max-events
 // events are printed, or every kind has failed.
 func (o *WatchOptions) Run(ctx context.Context) error {
@@ -36,7 +29,7 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	reflectors, err := o.reflectors()
+	reflectors, err := o.reflectors(o.Output == "" || o.Output == "wide", object.Prune{ManagedFields: !o.ShowManagedFields})
 	if err != nil {
 		return err
 	}
@@ -51,7 +44,7 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 		sub := r.store.Subscribe(ctx)
 		wg.Go(func() { o.forward(ctx, r, sub, batches) })
 		wg.Go(func() {
-			if err := o.reflect(ctx, r, report); err != nil {
+			if err := r.run(ctx, watch.Options{DisableStreamingList: !o.StreamingList}, report); err != nil {
 				report.errorf("%v", err)
 				mu.Lock()
 				failures++
@@ -72,67 +65,6 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 		return errReported
 	}
 	return nil
-}
-
-// reflectors builds one client and store per kind.
-func (o *WatchOptions) reflectors() ([]*reflector, error) {
-	rc, err := kube.NewRESTClient(o.config)
-	if err != nil {
-		return nil, err
-	}
-	fieldSelector := o.FieldSelector
-	if o.name != "" {
-		fieldSelector = joinSelectors("metadata.name="+o.name, fieldSelector)
-	}
-	table := o.Output == "" || o.Output == "wide"
-	out := make([]*reflector, 0, len(o.resources))
-	for _, res := range o.resources {
-		scope := kube.Scope{
-			Namespace: o.namespace, LabelSelector: o.LabelSelector, FieldSelector: fieldSelector,
-			Table: table, Prune: object.Prune{ManagedFields: !o.ShowManagedFields},
-		}
-		out = append(out, &reflector{
-			client: kube.NewClient(rc, res, scope),
-			store:  store.New[*object.Object](store.Options{}),
-			kind:   &output.Kind{Kind: res.Kind, Group: res.GVR.Group, Resource: res.GVR.Resource, Namespaced: res.Namespaced},
-		})
-	}
-	return out, nil
-}
-
-func joinSelectors(a, b string) string {
-	if b == "" {
-		return a
-	}
-	return a + "," + b
-}
-
-// reflect runs one kind's watcher into its store; it returns only the
-// error that ended it for good.
-func (o *WatchOptions) reflect(ctx context.Context, r *reflector, report *reporter) error {
-	name := r.client.Resource().String()
-	w := watch.New(r.client, watch.Options{
-		DisableStreamingList: !o.StreamingList,
-		OnError: func(err error, retryIn time.Duration) {
-			report.warnf("%v; retrying in %s", err, retryIn.Round(100*time.Millisecond))
-		},
-		OnRelist: func(err error) {
-			report.warnf("%s: %v; relisting", name, err)
-		},
-	})
-	listed := 0
-	return w.Run(ctx, func(ctx context.Context, ev watch.Event[*object.Object]) error {
-		switch ev.Type {
-		case watch.Init:
-			listed = 0
-		case watch.InitApply:
-			listed++
-			report.progress(name, listed)
-		case watch.InitDone:
-			report.progressDone(name)
-		}
-		return r.store.Apply(ctx, ev)
-	})
 }
 
 // print writes batches until ctx ends or --max-events is reached, flushing
@@ -201,13 +133,17 @@ func (o *WatchOptions) toEvents(r *reflector, events []output.Event) []output.Ev
 	kept := events[:0]
 	for _, ev := range events {
 		if ev.Kind == nil { // raw tracker event: fill in the kind
-			ev.Kind, ev.Columns = r.kind, r.client.Columns()
+			ev.Kind, ev.Columns = kindOf(r.client.Resource()), r.client.Columns()
 		}
 		if o.events[ev.Type] {
 			kept = append(kept, ev)
 		}
 	}
 	return kept
+}
+
+func kindOf(res kube.Resource) *output.Kind {
+	return &output.Kind{Kind: res.Kind, Group: res.GVR.Group, Resource: res.GVR.Resource, Namespaced: res.Namespaced}
 }
 
 // reporter writes warnings, errors and list progress to stderr.

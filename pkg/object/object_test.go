@@ -1,0 +1,224 @@
+package object
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+const (
+	lastAppliedKey = "kubectl.kubernetes.io/last-applied-configuration"
+	// full has every field Decode reads or prunes, and another annotation on
+	// each side of the last-applied one.
+	full = `{
+	"apiVersion": "v1", "kind": "ConfigMap",
+	"metadata": {
+		"namespace": "ns1", "name": "cm1", "uid": "u-1", "resourceVersion": "42",
+		"annotations": {
+			"a": "1",
+			"kubectl.kubernetes.io/last-applied-configuration": "{\"kind\":\"ConfigMap\"}\n",
+			"z": "2"
+		},
+		"managedFields": [{"manager": "kubectl", "operation": "Apply"}]
+	},
+	"data": {"k": "v"}
+}`
+)
+
+// TestDecode: Decode reads the identifying metadata and drops exactly the
+// fields it was told to, leaving valid JSON and every other field.
+func TestDecode(t *testing.T) {
+	tests := []struct {
+		name            string
+		raw             string
+		prune           Prune
+		wantManaged     bool
+		wantLastApplied bool
+		wantAnnotations []string // keys, in order
+	}{{
+		name: "no pruning", raw: full,
+		wantManaged: true, wantLastApplied: true,
+		wantAnnotations: []string{"a", lastAppliedKey, "z"},
+	}, {
+		name: "managedFields only", raw: full, prune: Prune{ManagedFields: true},
+		wantManaged: false, wantLastApplied: true,
+		wantAnnotations: []string{"a", lastAppliedKey, "z"},
+	}, {
+		name: "last-applied only", raw: full, prune: Prune{LastApplied: true},
+		wantManaged: true, wantLastApplied: false,
+		wantAnnotations: []string{"a", "z"},
+	}, {
+		name: "both", raw: full, prune: Prune{ManagedFields: true, LastApplied: true},
+		wantManaged: false, wantLastApplied: false,
+		wantAnnotations: []string{"a", "z"},
+	}, {
+		name:            "last-applied as the only annotation",
+		raw:             `{"metadata":{"namespace":"ns1","name":"cm1","uid":"u-1","resourceVersion":"42","annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{}"}},"data":{"k":"v"}}`,
+		prune:           Prune{ManagedFields: true, LastApplied: true},
+		wantAnnotations: []string{},
+	}, {
+		name:            "last-applied as the last annotation",
+		raw:             `{"metadata":{"namespace":"ns1","name":"cm1","uid":"u-1","resourceVersion":"42","annotations":{"a":"1","kubectl.kubernetes.io/last-applied-configuration":"{}"}},"data":{"k":"v"}}`,
+		prune:           Prune{LastApplied: true},
+		wantAnnotations: []string{"a"},
+	}, {
+		name:  "nothing to prune",
+		raw:   `{"metadata":{"namespace":"ns1","name":"cm1","uid":"u-1","resourceVersion":"42"},"data":{"k":"v"}}`,
+		prune: Prune{ManagedFields: true, LastApplied: true},
+	}, {
+		name:        "surrounding whitespace",
+		raw:         "\n\t " + `{"metadata":{"namespace":"ns1","name":"cm1","uid":"u-1","resourceVersion":"42","managedFields":[]},"data":{"k":"v"}}` + " \n",
+		wantManaged: true,
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := Decode([]byte(tt.raw), tt.prune)
+			if err != nil {
+				t.Fatalf("Decode: %v", err)
+			}
+			got := [4]string{o.Namespace, o.Name, o.UID, o.ResourceVersion}
+			if want := [4]string{"ns1", "cm1", "u-1", "42"}; got != want {
+				t.Errorf("namespace, name, uid, resourceVersion = %q, want %q", got, want)
+			}
+			if o.GetNamespace() != "ns1" || o.GetName() != "cm1" || o.GetResourceVersion() != "42" {
+				t.Errorf("getters = %q %q %q", o.GetNamespace(), o.GetName(), o.GetResourceVersion())
+			}
+			if !json.Valid(o.Raw) {
+				t.Fatalf("Raw is not valid JSON: %s", o.Raw)
+			}
+			if o.Cells != nil {
+				t.Errorf("Cells = %s, want nil", o.Cells)
+			}
+			if got := gjson.GetBytes(o.Raw, "metadata.managedFields").Exists(); got != tt.wantManaged {
+				t.Errorf("managedFields kept = %v, want %v: %s", got, tt.wantManaged, o.Raw)
+			}
+			if got := gjson.GetBytes(o.Raw, `metadata.annotations.kubectl\.kubernetes\.io/last-applied-configuration`).Exists(); got != tt.wantLastApplied {
+				t.Errorf("last-applied kept = %v, want %v: %s", got, tt.wantLastApplied, o.Raw)
+			}
+			if tt.wantAnnotations != nil {
+				keys := []string{}
+				gjson.GetBytes(o.Raw, "metadata.annotations").ForEach(func(k, _ gjson.Result) bool {
+					keys = append(keys, k.Str)
+					return true
+				})
+				if !reflect.DeepEqual(keys, tt.wantAnnotations) {
+					t.Errorf("annotations = %q, want %q", keys, tt.wantAnnotations)
+				}
+			}
+			if got := gjson.GetBytes(o.Raw, "data.k").Str; got != "v" {
+				t.Errorf("data.k = %q, want the untouched %q", got, "v")
+			}
+		})
+	}
+}
+
+// TestDecodePruneLeavesInputAlone: pruning works on a copy; the caller's
+// bytes (often a shared buffer) are not rewritten.
+func TestDecodePruneLeavesInputAlone(t *testing.T) {
+	in := []byte(full)
+	if _, err := Decode(in, Prune{ManagedFields: true, LastApplied: true}); err != nil {
+		t.Fatal(err)
+	}
+	if string(in) != full {
+		t.Errorf("Decode changed its input:\n%s", in)
+	}
+}
+
+// TestDecodeRejectsNonObjects: anything but a JSON object is an error.
+func TestDecodeRejectsNonObjects(t *testing.T) {
+	for _, raw := range []string{"", "   ", "null", "[]", `[{"metadata":{}}]`, `"x"`, "42", "true", "garbage"} {
+		t.Run(raw, func(t *testing.T) {
+			if o, err := Decode([]byte(raw), Prune{ManagedFields: true, LastApplied: true}); err == nil {
+				t.Errorf("Decode(%q) = %+v, want an error", raw, o)
+			}
+		})
+	}
+}
+
+// TestUnstructured: Raw decodes to the same object, pruned as asked.
+func TestUnstructured(t *testing.T) {
+	tests := []struct {
+		name  string
+		prune Prune
+	}{
+		{"unpruned", Prune{}},
+		{"pruned", Prune{ManagedFields: true, LastApplied: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := Decode([]byte(full), tt.prune)
+			if err != nil {
+				t.Fatal(err)
+			}
+			u, err := o.Unstructured()
+			if err != nil {
+				t.Fatalf("Unstructured: %v", err)
+			}
+			if u.GetKind() != "ConfigMap" || u.GetAPIVersion() != "v1" || u.GetNamespace() != "ns1" ||
+				u.GetName() != "cm1" || string(u.GetUID()) != "u-1" || u.GetResourceVersion() != "42" {
+				t.Errorf("Unstructured = %s %s %s/%s uid %s rv %s", u.GetAPIVersion(), u.GetKind(),
+					u.GetNamespace(), u.GetName(), u.GetUID(), u.GetResourceVersion())
+			}
+			var want map[string]any
+			if err := json.Unmarshal(o.Raw, &want); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(u.Object, want) {
+				t.Errorf("Unstructured().Object = %v, want Raw decoded: %v", u.Object, want)
+			}
+			back, err := u.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var again map[string]any
+			if err := json.Unmarshal(back, &again); err != nil || !reflect.DeepEqual(again, want) {
+				t.Errorf("MarshalJSON of Unstructured = %s (%v), want %s", back, err, o.Raw)
+			}
+			if _, present := want["metadata"].(map[string]any)["managedFields"]; present == tt.prune.ManagedFields {
+				t.Errorf("managedFields present = %v with %+v", present, tt.prune)
+			}
+		})
+	}
+}
+
+// TestUnstructuredError names the object whose Raw does not decode.
+func TestUnstructuredError(t *testing.T) {
+	o := &Object{Namespace: "ns1", Name: "cm1", Raw: []byte(`{"kind":`)}
+	if _, err := o.Unstructured(); err == nil || !strings.Contains(err.Error(), "ns1/cm1") {
+		t.Errorf("Unstructured = %v, want an error naming ns1/cm1", err)
+	}
+}
+
+// TestDecodeCells: the printer cells are a JSON array of any values.
+func TestDecodeCells(t *testing.T) {
+	tests := []struct {
+		name    string
+		cells   []byte
+		want    []any
+		wantErr bool
+	}{
+		{name: "none", cells: nil, want: nil},
+		{name: "empty", cells: []byte(`[]`), want: []any{}},
+		{name: "mixed", cells: []byte(`["cm1", 2, "5m", null, true]`), want: []any{"cm1", float64(2), "5m", nil, true}},
+		{name: "not an array", cells: []byte(`{"a":1}`), wantErr: true},
+		{name: "malformed", cells: []byte(`["cm1",`), wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := &Object{Namespace: "ns1", Name: "cm1", Raw: []byte(`{}`), Cells: tt.cells}
+			got, err := o.DecodeCells()
+			if tt.wantErr {
+				if err == nil || !strings.Contains(err.Error(), "ns1/cm1") {
+					t.Errorf("DecodeCells = %v, %v; want an error naming ns1/cm1", got, err)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("DecodeCells = %#v, %v; want %#v", got, err, tt.want)
+			}
+		})
+	}
+}
