@@ -23,6 +23,9 @@ const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/js
 // requests, and a paged list must not wait for a token bucket.
 func NewRESTClient(cfg *rest.Config) (rest.Interface, error) {
 	cfg = dynamic.ConfigFor(cfg)
+	// Only JSON: the decoding here reads JSON, whatever client-go's CBOR
+	// feature gates say.
+	cfg.AcceptContentTypes, cfg.ContentType = "application/json", "application/json"
 	cfg.QPS, cfg.Burst = -1, 0
 	c, err := rest.UnversionedRESTClientFor(cfg)
 	if err != nil {

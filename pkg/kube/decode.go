@@ -65,6 +65,9 @@ type decoding struct {
 // rows carry the objects.
 func decodePage(body []byte, d decoding) (watch.Page[*object.Object], []object.Column, error) {
 	doc := view(body)
+	if !gjson.Valid(doc) || !gjson.Parse(doc).IsObject() {
+		return watch.Page[*object.Object]{}, nil, fmt.Errorf("the list is not a JSON object: %.60q", doc)
+	}
 	head := gjson.GetMany(doc, "kind", "metadata.resourceVersion", "metadata.continue")
 	page := watch.Page[*object.Object]{ResourceVersion: strings.Clone(head[1].String()), Continue: strings.Clone(head[2].String())}
 	var cols []object.Column
@@ -73,24 +76,39 @@ func decodePage(body []byte, d decoding) (watch.Page[*object.Object], []object.C
 		if cols, err = decodeColumns(gjson.Get(doc, "columnDefinitions")); err != nil {
 			return page, nil, err
 		}
-		gjson.Get(doc, "rows").ForEach(func(_, row gjson.Result) bool {
-			var obj *object.Object
-			obj, err = decodeItem(row.Get("object").Raw, row.Get("cells"), d)
+		err = eachOf(gjson.Get(doc, "rows"), func(row gjson.Result) error {
+			obj, err := decodeItem(row.Get("object").Raw, row.Get("cells"), d)
 			page.Items = append(page.Items, obj)
-			return err == nil
+			return err
 		})
 	} else {
-		gjson.Get(doc, "items").ForEach(func(_, item gjson.Result) bool {
-			var obj *object.Object
-			obj, err = decodeItem(item.Raw, gjson.Result{}, d)
+		err = eachOf(gjson.Get(doc, "items"), func(item gjson.Result) error {
+			obj, err := decodeItem(item.Raw, gjson.Result{}, d)
 			page.Items = append(page.Items, obj)
-			return err == nil
+			return err
 		})
 	}
 	if err != nil {
 		return page, nil, fmt.Errorf("decoding list: %w", err)
 	}
 	return page, cols, nil
+}
+
+// eachOf calls fn for each element of an array; null or missing is empty,
+// anything else an error.
+func eachOf(list gjson.Result, fn func(gjson.Result) error) error {
+	if !list.Exists() || list.Type == gjson.Null {
+		return nil
+	}
+	if !list.IsArray() {
+		return fmt.Errorf("expected a JSON array, got %.40q", list.Raw)
+	}
+	var err error
+	list.ForEach(func(_, v gjson.Result) bool {
+		err = fn(v)
+		return err == nil
+	})
+	return err
 }
 
 func decodeColumns(defs gjson.Result) ([]object.Column, error) {

@@ -164,9 +164,6 @@ func TestDecodePage(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.bug != "" {
-				t.Skip("BUG: " + tt.bug)
-			}
 			page, cols, err := decodePage([]byte(tt.body), decodingOf(tt.resource, Scope{Prune: tt.prune}))
 			if err != nil {
 				t.Fatalf("decodePage: %v", err)
@@ -220,9 +217,6 @@ func TestDecodePageMalformed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.bug != "" {
-				t.Skip("BUG: decodePage does not check that the body is valid JSON with an items array: " + tt.bug + " (pkg/kube/decode.go)")
-			}
 			var (
 				page watch.Page[*object.Object]
 				err  error

@@ -114,4 +114,3 @@ func List(objs []*object.Object) (*unstructured.UnstructuredList, error) {
 	}
 	return list, nil
 }
-

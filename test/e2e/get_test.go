@@ -1,0 +1,182 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
+)
+
+const widgetCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets, singular: widget, shortNames: [wd]}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer}
+              color: {type: string}
+    additionalPrinterColumns:
+    - {name: Size, type: integer, jsonPath: .spec.size}
+    - {name: Color, type: string, jsonPath: .spec.color}
+    - {name: Age, type: date, jsonPath: .metadata.creationTimestamp}
+`
+
+// kubectl runs the real kubectl against cp; the test is skipped without it.
+func kubectl(t *testing.T, kubeconfig string, args ...string) (string, string, int) {
+	t.Helper()
+	path, err := exec.LookPath("kubectl")
+	if err != nil {
+		t.Skip("kubectl is not installed")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, append(args, "--kubeconfig", kubeconfig)...)
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	code := 0
+	if err := cmd.Run(); err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatal(err)
+		}
+		code = ee.ExitCode()
+	}
+	return out.String(), errOut.String(), code
+}
+
+// TestGetMatchesKubectl: `kubectl reflect get` prints what `kubectl get`
+// prints, for built-in kinds and a CRD with printer columns, with the usual
+// flags. AGE can tick between the two runs, so it is compared loosely.
+func TestGetMatchesKubectl(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	ctx := context.Background()
+	kc := cp.AdminKubeconfig()
+	createCM(t, cs, ns, "b-settings", map[string]string{"app": "web", "tier": "front"}, "k", "v")
+	createCM(t, cs, ns, "a-empty", map[string]string{"app": "db"})
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "token", Namespace: ns}, StringData: map[string]string{"a": "b"}}
+	if _, err := cs.CoreV1().Secrets(ns).Create(ctx, secret, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	dep := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: ns},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](2),
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx:1.27"}}},
+			},
+		},
+	}
+	if _, err := cs.AppsV1().Deployments(ns).Create(ctx, dep, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	createWidgets(t, cp.AdminConfig(), kc, ns)
+
+	cases := [][]string{
+		{"get", "configmaps", "-n", ns},
+		{"get", "cm,secrets", "-n", ns},
+		{"get", "deploy", "-n", ns},
+		{"get", "deployments.apps", "-n", ns, "-o", "wide"},
+		{"get", "widgets", "-n", ns},
+		{"get", "wd", "-n", ns, "--sort-by", ".spec.size"},
+		{"get", "cm", "-n", ns, "--show-labels"},
+		{"get", "cm", "-n", ns, "-L", "app,tier", "--no-headers"},
+		{"get", "cm", "-n", ns, "-l", "app=web"},
+		{"get", "cm", "-n", ns, "--field-selector", "metadata.name=a-empty"},
+		{"get", "cm", "-n", ns, "--sort-by", "{.metadata.name}", "--show-kind"},
+		{"get", "cm", "b-settings", "-n", ns},
+		{"get", "cm/b-settings", "-n", ns, "-o", "yaml"},
+		{"get", "cm", "a-empty", "b-settings", "-n", ns, "-o", "name"},
+		{"get", "cm", "-n", ns, "-o", "json"},
+		{"get", "cm", "-n", ns, "-o", "jsonpath={.items[*].metadata.name}"},
+		{"get", "cm", "-n", ns, "-o", "custom-columns=NAME:.metadata.name,APP:.metadata.labels.app"},
+		{"get", "cm", "-n", ns, "-o", "go-template={{range .items}}{{.metadata.name}} {{end}}"},
+		{"get", "cm", "-n", ns, "-l", "app=none"},
+		{"get", "cm", "nope", "-n", ns},
+		{"get", "cm", "b-settings", "nope", "-n", ns, "-o", "name"},
+		{"get", "cm", "nope", "-n", ns, "--ignore-not-found"},
+	}
+	for _, args := range cases {
+		t.Run(strings.Join(args[1:], " "), func(t *testing.T) {
+			want, wantErr, wantCode := kubectl(t, kc, args...)
+			got, gotErr, gotCode := runOnce(t, nil, append(args, "--kubeconfig", kc)...)
+			if normalizeAge(got) != normalizeAge(want) {
+				t.Errorf("stdout differs from kubectl's\n--- kubectl reflect:\n%s\n--- kubectl:\n%s", got, want)
+			}
+			if gotCode != wantCode || strings.TrimSpace(gotErr) != strings.TrimSpace(wantErr) {
+				t.Errorf("exit %d, stderr %q; kubectl: exit %d, stderr %q", gotCode, gotErr, wantCode, wantErr)
+			}
+		})
+	}
+}
+
+// normalizeAge blanks ages ("0s", "5s", "2m3s") and AGE widths, which tick.
+func normalizeAge(s string) string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		fields := strings.Fields(line)
+		for i, f := range fields {
+			if _, err := time.ParseDuration(f); err == nil && strings.ContainsAny(f[len(f)-1:], "smh") {
+				fields[i] = "AGE"
+			}
+		}
+		out = append(out, strings.Join(fields, " "))
+	}
+	return strings.Join(out, "\n")
+}
+
+func createWidgets(t *testing.T, cfg *rest.Config, kubeconfig, ns string) {
+	t.Helper()
+	dir := t.TempDir()
+	crd := filepath.Join(dir, "crd.yaml")
+	if err := os.WriteFile(crd, []byte(widgetCRD), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := kubectl(t, kubeconfig, "apply", "-f", crd); code != 0 {
+		t.Fatalf("applying the CRD: %s", stderr)
+	}
+	if _, stderr, code := kubectl(t, kubeconfig, "wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=60s"); code != 0 {
+		t.Fatalf("waiting for the CRD: %s", stderr)
+	}
+	dc := dynamic.NewForConfigOrDie(cfg)
+	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
+	for i, color := range []string{"red", "blue", "green"} {
+		w := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "example.com/v1", "kind": "Widget",
+			"metadata": map[string]any{"name": fmt.Sprintf("w%d", i)},
+			"spec":     map[string]any{"size": int64(3 - i), "color": color},
+		}}
+		if _, err := dc.Resource(gvr).Namespace(ns).Create(context.Background(), w, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
