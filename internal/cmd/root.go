@@ -37,6 +37,7 @@ for the kinds you name and shows what they see.`,
 	verbosity := root.PersistentFlags().IntP("v", "v", 0, "Log level of client-go's logs on stderr (0: none)")
 	root.PersistentPreRunE = func(*cobra.Command, []string) error { return setupLogs(*verbosity) }
 	root.AddCommand(NewCmdWatch(flags, streams), NewCmdGet(flags, streams), NewCmdVersion(streams))
+	initCompletion(root, flags)
 	return root
 }
 

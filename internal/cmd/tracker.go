@@ -31,7 +31,11 @@ func (t *tracker) track(c store.Change[*object.Object]) []output.Event {
 			}
 		}
 		t.known[c.Key] = c.Object
-		return []output.Event{{Type: output.Applied, Object: c.Object}}
+		ev := output.Event{Type: output.Applied, Object: c.Object}
+		if c.HasOld {
+			ev.Old = c.Old
+		}
+		return []output.Event{ev}
 	case store.Deleted:
 		delete(t.known, c.Key)
 		return []output.Event{{Type: output.Deleted, Object: c.Object}}

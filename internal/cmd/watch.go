@@ -37,6 +37,7 @@ type WatchOptions struct {
 	Timeout           time.Duration
 	ShowManagedFields bool
 	StreamingList     bool
+	Diff              bool
 
 	events   map[output.EventType]bool
 	color    bool
@@ -54,7 +55,8 @@ func NewCmdWatch(flags *genericclioptions.ConfigFlags, streams genericiooptions.
 change as APPLIED or DELETED. It never stops on its own: when a watch ends it
 resumes from the last resourceVersion; when that is too old (410 Gone) it
 relists and prints only what changed meanwhile, deletions included.`,
-		Args: cobra.RangeArgs(1, 2),
+		Args:              cobra.RangeArgs(1, 2),
+		ValidArgsFunction: completeKindArgs(flags, 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := o.Complete(args); err != nil {
 				return err
@@ -74,6 +76,7 @@ relists and prints only what changed meanwhile, deletions included.`,
 	f.IntVar(&o.MaxEvents, "max-events", 0, "Exit after printing this many events (0: no limit)")
 	f.DurationVar(&o.Timeout, "timeout", 0, "Exit after this long (0: never), e.g. 30s")
 	f.BoolVar(&o.ShowManagedFields, "show-managed-fields", false, "Keep metadata.managedFields in json and yaml output")
+	f.BoolVar(&o.Diff, "diff", false, "Print changes to objects already seen as unified diffs of their YAML (resourceVersion, managedFields and generation left out)")
 	f.BoolVar(&o.StreamingList, "streaming-list", true, "List with a streaming list (falling back to paged LIST when the server lacks it); false pages through LIST")
 	_ = f.MarkHidden("streaming-list")
 	return c
@@ -110,6 +113,9 @@ func (o *WatchOptions) Validate() error {
 	}
 	if err := output.ValidateFormat(o.Output); err != nil {
 		return err
+	}
+	if o.Diff && o.Output != "" && o.Output != "yaml" {
+		return fmt.Errorf("--diff prints YAML diffs and cannot be combined with -o %s", o.Output)
 	}
 	return o.target.resolve()
 }

@@ -24,12 +24,13 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	}
 	printer, err := output.New(o.Out, output.Options{
 		Format: o.Output, AllNamespaces: o.AllNamespaces, NoHeaders: o.NoHeaders, Color: o.color,
-		ShowKind: len(o.resources) > 1,
+		ShowKind: len(o.resources) > 1, Diff: o.Diff,
 	})
 	if err != nil {
 		return err
 	}
-	reflectors, err := o.reflectors(o.Output == "" || o.Output == "wide", object.Prune{ManagedFields: !o.ShowManagedFields})
+	table := !o.Diff && (o.Output == "" || o.Output == "wide")
+	reflectors, err := o.reflectors(table, object.Prune{ManagedFields: !o.ShowManagedFields})
 	if err != nil {
 		return err
 	}

@@ -60,10 +60,12 @@ func writeRow(w *bufio.Writer, ws widths, cells []string, colour string) error {
 	return err
 }
 
-// ANSI colours of the EVENT column.
+// ANSI colours of the EVENT column and of diffs.
 const (
 	ansiGreen = "\x1b[32m"
 	ansiRed   = "\x1b[31m"
+	ansiCyan  = "\x1b[36m"
+	ansiBold  = "\x1b[1m"
 	ansiReset = "\x1b[0m"
 )
 

@@ -25,6 +25,9 @@ type Event struct {
 	Type   EventType
 	Kind   *Kind
 	Object *object.Object
+	// Old is the version printed before, for an APPLIED event of an object
+	// already seen (nil otherwise).
+	Old *object.Object
 	// Columns are the server's Table columns for Kind, nil when unknown;
 	// Object.Cells has one cell per column.
 	Columns []object.Column
@@ -45,6 +48,9 @@ type Options struct {
 	ShowKind bool
 	// Color colours event types (a terminal without NO_COLOR).
 	Color bool
+	// Diff prints APPLIED events of objects already seen as unified diffs
+	// of their YAML (see watch --diff); Format must be "" or "yaml".
+	Diff bool
 }
 
 // Printer writes events. Implementations buffer: Flush writes out what is

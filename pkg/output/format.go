@@ -117,6 +117,12 @@ func newPrinter(w io.Writer, opts Options, now func() time.Time) (Printer, error
 		return nil, err
 	}
 	bw := bufio.NewWriterSize(w, writeBufferSize)
+	if opts.Diff {
+		if f.name != "" && f.name != "yaml" {
+			return nil, fmt.Errorf("--diff prints YAML diffs and cannot be combined with -o %s", opts.Format)
+		}
+		return &diffPrinter{w: bw, color: opts.Color}, nil
+	}
 	switch f.name {
 	case "", "wide":
 		return newTablePrinter(bw, opts, f.name == "wide", now), nil

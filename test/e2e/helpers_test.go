@@ -150,6 +150,22 @@ func (p *proc) untilLine(act func(i int)) string {
 	}
 }
 
+// linesUntilQuiet reads lines until none comes for d.
+func (p *proc) linesUntilQuiet(d time.Duration) []string {
+	var lines []string
+	for {
+		select {
+		case l, ok := <-p.lines:
+			if !ok {
+				return lines
+			}
+			lines = append(lines, l)
+		case <-time.After(d):
+			return lines
+		}
+	}
+}
+
 // wait waits for the process to exit and returns its exit code.
 func (p *proc) wait() int {
 	p.t.Helper()

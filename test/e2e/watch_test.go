@@ -164,3 +164,37 @@ func TestWatchSignals(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchDiff: --diff prints the first sighting as YAML, then only the
+// changed fields, without resourceVersion noise.
+func TestWatchDiff(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	createCM(t, cs, ns, "d", nil, "keep", "same", "k", "v1")
+	p := start(t, cp, "watch", "cm/d", "-n", ns, "--diff")
+	if got := p.next(); !strings.HasPrefix(got, "APPLIED configmap/d -n "+ns) {
+		t.Fatalf("first line %q", got)
+	}
+	for l := p.next(); !strings.Contains(l, "uid:"); l = p.next() {
+	}
+	updateCM(t, cs, ns, "d", "k", "v2")
+	if got := p.next(); !strings.HasPrefix(got, "APPLIED configmap/d") {
+		t.Fatalf("after the update: %q", got)
+	}
+	var plus, minus []string
+	for _, l := range p.linesUntilQuiet(2 * time.Second) {
+		switch {
+		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "@@"), strings.HasPrefix(l, " "):
+		case strings.HasPrefix(l, "+"):
+			plus = append(plus, l)
+		case strings.HasPrefix(l, "-"):
+			minus = append(minus, l)
+		default:
+			t.Errorf("not a diff line: %q", l)
+		}
+	}
+	if fmt.Sprint(minus, plus) != "[-  k: v1] [+  k: v2]" {
+		t.Errorf("diff lines %q %q, want only k's change", minus, plus)
+	}
+}
