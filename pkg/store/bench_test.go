@@ -19,7 +19,7 @@ func benchObjects(n int) []*obj {
 }
 
 func syncedStore(b *testing.B, objs []*obj) *Store[*obj] {
-	s := New[*obj](Options{})
+	s := New[*obj](Options[*obj]{})
 	mustApply(b, s, ev{Type: watch.Init})
 	for _, o := range objs {
 		mustApply(b, s, ev{Type: watch.InitApply, Object: o})

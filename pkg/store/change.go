@@ -1,6 +1,9 @@
 package store
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+)
 
 // Key identifies an object within one resource.
 type Key struct {
@@ -13,6 +16,10 @@ func (k Key) String() string {
 		return k.Name
 	}
 	return k.Namespace + "/" + k.Name
+}
+
+func compareKeys(a, b Key) int {
+	return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 }
 
 // Object is what a Store keeps: anything with a namespace, a name and a

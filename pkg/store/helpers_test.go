@@ -211,13 +211,6 @@ func (v *view) equal(s *Store[*obj]) string {
 	return diffStrings(got, state(s))
 }
 
-func compareKeys(a, b Key) int {
-	if c := strings.Compare(a.Namespace, b.Namespace); c != 0 {
-		return c
-	}
-	return strings.Compare(a.Name, b.Name)
-}
-
 // queued is the number of pending entries (changes and markers) of sub.
 func queued(sub *Subscription[*obj]) (entries, pending int) {
 	sub.mu.Lock()

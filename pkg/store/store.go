@@ -11,7 +11,9 @@ import (
 )
 
 // Options tune a Store. The zero value is usable.
-type Options struct {
+type Options[T Object] struct {
+	// Indexes are kept besides NamespaceIndex, by name (see ByIndex).
+	Indexes map[string]IndexFunc[T]
 	// QueueLimit bounds each subscriber's queue beyond one full state (see
 	// Subscription): a queue overflows at len(store)+QueueLimit entries. Zero
 	// means max(1024, len(store)).
@@ -24,12 +26,13 @@ type Options struct {
 // watcher's Run). Every other method is safe for any number of concurrent
 // readers.
 type Store[T Object] struct {
-	opts Options
+	opts Options[T]
 
-	mu     sync.RWMutex // guards items and rv; writers hold it to notify
-	items  map[Key]T
-	rv     string
-	synced chan struct{}
+	mu      sync.RWMutex // guards items, indexes and rv; writers hold it to notify
+	items   map[Key]T
+	indexes *indexes[T]
+	rv      string
+	synced  chan struct{}
 
 	subsMu sync.Mutex // guards subs; taken inside mu, never the other way
 	subs   map[*Subscription[T]]struct{}
@@ -39,12 +42,13 @@ type Store[T Object] struct {
 }
 
 // New returns an empty, unsynced Store.
-func New[T Object](opts Options) *Store[T] {
+func New[T Object](opts Options[T]) *Store[T] {
 	return &Store[T]{
-		opts:   opts,
-		items:  map[Key]T{},
-		synced: make(chan struct{}),
-		subs:   map[*Subscription[T]]struct{}{},
+		opts:    opts,
+		items:   map[Key]T{},
+		indexes: newIndexes(opts.Indexes),
+		synced:  make(chan struct{}),
+		subs:    map[*Subscription[T]]struct{}{},
 	}
 }
 
@@ -106,10 +110,11 @@ func (s *Store[T]) swapRelist(rv string) {
 	if buf == nil {
 		buf = &relistBuffer[T]{items: map[Key]T{}}
 	}
+	indexes := s.indexes.rebuilt(buf.items) // outside the lock: readers go on
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	changes := diff(s.items, buf)
-	s.items, s.rv = buf.items, rv
+	s.items, s.indexes, s.rv = buf.items, indexes, rv
 	for _, c := range changes {
 		s.notifyLocked(c)
 	}
@@ -139,9 +144,7 @@ func diff[T Object](old map[Key]T, relist *relistBuffer[T]) []Change[T] {
 			gone = append(gone, k)
 		}
 	}
-	slices.SortFunc(gone, func(a, b Key) int {
-		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
-	})
+	slices.SortFunc(gone, compareKeys)
 	for _, k := range gone {
 		changes = append(changes, Change[T]{Type: Deleted, Key: k, Object: old[k], Old: old[k], HasOld: true})
 	}
@@ -154,6 +157,10 @@ func (s *Store[T]) apply(obj T, rv string) {
 	defer s.mu.Unlock()
 	old, had := s.items[k]
 	s.items[k], s.rv = obj, rv
+	if had {
+		s.indexes.remove(k, old)
+	}
+	s.indexes.add(k, obj)
 	if had && old.GetResourceVersion() == obj.GetResourceVersion() {
 		return
 	}
@@ -165,6 +172,9 @@ func (s *Store[T]) delete(obj T, rv string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old, had := s.items[k]
+	if had {
+		s.indexes.remove(k, old)
+	}
 	delete(s.items, k)
 	s.rv = rv
 	s.notifyLocked(Change[T]{Type: Deleted, Key: k, Object: obj, Old: old, HasOld: had})
@@ -209,6 +219,25 @@ func (s *Store[T]) listLocked(keep func(T) bool) []T {
 		return cmp.Or(cmp.Compare(a.GetNamespace(), b.GetNamespace()), cmp.Compare(a.GetName(), b.GetName()))
 	})
 	return out
+}
+
+// ByIndex returns a snapshot of the objects under value in the named index
+// (NamespaceIndex or one of Options.Indexes) for which keep returns true
+// (all when keep is nil), sorted by namespace and name.
+func (s *Store[T]) ByIndex(name, value string, keep func(T) bool) ([]T, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	keys, ok := s.indexes.keys(name, value)
+	if !ok {
+		return nil, fmt.Errorf("store: no index %q", name)
+	}
+	out := make([]T, 0, len(keys))
+	for _, k := range keys {
+		if obj := s.items[k]; keep == nil || keep(obj) {
+			out = append(out, obj)
+		}
+	}
+	return out, nil
 }
 
 // Len is the number of objects stored.

@@ -121,7 +121,7 @@ func TestScripted(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := New[*obj](Options{})
+			s := New[*obj](Options[*obj]{})
 			sub := s.Subscribe(t.Context())
 			defer sub.Close()
 			var got []string
@@ -146,14 +146,14 @@ func TestScripted(t *testing.T) {
 }
 
 func TestApplyRejectsUnknownEventType(t *testing.T) {
-	s := New[*obj](Options{})
+	s := New[*obj](Options[*obj]{})
 	if err := s.Apply(t.Context(), ev{Type: watch.EventType(99)}); err == nil {
 		t.Fatal("Apply(EventType(99)) = nil, want an error")
 	}
 }
 
 func TestGetAndListFilter(t *testing.T) {
-	s := New[*obj](Options{})
+	s := New[*obj](Options[*obj]{})
 	mustApply(t, s, relist("1", "b/x@1", "a/y@2", "a/x@3")...)
 	if o, ok := s.Get(Key{"a", "y"}); !ok || o.rv != "2" {
 		t.Errorf("Get(a/y) = %v, %v; want a/y@2", o, ok)
@@ -173,7 +173,7 @@ func TestGetAndListFilter(t *testing.T) {
 // TestRelistIsBufferedUntilInitDone: readers see the old state while a
 // relist is buffered, and the new one in one step after InitDone.
 func TestRelistIsBufferedUntilInitDone(t *testing.T) {
-	s := New[*obj](Options{})
+	s := New[*obj](Options[*obj]{})
 	mustApply(t, s, relist("1", "ns/a@1", "ns/b@1", "ns/c@1")...)
 	sub := s.Subscribe(t.Context())
 	defer sub.Close()
@@ -212,7 +212,7 @@ func TestRelistIsBufferedUntilInitDone(t *testing.T) {
 // TestRelistKeepsUnchangedObjects: an object a relist finds unchanged stays
 // the very same pointer, during buffering and after the swap.
 func TestRelistKeepsUnchangedObjects(t *testing.T) {
-	s := New[*obj](Options{})
+	s := New[*obj](Options[*obj]{})
 	mustApply(t, s, relist("1", "ns/same@1", "ns/changed@1")...)
 	origSame, _ := s.Get(Key{"ns", "same"})
 	origChanged, _ := s.Get(Key{"ns", "changed"})
@@ -240,7 +240,7 @@ func TestRelistKeepsUnchangedObjects(t *testing.T) {
 func TestRelistGenerationsNeverMix(t *testing.T) {
 	const gens = 300
 	size := func(g int) int { return 5 + g%23 }
-	s := New[*obj](Options{})
+	s := New[*obj](Options[*obj]{})
 
 	var stop atomic.Bool
 	var wg sync.WaitGroup
@@ -287,7 +287,7 @@ func TestRelistGenerationsNeverMix(t *testing.T) {
 }
 
 func TestWaitForSync(t *testing.T) {
-	s := New[*obj](Options{})
+	s := New[*obj](Options[*obj]{})
 
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
 	defer cancel()

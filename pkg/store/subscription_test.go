@@ -62,7 +62,7 @@ func TestCoalescing(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := New[*obj](Options{})
+			s := New[*obj](Options[*obj]{})
 			mustApply(t, s, relist("1", tt.first...)...)
 			sub := s.Subscribe(t.Context())
 			defer sub.Close()
@@ -79,7 +79,7 @@ func TestCoalescing(t *testing.T) {
 }
 
 func TestLateJoinerGetsStateSortedThenSyncedThenLive(t *testing.T) {
-	s := New[*obj](Options{})
+	s := New[*obj](Options[*obj]{})
 	mustApply(t, s, relist("5", "b/x@1", "a/y@2", "cluster@3", "a/x@4")...)
 	mustApply(t, s, applyEv("b/x@5"))
 
@@ -97,7 +97,7 @@ func TestLateJoinerGetsStateSortedThenSyncedThenLive(t *testing.T) {
 }
 
 func TestEarlyJoinerGetsFirstListThenSynced(t *testing.T) {
-	s := New[*obj](Options{})
+	s := New[*obj](Options[*obj]{})
 	sub := s.Subscribe(t.Context())
 	defer sub.Close()
 	mustApply(t, s, ev{Type: watch.Init}, ev{Type: watch.InitApply, Object: mk("ns/b@1")})
@@ -131,7 +131,7 @@ func TestJoinDuringRelist(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := New[*obj](Options{})
+			s := New[*obj](Options[*obj]{})
 			mustApply(t, s, relist("1", "ns/a@1", "ns/b@1")...)
 			mustApply(t, s, ev{Type: watch.Init}, ev{Type: watch.InitApply, Object: mk("ns/a@2")})
 			sub := s.Subscribe(t.Context())
@@ -159,7 +159,7 @@ func TestJoinDuringRelist(t *testing.T) {
 }
 
 func TestDeletesReachEverySubscriber(t *testing.T) {
-	s := New[*obj](Options{})
+	s := New[*obj](Options[*obj]{})
 	early := s.Subscribe(t.Context())
 	defer early.Close()
 	mustApply(t, s, relist("1", "ns/a@1", "ns/b@1", "ns/c@1")...)
@@ -186,7 +186,7 @@ func TestDeletesReachEverySubscriber(t *testing.T) {
 // TestOverflowResyncs: with a small QueueLimit, a stuck subscriber facing
 // many distinct deletions gets Resync, the current state, then Synced.
 func TestOverflowResyncs(t *testing.T) {
-	s := New[*obj](Options{QueueLimit: 8})
+	s := New[*obj](Options[*obj]{QueueLimit: 8})
 	mustApply(t, s, relist("1", "base/a@1", "base/b@1", "base/c@1")...)
 	sub := s.Subscribe(t.Context())
 	defer sub.Close()
@@ -241,7 +241,7 @@ func TestOverflowResyncs(t *testing.T) {
 // most one entry per key, and when it finally reads it is consistent too.
 func TestStuckSubscriberBlocksNobody(t *testing.T) {
 	const keys, changes = 1000, 100_000
-	s := New[*obj](Options{})
+	s := New[*obj](Options[*obj]{})
 	var first []string
 	for i := range keys {
 		first = append(first, fmt.Sprintf("ns%d/o%d@0", i%7, i))
@@ -329,7 +329,7 @@ func TestStuckSubscriberBlocksNobody(t *testing.T) {
 // 10 pending changes (plus the Synced marker) for a subscriber that never
 // reads.
 func TestStuckQueueIsOnePerKey(t *testing.T) {
-	s := New[*obj](Options{QueueLimit: 64})
+	s := New[*obj](Options[*obj]{QueueLimit: 64})
 	var first []string
 	for i := range 10 {
 		first = append(first, fmt.Sprintf("ns/k%d@0", i))
@@ -361,7 +361,7 @@ func TestStuckQueueIsOnePerKey(t *testing.T) {
 // TestSlowReaderQueueDoesNotGrow: a reader that keeps up only just (always
 // one or two changes behind) reuses its queue instead of growing it.
 func TestSlowReaderQueueDoesNotGrow(t *testing.T) {
-	s := New[*obj](Options{})
+	s := New[*obj](Options[*obj]{})
 	mustApply(t, s, relist("0", "ns/a@0", "ns/b@0")...)
 	sub := s.Subscribe(t.Context())
 	defer sub.Close()
@@ -395,7 +395,7 @@ func TestSlowReaderQueueDoesNotGrow(t *testing.T) {
 }
 
 func TestCloseEndsSubscription(t *testing.T) {
-	s := New[*obj](Options{})
+	s := New[*obj](Options[*obj]{})
 	mustApply(t, s, relist("1", "ns/a@1")...)
 	sub := s.Subscribe(context.Background())
 	if subCount(s) != 1 {
@@ -430,7 +430,7 @@ func TestCloseEndsSubscription(t *testing.T) {
 }
 
 func TestCloseDropsPendingChanges(t *testing.T) {
-	s := New[*obj](Options{})
+	s := New[*obj](Options[*obj]{})
 	mustApply(t, s, relist("1", "ns/a@1", "ns/b@1")...)
 	sub := s.Subscribe(t.Context())
 	sub.Close()
@@ -440,7 +440,7 @@ func TestCloseDropsPendingChanges(t *testing.T) {
 }
 
 func TestSubscribeContextEndsSubscription(t *testing.T) {
-	s := New[*obj](Options{})
+	s := New[*obj](Options[*obj]{})
 	mustApply(t, s, relist("1")...)
 	ctx, cancel := context.WithCancel(context.Background())
 	sub := s.Subscribe(ctx)
@@ -474,7 +474,7 @@ func TestSubscribeContextEndsSubscription(t *testing.T) {
 }
 
 func TestNextHonoursItsContext(t *testing.T) {
-	s := New[*obj](Options{})
+	s := New[*obj](Options[*obj]{})
 	sub := s.Subscribe(t.Context())
 	defer sub.Close()
 
@@ -503,7 +503,7 @@ func TestNextHonoursItsContext(t *testing.T) {
 // coming and going (Close or ctx cancel) while checking what they see.
 func TestConcurrentReadersAndWriter(t *testing.T) {
 	const keys, ops = 200, 5000
-	s := New[*obj](Options{})
+	s := New[*obj](Options[*obj]{})
 	ctx := t.Context()
 	running, stopAll := context.WithCancel(ctx)
 	defer stopAll()
@@ -680,7 +680,7 @@ func (c *afterFuncCtx) AfterFunc(func()) func() bool {
 // context.AfterFunc, or a long-lived ctx (a server's) keeps every closed
 // subscription, and the store it points to, reachable for ever.
 func TestCloseReleasesContextRegistration(t *testing.T) {
-	s := New[*obj](Options{})
+	s := New[*obj](Options[*obj]{})
 	ctx := &afterFuncCtx{done: make(chan struct{})}
 	for range 100 {
 		s.Subscribe(ctx).Close()
@@ -697,7 +697,7 @@ func TestCloseReleasesContextRegistration(t *testing.T) {
 // state at once; a single fresh change before it has read all of it drops
 // the queue again. A reader that is one change behind never reaches Synced.
 func TestResyncMakesProgressWhenStoreExceedsQueueLimit(t *testing.T) {
-	s := New[*obj](Options{QueueLimit: 8})
+	s := New[*obj](Options[*obj]{QueueLimit: 8})
 	var first []string
 	for i := range 20 {
 		first = append(first, fmt.Sprintf("ns/o%02d@0", i))
