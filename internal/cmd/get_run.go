@@ -49,7 +49,10 @@ func (o *GetOptions) Run(ctx context.Context) error {
 	}
 	missing := o.missing(snaps)
 	if o.humanReadable() {
-		err = o.printTables(snaps)
+		var written bool
+		if written, err = o.printTables(snaps); !written && err == nil && len(failed) == 0 && len(o.names) == 0 {
+			o.noResources()
+		}
 	} else {
 		err = o.printGeneric(snaps)
 	}
@@ -136,11 +139,12 @@ func (o *GetOptions) missing(snaps []snapshot) []error {
 }
 
 // printTables prints one table per kind with kubectl's table printer,
-// separated by a blank line, like kubectl get.
-func (o *GetOptions) printTables(snaps []snapshot) error {
+// separated by a blank line, like kubectl get. written says whether it
+// printed anything.
+func (o *GetOptions) printTables(snaps []snapshot) (written bool, err error) {
 	now := time.Now()
 	withKind := len(o.resources) > 1
-	written := &countingWriter{w: o.Out}
+	out := &countingWriter{w: o.Out}
 	for _, s := range snaps {
 		if len(s.objs) == 0 {
 			continue
@@ -149,7 +153,7 @@ func (o *GetOptions) printTables(snaps []snapshot) error {
 		gk := schema.GroupKind{Group: res.GVR.Group, Kind: res.Kind}
 		printer, err := o.tablePrinter(gk, o.AllNamespaces && res.Namespaced, withKind)
 		if err != nil {
-			return err
+			return out.n > 0, err
 		}
 		table, err := output.Table(*kindOf(res), s.r.client.Columns(), s.objs, output.TableOptions{
 			Labels:      *o.PrintFlags.HumanReadableFlags.ShowLabels || len(*o.PrintFlags.HumanReadableFlags.ColumnLabels) > 0,
@@ -157,23 +161,20 @@ func (o *GetOptions) printTables(snaps []snapshot) error {
 			Now:         now,
 		})
 		if err != nil {
-			return err
+			return out.n > 0, err
 		}
-		if written.n > 0 && !*o.PrintFlags.NoHeaders {
-			fmt.Fprintln(written)
+		if out.n > 0 && !*o.PrintFlags.NoHeaders {
+			fmt.Fprintln(out)
 		}
-		w := printers.GetNewTabWriter(written)
+		w := printers.GetNewTabWriter(out)
 		if err := printer.PrintObj(table, w); err != nil {
-			return err
+			return out.n > 0, err
 		}
 		if err := w.Flush(); err != nil {
-			return err
+			return out.n > 0, err
 		}
 	}
-	if written.n == 0 && len(o.names) == 0 {
-		o.noResources()
-	}
-	return nil
+	return out.n > 0, nil
 }
 
 func (o *GetOptions) noResources() {
@@ -207,12 +208,6 @@ func (o *GetOptions) printGeneric(snaps []snapshot) error {
 	} else {
 		if obj, err = output.List(objs); err != nil {
 			return err
-		}
-	}
-	if len(objs) == 0 && len(o.names) == 0 {
-		o.noResources()
-		if f := *o.PrintFlags.OutputFormat; f != "json" && f != "yaml" {
-			return nil
 		}
 	}
 	return printer.PrintObj(obj, o.Out)

@@ -114,7 +114,7 @@ func (t *target) reflectors(table bool, prune object.Prune) ([]*reflector, error
 			Namespace: t.namespace, LabelSelector: t.LabelSelector, FieldSelector: fieldSelector,
 			Table: table, Prune: prune,
 		}
-		out = append(out, &reflector{client: kube.NewClient(rc, res, scope), store: store.New[*object.Object](store.Options{})})
+		out = append(out, &reflector{client: kube.NewClient(rc, res, scope), store: store.New[*object.Object](store.Options[*object.Object]{})})
 	}
 	return out, nil
 }

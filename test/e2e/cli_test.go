@@ -66,6 +66,11 @@ func TestBadInput(t *testing.T) {
 		{"no kind", []string{"watch", kc}, "arg(s)"},
 		{"too many arguments", []string{"watch", "cm", "a", "b", kc}, "arg(s)"},
 		{"unknown command", []string{"nosuchcommand", kc}, `unknown command "nosuchcommand"`},
+		{"get: unknown kind", []string{"get", "nosuchkind", kc}, `the server doesn't have a resource type "nosuchkind"`},
+		{"get: unknown output", []string{"get", "cm", "-o", "xml", kc}, `output format "xml"`},
+		{"get: invalid selector", []string{"get", "cm", "-l", "=", kc}, "invalid label selector"},
+		{"get: bad sort-by", []string{"get", "cm", "--sort-by", "{.a", kc}, "sort"},
+		{"get: no kind", []string{"get", kc}, "arg(s)"},
 		{"bad version output", []string{"version", "-o", "xml"}, "--output"},
 	}
 	for _, tc := range tests {
@@ -104,6 +109,17 @@ func TestForbidden(t *testing.T) {
 	t.Run("only kind", func(t *testing.T) {
 		_, stderr, code := runOnce(t, nil, "watch", "secrets", "-n", ns, user)
 		assertOneLineError(t, stderr, code, `secrets is forbidden: User "unprivileged" cannot`)
+	})
+	t.Run("get only kind", func(t *testing.T) {
+		_, stderr, code := runOnce(t, nil, "get", "secrets", "-n", ns, user)
+		assertOneLineError(t, stderr, code, `secrets is forbidden: User "unprivileged" cannot`)
+	})
+	t.Run("get one of two kinds", func(t *testing.T) {
+		out, stderr, code := runOnce(t, nil, "get", "configmaps,secrets", "-n", ns, "-o", "name", user)
+		if out != "configmap/visible\n" {
+			t.Errorf("stdout %q, want the readable kind's object", out)
+		}
+		assertOneLineError(t, stderr, code, `secrets is forbidden`)
 	})
 	t.Run("one of two kinds", func(t *testing.T) {
 		out, stderr, code := runOnce(t, nil, "watch", "configmaps,secrets", "-n", ns, "-o", "name", "--timeout", "5s", user)
