@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -151,6 +152,8 @@ func watchFrom(ctx context.Context, cms typedcorev1.ConfigMapInterface, rv strin
 }
 
 func TestOutageAndStopLeaveNoProcesses(t *testing.T) {
+	skipIfShort(t)
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent()) // Stop also ends the harness's goroutines
 	cp := StartForTest(t, Options{})
 	ctx := t.Context()
 	cp.mu.Lock()
