@@ -3,5 +3,9 @@
 // Validate and Run do what their names say. Commands hold no logic that
 // pkg/watch, pkg/store, pkg/kube or pkg/output should own.
 //
+// Files: root.go (the root command, error printing), target.go (what a
+// command reads: kinds, names, namespace, selectors, and one reflector per
+// kind), watch*.go and tracker.go (`watch`), get*.go (`get`), version.go.
+//
 // It is internal because its only user is cmd/kubectl-reflect.
 package cmd

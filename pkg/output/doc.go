@@ -23,6 +23,13 @@
 //     {.metadata.name} is the object, and the event type is not visible.
 //     Missing keys are allowed, as kubectl's --allow-missing-template-keys
 //     defaults to.
+//   - Options.Diff (diff.go): `watch --diff`, the first sighting as YAML and
+//     every later APPLIED as a unified diff against Event.Old, noise
+//     (resourceVersion, managedFields, generation) left out.
+//
+// For `get`, Table (list.go) builds the meta.k8s.io Table kubectl would have
+// received from the server's columns and each object's cells, and List the
+// v1 List of several objects, so that kubectl's own printers print them.
 //
 // Every printer buffers: output is written on Flush (or when the buffer
 // fills), so callers flush whenever they have no more events at hand. The

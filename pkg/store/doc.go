@@ -15,6 +15,10 @@
 // replaced by a resync of the current state (see Subscription for the exact
 // policy).
 //
+// Readers query snapshots: Get, List (sorted, filtered by any predicate, such
+// as object.MatchLabels) and ByIndex (NamespaceIndex always, and any index
+// given by Options.Indexes, such as object.OwnerUIDs).
+//
 // The package knows watch events and objects with a namespace, a name and a
 // resourceVersion; it knows nothing about HTTP, terminals or controllers.
 package store
