@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
@@ -66,7 +67,9 @@ func Decode(raw []byte, prune Prune) (*Object, error) {
 	if raw, err = pruneFields(raw, prune); err != nil {
 		return nil, err
 	}
-	md := gjson.GetManyBytes(raw, metadataPaths...)
+	// The identity strings point into raw (immutable from here on) instead
+	// of being copied: four fewer allocations per object.
+	md := gjson.GetMany(unsafe.String(unsafe.SliceData(raw), len(raw)), metadataPaths...)
 	return &Object{
 		Namespace:       md[0].Str,
 		Name:            md[1].Str,
