@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -22,6 +23,10 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
+	flag.Parse()
+	if testing.Short() { // every test here skips: build nothing
+		return m.Run()
+	}
 	dir, err := os.MkdirTemp("", "kubectl-reflect-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
