@@ -38,15 +38,7 @@ func NewCmdGet(flags *genericclioptions.ConfigFlags, streams genericiooptions.IO
 		Long: `Get runs a reflector for each kind, waits for its first list and prints the
 store's snapshot with the server's printer columns, exactly as kubectl get does.`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			if err := o.Complete(args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run(c.Context())
-		},
+		RunE: runE(o),
 	}
 	o.target.addFlags(c.Flags(), "List")
 	o.PrintFlags.AddFlags(c)

@@ -41,6 +41,26 @@ for the kinds you name and shows what they see.`,
 	return root
 }
 
+// options is what every command's Options struct does, in this order.
+type options interface {
+	Complete(args []string) error
+	Validate() error
+	Run(ctx context.Context) error
+}
+
+// runE is a command's RunE: Complete, Validate, Run.
+func runE(o options) func(*cobra.Command, []string) error {
+	return func(c *cobra.Command, args []string) error {
+		if err := o.Complete(args); err != nil {
+			return err
+		}
+		if err := o.Validate(); err != nil {
+			return err
+		}
+		return o.Run(c.Context())
+	}
+}
+
 // setupLogs silences client-go's klog output, which would add lines to our
 // one-line errors, unless -v asks for it.
 func setupLogs(verbosity int) error {
