@@ -57,15 +57,7 @@ resumes from the last resourceVersion; when that is too old (410 Gone) it
 relists and prints only what changed meanwhile, deletions included.`,
 		Args:              cobra.RangeArgs(1, 2),
 		ValidArgsFunction: completeKindArgs(flags, 1),
-		RunE: func(c *cobra.Command, args []string) error {
-			if err := o.Complete(args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run(c.Context())
-		},
+		RunE:              runE(o),
 	}
 	f := c.Flags()
 	o.target.addFlags(f, "Watch")
