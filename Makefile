@@ -11,8 +11,18 @@ export GOFLAGS := -buildvcs=false
 # The e2e tests need the control plane binaries; `make controlplane` builds
 # them once into the user cache dir (a cold build takes minutes).
 CONTROLPLANE := $(GO) run ./test/controlplane/cmd/controlplane
+# A release: `make dist krew-manifest validate-krew-manifest VERSION=v1.2.3`,
+# then upload dist/* and krew/reflect.yaml to the release of tag v1.2.3.
+# Archive entries get the last commit's time; with DATE=... fixed too, the
+# same commit and Go version give byte-identical archives.
+PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
+DIST_DIR ?= dist
+RELEASE_URL ?= https://github.com/kubectl-reflect/kubectl-reflect/releases/download/$(VERSION)
+KREW_MANIFEST ?= krew/reflect.yaml
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+DIST := $(GO) run ./hack/dist
 
-.PHONY: all build test unit e2e bench demo lint vet fmt clean controlplane
+.PHONY: all build test unit e2e bench demo lint vet fmt clean controlplane dist krew-manifest validate-krew-manifest
 
 all: build
 
@@ -44,6 +54,18 @@ lint: vet
 
 vet:
 	$(GO) vet ./...
+
+## dist: one archive per platform in PLATFORMS (binary, LICENSE, README.md, completion helper) and their sha256 sums, in DIST_DIR.
+dist:
+	$(DIST) archives -version "$(VERSION)" -ldflags "$(LDFLAGS)" -platforms "$(PLATFORMS)" -out "$(DIST_DIR)" -mtime $(SOURCE_DATE_EPOCH) -go "$(GO)"
+
+## krew-manifest: render krew/reflect.yaml.tmpl with the sha256 of the archives `make dist` wrote and their URIs under RELEASE_URL.
+krew-manifest:
+	$(DIST) krew-manifest -version "$(VERSION)" -platforms "$(PLATFORMS)" -dist "$(DIST_DIR)" -base-url "$(RELEASE_URL)" -template krew/reflect.yaml.tmpl -out "$(KREW_MANIFEST)"
+
+## validate-krew-manifest: krew's own manifest validation (pinned in test/krew/tools) on KREW_MANIFEST; test/krew installs it for real.
+validate-krew-manifest:
+	cd test/krew/tools && GOWORK=off $(GO) run sigs.k8s.io/krew/cmd/validate-krew-manifest -manifest "$(abspath $(KREW_MANIFEST))" -skip-install
 
 clean:
 	rm -rf bin dist

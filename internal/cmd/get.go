@@ -37,8 +37,9 @@ func NewCmdGet(flags *genericclioptions.ConfigFlags, streams genericiooptions.IO
 		Example: getExample,
 		Long: `Get runs a reflector for each kind, waits for its first list and prints the
 store's snapshot with the server's printer columns, exactly as kubectl get does.`,
-		Args: cobra.MinimumNArgs(1),
-		RunE: runE(o),
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: completeKindArgs(flags, -1),
+		RunE:              runE(o),
 	}
 	o.target.addFlags(c.Flags(), "List")
 	o.PrintFlags.AddFlags(c)

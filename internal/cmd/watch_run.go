@@ -42,7 +42,7 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	var failures int
 	var mu sync.Mutex
 	for _, r := range reflectors {
-		sub := r.store.Subscribe(ctx)
+		sub := r.store.Subscribe(ctx, store.SubscribeOptions{})
 		wg.Go(func() { o.forward(ctx, r, sub, batches) })
 		wg.Go(func() {
 			if err := r.run(ctx, watch.Options{DisableStreamingList: !o.StreamingList}, report); err != nil {

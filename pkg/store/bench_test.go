@@ -33,7 +33,7 @@ func syncedStore(b *testing.B, objs []*obj) *Store[*obj] {
 func BenchmarkApply(b *testing.B) {
 	s := syncedStore(b, benchObjects(20_000))
 	ctx, cancel := context.WithCancel(context.Background())
-	sub := s.Subscribe(ctx)
+	sub := s.Subscribe(ctx, SubscribeOptions{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for {

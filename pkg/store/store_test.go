@@ -122,7 +122,7 @@ func TestScripted(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := New[*obj](Options[*obj]{})
-			sub := s.Subscribe(t.Context())
+			sub := s.Subscribe(t.Context(), SubscribeOptions{})
 			defer sub.Close()
 			var got []string
 			for _, e := range tt.events {
@@ -175,7 +175,7 @@ func TestGetAndListFilter(t *testing.T) {
 func TestRelistIsBufferedUntilInitDone(t *testing.T) {
 	s := New[*obj](Options[*obj]{})
 	mustApply(t, s, relist("1", "ns/a@1", "ns/b@1", "ns/c@1")...)
-	sub := s.Subscribe(t.Context())
+	sub := s.Subscribe(t.Context(), SubscribeOptions{})
 	defer sub.Close()
 	drain(t, sub)
 

@@ -39,11 +39,24 @@ type entry struct {
 	marker ChangeType // Synced or Resync; 0 for an object's change
 }
 
+// SubscribeOptions tune a subscription. The zero value is usable.
+type SubscribeOptions struct {
+	// Wake, if set, receives a token (never blocking) whenever the
+	// subscription may have changes. Several subscriptions may share one
+	// channel (buffered, capacity 1 or more) so that one goroutine waits for
+	// any of them: it then reads every one of them with TryNext, not Next.
+	Wake chan struct{}
+}
+
 // Subscribe starts a subscription. If the store has synced, the current
 // state is queued first (as Applied, then Synced); otherwise the first sync
 // delivers it. The subscription ends when ctx ends or Close is called.
-func (s *Store[T]) Subscribe(ctx context.Context) *Subscription[T] {
-	sub := &Subscription[T]{store: s, signal: make(chan struct{}, 1), pending: map[Key]Change[T]{}}
+func (s *Store[T]) Subscribe(ctx context.Context, opts SubscribeOptions) *Subscription[T] {
+	signal := opts.Wake
+	if signal == nil {
+		signal = make(chan struct{}, 1)
+	}
+	sub := &Subscription[T]{store: s, signal: signal, pending: map[Key]Change[T]{}}
 	// The read lock keeps the writer (who notifies under the write lock) out
 	// between the snapshot and the registration, and lets readers in.
 	s.mu.RLock()
@@ -130,6 +143,12 @@ func (sub *Subscription[T]) Next(ctx context.Context) (Change[T], error) {
 			return Change[T]{}, ctx.Err()
 		}
 	}
+}
+
+// TryNext returns the next change if one is queued, without blocking; ok is
+// false when none is. It returns ErrClosed after Close.
+func (sub *Subscription[T]) TryNext() (c Change[T], ok bool, err error) {
+	return sub.pop()
 }
 
 func (sub *Subscription[T]) pop() (Change[T], bool, error) {

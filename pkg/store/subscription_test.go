@@ -64,7 +64,7 @@ func TestCoalescing(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := New[*obj](Options[*obj]{})
 			mustApply(t, s, relist("1", tt.first...)...)
-			sub := s.Subscribe(t.Context())
+			sub := s.Subscribe(t.Context(), SubscribeOptions{})
 			defer sub.Close()
 			drain(t, sub)
 			mustApply(t, s, tt.events...)
@@ -83,7 +83,7 @@ func TestLateJoinerGetsStateSortedThenSyncedThenLive(t *testing.T) {
 	mustApply(t, s, relist("5", "b/x@1", "a/y@2", "cluster@3", "a/x@4")...)
 	mustApply(t, s, applyEv("b/x@5"))
 
-	sub := s.Subscribe(t.Context())
+	sub := s.Subscribe(t.Context(), SubscribeOptions{})
 	defer sub.Close()
 	want := []string{"Applied cluster@3", "Applied a/x@4", "Applied a/y@2", "Applied b/x@5", "Synced"}
 	if d := diffStrings(describeAll(drain(t, sub)), want); d != "" {
@@ -98,7 +98,7 @@ func TestLateJoinerGetsStateSortedThenSyncedThenLive(t *testing.T) {
 
 func TestEarlyJoinerGetsFirstListThenSynced(t *testing.T) {
 	s := New[*obj](Options[*obj]{})
-	sub := s.Subscribe(t.Context())
+	sub := s.Subscribe(t.Context(), SubscribeOptions{})
 	defer sub.Close()
 	mustApply(t, s, ev{Type: watch.Init}, ev{Type: watch.InitApply, Object: mk("ns/b@1")})
 	if got := drain(t, sub); len(got) != 0 {
@@ -134,7 +134,7 @@ func TestJoinDuringRelist(t *testing.T) {
 			s := New[*obj](Options[*obj]{})
 			mustApply(t, s, relist("1", "ns/a@1", "ns/b@1")...)
 			mustApply(t, s, ev{Type: watch.Init}, ev{Type: watch.InitApply, Object: mk("ns/a@2")})
-			sub := s.Subscribe(t.Context())
+			sub := s.Subscribe(t.Context(), SubscribeOptions{})
 			defer sub.Close()
 			var got []Change[*obj]
 			if tt.readFirst {
@@ -160,10 +160,10 @@ func TestJoinDuringRelist(t *testing.T) {
 
 func TestDeletesReachEverySubscriber(t *testing.T) {
 	s := New[*obj](Options[*obj]{})
-	early := s.Subscribe(t.Context())
+	early := s.Subscribe(t.Context(), SubscribeOptions{})
 	defer early.Close()
 	mustApply(t, s, relist("1", "ns/a@1", "ns/b@1", "ns/c@1")...)
-	late1, late2 := s.Subscribe(t.Context()), s.Subscribe(t.Context())
+	late1, late2 := s.Subscribe(t.Context(), SubscribeOptions{}), s.Subscribe(t.Context(), SubscribeOptions{})
 	defer late1.Close()
 	defer late2.Close()
 	subs := []*Subscription[*obj]{early, late1, late2}
@@ -188,7 +188,7 @@ func TestDeletesReachEverySubscriber(t *testing.T) {
 func TestOverflowResyncs(t *testing.T) {
 	s := New[*obj](Options[*obj]{QueueLimit: 8})
 	mustApply(t, s, relist("1", "base/a@1", "base/b@1", "base/c@1")...)
-	sub := s.Subscribe(t.Context())
+	sub := s.Subscribe(t.Context(), SubscribeOptions{})
 	defer sub.Close()
 
 	rv, most := 1, s.Len()
@@ -249,7 +249,7 @@ func TestStuckSubscriberBlocksNobody(t *testing.T) {
 	mustApply(t, s, relist("0", first...)...)
 
 	ctx := t.Context()
-	stuck, active := s.Subscribe(ctx), s.Subscribe(ctx)
+	stuck, active := s.Subscribe(ctx, SubscribeOptions{}), s.Subscribe(ctx, SubscribeOptions{})
 	defer stuck.Close()
 	defer active.Close()
 	sentinel := Key{"zzz", "done"}
@@ -335,7 +335,7 @@ func TestStuckQueueIsOnePerKey(t *testing.T) {
 		first = append(first, fmt.Sprintf("ns/k%d@0", i))
 	}
 	mustApply(t, s, relist("0", first...)...)
-	stuck := s.Subscribe(t.Context())
+	stuck := s.Subscribe(t.Context(), SubscribeOptions{})
 	defer stuck.Close()
 
 	for i := 1; i <= 20_000; i++ {
@@ -363,7 +363,7 @@ func TestStuckQueueIsOnePerKey(t *testing.T) {
 func TestSlowReaderQueueDoesNotGrow(t *testing.T) {
 	s := New[*obj](Options[*obj]{})
 	mustApply(t, s, relist("0", "ns/a@0", "ns/b@0")...)
-	sub := s.Subscribe(t.Context())
+	sub := s.Subscribe(t.Context(), SubscribeOptions{})
 	defer sub.Close()
 	drain(t, sub)
 	v := newView()
@@ -397,7 +397,7 @@ func TestSlowReaderQueueDoesNotGrow(t *testing.T) {
 func TestCloseEndsSubscription(t *testing.T) {
 	s := New[*obj](Options[*obj]{})
 	mustApply(t, s, relist("1", "ns/a@1")...)
-	sub := s.Subscribe(context.Background())
+	sub := s.Subscribe(context.Background(), SubscribeOptions{})
 	if subCount(s) != 1 {
 		t.Fatalf("store has %d subscriptions, want 1", subCount(s))
 	}
@@ -432,7 +432,7 @@ func TestCloseEndsSubscription(t *testing.T) {
 func TestCloseDropsPendingChanges(t *testing.T) {
 	s := New[*obj](Options[*obj]{})
 	mustApply(t, s, relist("1", "ns/a@1", "ns/b@1")...)
-	sub := s.Subscribe(t.Context())
+	sub := s.Subscribe(t.Context(), SubscribeOptions{})
 	sub.Close()
 	if _, err := sub.Next(context.Background()); !errors.Is(err, ErrClosed) {
 		t.Errorf("Next with changes pending after Close = %v, want ErrClosed", err)
@@ -443,14 +443,14 @@ func TestSubscribeContextEndsSubscription(t *testing.T) {
 	s := New[*obj](Options[*obj]{})
 	mustApply(t, s, relist("1")...)
 	ctx, cancel := context.WithCancel(context.Background())
-	sub := s.Subscribe(ctx)
+	sub := s.Subscribe(ctx, SubscribeOptions{})
 	drain(t, sub)
 	blocked := make(chan error, 1)
 	go func() {
 		_, err := sub.Next(context.Background())
 		blocked <- err
 	}()
-	drainSynced := next(t, s.Subscribe(t.Context())) // an unrelated subscriber still works
+	drainSynced := next(t, s.Subscribe(t.Context(), SubscribeOptions{})) // an unrelated subscriber still works
 	if drainSynced.Type != Synced {
 		t.Fatalf("unrelated subscriber got %v", describe(drainSynced))
 	}
@@ -466,7 +466,7 @@ func TestSubscribeContextEndsSubscription(t *testing.T) {
 	eventually(t, "the canceled subscription leaves the store", func() bool { return subCount(s) == 1 })
 
 	// A ctx that has already ended gives a subscription that is closed at once.
-	sub2 := s.Subscribe(ctx)
+	sub2 := s.Subscribe(ctx, SubscribeOptions{})
 	eventually(t, "an already canceled subscription leaves the store", func() bool { return subCount(s) == 1 })
 	if _, err := sub2.Next(context.Background()); !errors.Is(err, ErrClosed) {
 		t.Errorf("Next on a subscription made with an ended ctx = %v, want ErrClosed", err)
@@ -475,7 +475,7 @@ func TestSubscribeContextEndsSubscription(t *testing.T) {
 
 func TestNextHonoursItsContext(t *testing.T) {
 	s := New[*obj](Options[*obj]{})
-	sub := s.Subscribe(t.Context())
+	sub := s.Subscribe(t.Context(), SubscribeOptions{})
 	defer sub.Close()
 
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
@@ -543,7 +543,7 @@ func TestConcurrentReadersAndWriter(t *testing.T) {
 					return
 				}
 				subCtx, cancel := context.WithCancel(ctx)
-				sub := s.Subscribe(subCtx)
+				sub := s.Subscribe(subCtx, SubscribeOptions{})
 				subscriptions.Add(1)
 				v := newView()
 				live := 0 // changes read after Synced
@@ -569,7 +569,7 @@ func TestConcurrentReadersAndWriter(t *testing.T) {
 	}
 
 	// One long-lived subscriber checks the whole run.
-	long := s.Subscribe(ctx)
+	long := s.Subscribe(ctx, SubscribeOptions{})
 	defer long.Close()
 	sentinel := Key{"zzz", "done"}
 	longView := make(chan *view, 1)
@@ -683,7 +683,7 @@ func TestCloseReleasesContextRegistration(t *testing.T) {
 	s := New[*obj](Options[*obj]{})
 	ctx := &afterFuncCtx{done: make(chan struct{})}
 	for range 100 {
-		s.Subscribe(ctx).Close()
+		s.Subscribe(ctx, SubscribeOptions{}).Close()
 	}
 	ctx.mu.Lock()
 	defer ctx.mu.Unlock()
@@ -703,7 +703,7 @@ func TestResyncMakesProgressWhenStoreExceedsQueueLimit(t *testing.T) {
 		first = append(first, fmt.Sprintf("ns/o%02d@0", i))
 	}
 	mustApply(t, s, relist("0", first...)...)
-	sub := s.Subscribe(t.Context())
+	sub := s.Subscribe(t.Context(), SubscribeOptions{})
 	defer sub.Close()
 	v := newView()
 	for i := 1; i <= 200; i++ {

@@ -1,0 +1,240 @@
+//go:build linux
+
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
+)
+
+// config is what the flags ask for.
+type config struct {
+	objects int           // ConfigMaps in the namespace
+	size    int           // bytes of data in each
+	events  int           // live events for the CPU measurement
+	repeat  int           // runs of each timed command; the median is reported
+	workers int           // parallel writers when creating and updating
+	bin     string        // the kubectl-reflect binary
+	kubectl string        // the kubectl binary; empty: look it up on PATH
+	out     string        // also write the report here
+	wait    time.Duration // bound on every wait for something that should happen
+}
+
+func main() {
+	cfg, err := parseFlags(os.Args[1:])
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return
+		}
+		fmt.Fprintln(os.Stderr, "error: "+err.Error())
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err = run(ctx, cfg, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "error: "+err.Error())
+		os.Exit(1)
+	}
+}
+
+func parseFlags(args []string) (config, error) {
+	var cfg config
+	var quick bool
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.IntVar(&cfg.objects, "objects", 20000, "ConfigMaps to create in the benchmark's namespace")
+	fs.IntVar(&cfg.size, "size", 1024, "bytes of data in each ConfigMap")
+	fs.IntVar(&cfg.events, "events", 5000, "ConfigMap updates for the CPU-per-event measurement")
+	fs.IntVar(&cfg.repeat, "repeat", 3, "runs of each timed command (the median is reported)")
+	fs.IntVar(&cfg.workers, "workers", 32, "parallel API writers when creating and updating ConfigMaps")
+	fs.BoolVar(&quick, "quick", false, "smoke run: 2000 objects and 1000 events unless -objects or -events are set")
+	fs.StringVar(&cfg.bin, "bin", "bin/kubectl-reflect", "the kubectl-reflect binary (make build)")
+	fs.StringVar(&cfg.kubectl, "kubectl", "", "the kubectl binary (default: kubectl on PATH; the baseline is n/a without one)")
+	fs.StringVar(&cfg.out, "out", "", "also write the Markdown report to this file")
+	fs.DurationVar(&cfg.wait, "wait", 5*time.Minute, "give up on any single wait (a list, a batch of events) after this long")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if quick {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if !set["objects"] {
+			cfg.objects = 2000
+		}
+		if !set["events"] {
+			cfg.events = 1000
+		}
+	}
+	for _, v := range []struct {
+		name string
+		n    int
+	}{{"objects", cfg.objects}, {"size", cfg.size}, {"events", cfg.events}, {"repeat", cfg.repeat}, {"workers", cfg.workers}} {
+		if v.n < 1 {
+			return cfg, fmt.Errorf("-%s must be at least 1, got %d", v.name, v.n)
+		}
+	}
+	if cfg.objects < 2 {
+		return cfg, errors.New("-objects must be at least 2 (one is the sentinel of the live measurement)")
+	}
+	return cfg, nil
+}
+
+// run starts a control plane, runs every measurement and prints the report.
+func run(ctx context.Context, cfg config, stdout, log io.Writer) error {
+	tools, err := findTools(cfg)
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "kubectl-reflect-bench-")
+	if err != nil {
+		return fmt.Errorf("create temp dir: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	// Measure a copy: `make build` elsewhere must not swap the binary mid-run.
+	if tools.reflect, err = copyExecutable(tools.reflect, filepath.Join(dir, "kubectl-reflect")); err != nil {
+		return err
+	}
+	cacheDir := filepath.Join(dir, "cache") // discovery cache, shared by both tools
+
+	fmt.Fprintln(log, "bench: starting the control plane")
+	cp, err := controlplane.Start(ctx, controlplane.Options{NoControllerManager: true, Build: controlplane.BuildOptions{Progress: log}})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := cp.Stop(); err != nil {
+			fmt.Fprintf(log, "bench: stop control plane: %v\n", err)
+		}
+	}()
+
+	procs := newProcs([]string{"KUBECACHEDIR=" + cacheDir, "NO_COLOR=1"})
+	defer procs.killAll()
+	e := &env{cfg: cfg, tools: tools, procs: procs, kubeconfig: cp.AdminKubeconfig(), namespace: "bench", log: log}
+	if e.clients, err = newClients(cp.AdminConfig(), cfg.workers); err != nil {
+		return err
+	}
+
+	r, err := measure(ctx, e)
+	if err != nil {
+		return err
+	}
+	report := r.markdown(cfg)
+	if _, err := io.WriteString(stdout, report); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	if cfg.out != "" {
+		if err := os.WriteFile(cfg.out, []byte(report), 0o644); err != nil {
+			return fmt.Errorf("write report: %w", err)
+		}
+	}
+	return nil
+}
+
+// measure runs the scenario: populate, the initial state, live events.
+func measure(ctx context.Context, e *env) (results, error) {
+	var r results
+	var err error
+	if r.machine, err = machineInfo(ctx, e); err != nil {
+		return r, err
+	}
+	if r.populate, err = populate(ctx, e); err != nil {
+		return r, err
+	}
+	if err := warmUp(ctx, e); err != nil {
+		return r, err
+	}
+	if r.initial, err = measureInitial(ctx, e); err != nil {
+		return r, err
+	}
+	if r.live, err = measureLive(ctx, e); err != nil {
+		return r, err
+	}
+	r.machine.loadEnd = loadAverage()
+	return r, nil
+}
+
+// tools are the binaries under test.
+type tools struct {
+	reflect string // absolute path of kubectl-reflect
+	kubectl string // absolute path of kubectl; empty when there is none
+}
+
+func findTools(cfg config) (tools, error) {
+	var t tools
+	bin, err := filepath.Abs(cfg.bin)
+	if err != nil {
+		return t, fmt.Errorf("resolve %s: %w", cfg.bin, err)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		return t, fmt.Errorf("kubectl-reflect binary: %w (run `make build` first, or pass -bin)", err)
+	}
+	t.reflect = bin
+	name := cfg.kubectl
+	if name == "" {
+		name = "kubectl"
+	}
+	if t.kubectl, err = exec.LookPath(name); err != nil {
+		if cfg.kubectl != "" {
+			return t, fmt.Errorf("kubectl: %w", err)
+		}
+		t.kubectl = "" // no baseline: reported as n/a
+	}
+	return t, nil
+}
+
+func copyExecutable(from, to string) (string, error) {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return "", fmt.Errorf("copy kubectl-reflect: %w", err)
+	}
+	if err := os.WriteFile(to, b, 0o755); err != nil {
+		return "", fmt.Errorf("copy kubectl-reflect: %w", err)
+	}
+	return to, nil
+}
+
+// env is what every measurement works with.
+type env struct {
+	cfg        config
+	tools      tools
+	procs      *procs
+	clients    *clients
+	kubeconfig string
+	namespace  string
+	log        io.Writer
+}
+
+func (e *env) logf(format string, args ...any) {
+	fmt.Fprintf(e.log, "bench: "+format+"\n", args...)
+}
+
+// hasKubectl says whether the baseline can be measured.
+func (e *env) hasKubectl() bool { return e.tools.kubectl != "" }
+
+// args completes a kubectl or kubectl-reflect command line: the
+// benchmark's namespace and the admin kubeconfig.
+func (e *env) args(args ...string) []string {
+	return append(args, "-n", e.namespace, "--kubeconfig", e.kubeconfig)
+}
+
+// results are everything the report shows.
+type results struct {
+	machine  machine
+	populate populateResult
+	initial  initialResult
+	live     liveResult
+}
