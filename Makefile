@@ -32,9 +32,11 @@ build:
 controlplane:
 	$(CONTROLPLANE) build
 
-## test: everything CI runs: lint, unit tests and end-to-end tests against a real control plane.
+## test: everything CI runs: lint, unit tests, then the end-to-end tests against a real control
+## plane one package at a time (each starts its own control plane; 2 cores are enough for one).
 test: lint controlplane
-	$(GO) test -race -timeout 40m -count=1 ./...
+	$(GO) test -race -short -count=1 ./...
+	$(GO) test -race -count=1 -p 1 -timeout 45m ./test/...
 
 unit:
 	$(GO) test -race -short -count=1 ./...
