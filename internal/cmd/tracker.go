@@ -20,14 +20,15 @@ type tracker struct {
 
 func newTracker() *tracker { return &tracker{known: map[store.Key]*object.Object{}} }
 
-func (t *tracker) track(c store.Change[*object.Object]) []output.Event {
+// track appends the events c makes to dst.
+func (t *tracker) track(c store.Change[*object.Object], dst []output.Event) []output.Event {
 	switch c.Type {
 	case store.Applied:
 		if prev, ok := t.resyncing[c.Key]; ok {
 			delete(t.resyncing, c.Key)
 			t.known[c.Key] = c.Object
 			if prev.ResourceVersion == c.Object.ResourceVersion {
-				return nil
+				return dst
 			}
 		}
 		t.known[c.Key] = c.Object
@@ -35,30 +36,28 @@ func (t *tracker) track(c store.Change[*object.Object]) []output.Event {
 		if c.HasOld {
 			ev.Old = c.Old
 		}
-		return []output.Event{ev}
+		return append(dst, ev)
 	case store.Deleted:
 		delete(t.known, c.Key)
-		return []output.Event{{Type: output.Deleted, Object: c.Object}}
+		return append(dst, output.Event{Type: output.Deleted, Object: c.Object})
 	case store.Resync:
 		t.resyncing, t.known = t.known, map[store.Key]*object.Object{}
 	case store.Synced:
 		gone := t.resyncing
 		t.resyncing = nil
-		return deletedEvents(gone)
+		return appendDeleted(dst, gone)
 	}
-	return nil
+	return dst
 }
 
-func deletedEvents(gone map[store.Key]*object.Object) []output.Event {
-	if len(gone) == 0 {
-		return nil
-	}
-	events := make([]output.Event, 0, len(gone))
+// appendDeleted appends a DELETED event per object of gone, in key order.
+func appendDeleted(dst []output.Event, gone map[store.Key]*object.Object) []output.Event {
+	n := len(dst)
 	for _, obj := range gone {
-		events = append(events, output.Event{Type: output.Deleted, Object: obj})
+		dst = append(dst, output.Event{Type: output.Deleted, Object: obj})
 	}
-	slices.SortFunc(events, func(a, b output.Event) int {
+	slices.SortFunc(dst[n:], func(a, b output.Event) int {
 		return cmp.Or(cmp.Compare(a.Object.Namespace, b.Object.Namespace), cmp.Compare(a.Object.Name, b.Object.Name))
 	})
-	return events
+	return dst
 }

@@ -67,7 +67,7 @@ func TestTracker(t *testing.T) {
 			var last []string
 			for _, c := range tt.changes {
 				last = nil
-				for _, ev := range tr.track(c) {
+				for _, ev := range tr.track(c, nil) {
 					last = append(last, fmt.Sprintf("%s %s/%s@%s", ev.Type, ev.Object.Namespace, ev.Object.Name, ev.Object.ResourceVersion))
 				}
 			}

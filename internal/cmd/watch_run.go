@@ -36,14 +36,19 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	}
 	stopOnClosedOutput(ctx, o.Out, cancel)
 
-	batches := make(chan []output.Event, 64)
+	// One goroutine per kind writes its store; this one reads every
+	// subscription and prints, woken through one shared channel.
+	wake := make(chan struct{}, 1)
+	streams := make([]*stream, len(reflectors))
 	report := newReporter(o.ErrOut, o.progress)
 	var wg sync.WaitGroup
 	var failures int
 	var mu sync.Mutex
-	for _, r := range reflectors {
-		sub := r.store.Subscribe(ctx, store.SubscribeOptions{})
-		wg.Go(func() { o.forward(ctx, r, sub, batches) })
+	for i, r := range reflectors {
+		streams[i] = &stream{
+			kind: kindOf(r.client.Resource()), client: r.client, tracker: newTracker(),
+			sub: r.store.Subscribe(ctx, store.SubscribeOptions{Wake: wake}),
+		}
 		wg.Go(func() {
 			if err := r.run(ctx, watch.Options{DisableStreamingList: !o.StreamingList}, report); err != nil {
 				report.errorf("%v", err)
@@ -56,7 +61,7 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 			}
 		})
 	}
-	perr := o.print(ctx, printer, batches)
+	perr := o.print(ctx, printer, streams, wake)
 	cancel()
 	wg.Wait()
 	if perr != nil {
@@ -68,73 +73,89 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	return nil
 }
 
-// print writes batches until ctx ends or --max-events is reached, flushing
-// whenever no batch is waiting.
-func (o *WatchOptions) print(ctx context.Context, p output.Printer, batches <-chan []output.Event) error {
+// stream is one kind's subscription as the printer reads it.
+type stream struct {
+	kind    *output.Kind
+	client  *kube.Client
+	sub     *store.Subscription[*object.Object]
+	tracker *tracker
+	initial []output.Event // events before the first Synced
+	synced  bool
+}
+
+// print prints what the subscriptions carry until ctx ends or --max-events
+// is reached, flushing whenever they have nothing more.
+func (o *WatchOptions) print(ctx context.Context, p output.Printer, streams []*stream, wake <-chan struct{}) error {
 	printed := 0
+	var batch []output.Event
 	for {
-		select {
-		case <-ctx.Done():
-			return p.Flush()
-		case batch := <-batches:
+		n := 0
+		for _, s := range streams {
+			var err error
+			if batch, err = o.drain(s, batch[:0]); err != nil {
+				return p.Flush() // closed: ctx ended
+			}
 			for _, ev := range batch {
 				if err := p.Print(ev); err != nil {
 					return err
 				}
-				printed++
-				if o.MaxEvents > 0 && printed >= o.MaxEvents {
+				if printed++; o.MaxEvents > 0 && printed >= o.MaxEvents {
 					return p.Flush()
 				}
 			}
-			if len(batches) == 0 {
-				if err := p.Flush(); err != nil {
-					return err
-				}
+			n += len(batch)
+		}
+		if n > 0 {
+			if err := p.Flush(); err != nil {
+				return err
 			}
-		}
-	}
-}
-
-// forward turns one kind's subscription into printable batches: the
-// initial state as one batch (unless --watch-only), then every change.
-func (o *WatchOptions) forward(ctx context.Context, r *reflector, sub *store.Subscription[*object.Object], out chan<- []output.Event) {
-	t := newTracker()
-	var initial []output.Event
-	synced := false
-	for {
-		c, err := sub.Next(ctx)
-		if err != nil {
-			return
-		}
-		events := t.track(c)
-		if c.Type == store.Synced && !synced {
-			synced = true
-			events, initial = append(initial, events...), nil
-			if o.WatchOnly {
-				events = nil
-			}
-		}
-		batch := o.toEvents(r, events)
-		if !synced {
-			initial = append(initial, batch...)
-			continue
-		}
-		if len(batch) == 0 {
-			continue
 		}
 		select {
-		case out <- batch:
+		case <-wake:
 		case <-ctx.Done():
-			return
+			return p.Flush()
 		}
 	}
 }
 
-func (o *WatchOptions) toEvents(r *reflector, events []output.Event) []output.Event {
+// drain appends to out the events queued for s: nothing until its first
+// sync, then the initial state at once (unless --watch-only), then every
+// change.
+func (o *WatchOptions) drain(s *stream, out []output.Event) ([]output.Event, error) {
+	for {
+		c, ok, err := s.sub.TryNext()
+		if err != nil || !ok {
+			return out, err
+		}
+		if s.synced {
+			out = o.track(s, c, out)
+			continue
+		}
+		s.initial = o.track(s, c, s.initial)
+		if c.Type == store.Synced {
+			s.synced = true
+			if !o.WatchOnly {
+				out = append(out, s.initial...)
+			}
+			s.initial = nil
+		}
+	}
+}
+
+// track appends the printable events of c to dst.
+func (o *WatchOptions) track(s *stream, c store.Change[*object.Object], dst []output.Event) []output.Event {
+	n := len(dst)
+	dst = s.tracker.track(c, dst)
+	return dst[:n+len(o.toEvents(s, dst[n:]))]
+}
+
+// toEvents fills in the kind of events and keeps those --events asks for,
+// in place.
+func (o *WatchOptions) toEvents(s *stream, events []output.Event) []output.Event {
 	kept := events[:0]
 	for _, ev := range events {
 		if ev.Kind == nil { // raw tracker event: fill in the kind
-			ev.Kind, ev.Columns = kindOf(r.client.Resource()), r.client.Columns()
+			ev.Kind, ev.Columns = s.kind, s.client.Columns()
 		}
 		if o.events[ev.Type] {
 			kept = append(kept, ev)
