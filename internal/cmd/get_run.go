@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -144,7 +145,9 @@ func (o *GetOptions) missing(snaps []snapshot) []error {
 func (o *GetOptions) printTables(snaps []snapshot) (written bool, err error) {
 	now := time.Now()
 	withKind := len(o.resources) > 1
-	out := &countingWriter{w: o.Out}
+	buffered := bufio.NewWriterSize(o.Out, 64<<10) // the tabwriter writes cell by cell
+	defer buffered.Flush() // on the error paths; the last line flushes too
+	out := &countingWriter{w: buffered}
 	for _, s := range snaps {
 		if len(s.objs) == 0 {
 			continue
@@ -174,7 +177,7 @@ func (o *GetOptions) printTables(snaps []snapshot) (written bool, err error) {
 			return out.n > 0, err
 		}
 	}
-	return out.n > 0, nil
+	return out.n > 0, buffered.Flush()
 }
 
 func (o *GetOptions) noResources() {

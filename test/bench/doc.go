@@ -7,10 +7,18 @@
 //     `kubectl get cm -o name` for reference;
 //   - CPU time per live event of `watch --watch-only -o json` against
 //     `kubectl get -w --watch-only --output-watch-events -o json`;
-//   - peak RSS after the initial list against `kubectl get cm -o json`.
+//   - peak RSS after the initial list against `kubectl get cm -o json`;
+//   - wall time of a cold `get cm -A` to its exit against `kubectl get cm -A`,
+//     and `get -o json` against `kubectl get -o json` for reference;
+//   - in the benchmark's own process, the time to sync and the heap per
+//     object of kubectl-reflect's store (pkg/watch into pkg/store) against
+//     client-go's typed informer (as it is, and with managedFields stripped)
+//     and its dynamic informer;
+//   - the peak heap while a synced store takes a relist, against its steady
+//     heap.
 //
 // It measures; it checks nothing (the tests do that). Run it with
 // `make bench` (BENCHFLAGS=-quick for a smoke run) or `go run ./test/bench`
-// from the repository root after `make build`. It needs Linux: it reads
-// /proc.
+// from the repository root after `make build`; -only runs some of the parts
+// (memory, relist, get, watch). It needs Linux: it reads /proc.
 package main

@@ -12,8 +12,11 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"syscall"
 	"time"
+
+	"k8s.io/client-go/rest"
 
 	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
 )
@@ -29,6 +32,14 @@ type config struct {
 	kubectl string        // the kubectl binary; empty: look it up on PATH
 	out     string        // also write the report here
 	wait    time.Duration // bound on every wait for something that should happen
+	only    parts         // the measurements to run
+	// memprofile, if set, is where the heap profile of the benchmark goes
+	// while kubectl-reflect's store is synced in it (memory part), and with
+	// ".relist" appended, once such a store has taken a relist (relist part).
+	memprofile string
+	// cpuprofile, if set, is where the CPU profile of the benchmark goes
+	// while kubectl-reflect's store syncs the first time (memory part).
+	cpuprofile string
 }
 
 func main() {
@@ -39,6 +50,11 @@ func main() {
 		}
 		fmt.Fprintln(os.Stderr, "error: "+err.Error())
 		os.Exit(2)
+	}
+	if cfg.memprofile != "" {
+		// Sample one allocation per 4 KiB instead of 512 KiB: the profile is
+		// read per object, and an object is about 1.5 KiB.
+		runtime.MemProfileRate = 4096
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err = run(ctx, cfg, os.Stdout, os.Stderr)
@@ -63,8 +79,21 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&cfg.kubectl, "kubectl", "", "the kubectl binary (default: kubectl on PATH; the baseline is n/a without one)")
 	fs.StringVar(&cfg.out, "out", "", "also write the Markdown report to this file")
 	fs.DurationVar(&cfg.wait, "wait", 5*time.Minute, "give up on any single wait (a list, a batch of events) after this long")
+	only := fs.String("only", "", "run only these measurements, comma-separated: "+partNames()+" (default: all)")
+	fs.StringVar(&cfg.memprofile, "memprofile", "", "write the benchmark's heap profile here while kubectl-reflect's store is synced in it (memory part), and to FILE.relist after a relist (relist part); sampling every 4 KiB slows the in-process measurements")
+	fs.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write the benchmark's CPU profile here while kubectl-reflect's store syncs the first time (memory part)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
+	}
+	var err error
+	if cfg.only, err = parseParts(*only); err != nil {
+		return cfg, err
+	}
+	if cfg.memprofile != "" && !cfg.only[partMemory] && !cfg.only[partRelist] {
+		return cfg, errors.New("-memprofile needs the memory or the relist part")
+	}
+	if cfg.cpuprofile != "" && !cfg.only[partMemory] {
+		return cfg, errors.New("-cpuprofile needs the memory part")
 	}
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -123,7 +152,7 @@ func run(ctx context.Context, cfg config, stdout, log io.Writer) error {
 
 	procs := newProcs([]string{"KUBECACHEDIR=" + cacheDir, "NO_COLOR=1"})
 	defer procs.killAll()
-	e := &env{cfg: cfg, tools: tools, procs: procs, kubeconfig: cp.AdminKubeconfig(), namespace: "bench", log: log}
+	e := &env{cfg: cfg, tools: tools, procs: procs, admin: cp.AdminConfig(), kubeconfig: cp.AdminKubeconfig(), namespace: "bench", log: log}
 	if e.clients, err = newClients(cp.AdminConfig(), cfg.workers); err != nil {
 		return err
 	}
@@ -144,9 +173,10 @@ func run(ctx context.Context, cfg config, stdout, log io.Writer) error {
 	return nil
 }
 
-// measure runs the scenario: populate, the initial state, live events.
+// measure runs the scenario: populate, then the parts -only selects, in
+// the order of allParts.
 func measure(ctx context.Context, e *env) (results, error) {
-	var r results
+	r := results{parts: e.cfg.only}
 	var err error
 	if r.machine, err = machineInfo(ctx, e); err != nil {
 		return r, err
@@ -154,14 +184,33 @@ func measure(ctx context.Context, e *env) (results, error) {
 	if r.populate, err = populate(ctx, e); err != nil {
 		return r, err
 	}
-	if err := warmUp(ctx, e); err != nil {
-		return r, err
+	if r.parts[partGet] || r.parts[partWatch] {
+		if err := warmUp(ctx, e); err != nil {
+			return r, err
+		}
 	}
-	if r.initial, err = measureInitial(ctx, e); err != nil {
-		return r, err
+	if r.parts[partGet] {
+		if r.get, err = measureGet(ctx, e); err != nil {
+			return r, fmt.Errorf("get: %w", err)
+		}
 	}
-	if r.live, err = measureLive(ctx, e); err != nil {
-		return r, err
+	if r.parts[partWatch] {
+		if r.initial, err = measureInitial(ctx, e); err != nil {
+			return r, err
+		}
+		if r.live, err = measureLive(ctx, e); err != nil {
+			return r, err
+		}
+	}
+	if r.parts[partMemory] {
+		if r.memory, err = measureMemory(ctx, e); err != nil {
+			return r, fmt.Errorf("memory: %w", err)
+		}
+	}
+	if r.parts[partRelist] {
+		if r.relist, err = measureRelist(ctx, e); err != nil {
+			return r, fmt.Errorf("relist: %w", err)
+		}
 	}
 	r.machine.loadEnd = loadAverage()
 	return r, nil
@@ -213,6 +262,7 @@ type env struct {
 	tools      tools
 	procs      *procs
 	clients    *clients
+	admin      *rest.Config // the admin's client configuration, unchanged
 	kubeconfig string
 	namespace  string
 	log        io.Writer
@@ -233,8 +283,12 @@ func (e *env) args(args ...string) []string {
 
 // results are everything the report shows.
 type results struct {
+	parts    parts // the parts that ran
 	machine  machine
 	populate populateResult
+	memory   memoryResult
+	relist   relistResult
+	get      getResult
 	initial  initialResult
 	live     liveResult
 }

@@ -60,6 +60,9 @@ func parseKiB(line []byte) (int64, error) {
 }
 
 // maxRSS is the peak resident set of an exited child, from wait4's rusage.
+// It is never below the benchmark's own peak RSS when the child started: Go
+// starts children with vfork (CLONE_VM), and execve records the high-water
+// mark of the memory it leaves, the benchmark's, as the child's maxrss.
 func maxRSS(cmd *exec.Cmd) int64 {
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		return ru.Maxrss * 1024 // kilobytes on Linux

@@ -15,8 +15,9 @@ import (
 	"time"
 )
 
-// target is the largest ratio kubectl-reflect/baseline we aim for.
-const target = 0.5
+// watchTarget is the largest ratio kubectl-reflect/baseline we aim for in
+// the watch rows.
+const watchTarget = 0.5
 
 // machine describes where the benchmark ran.
 type machine struct {
@@ -88,8 +89,8 @@ type row struct {
 	metric         string
 	ours, baseline float64
 	unit           string
-	format         string // of the values
-	target         bool   // the ratio should be at most target
+	format         string  // of the values
+	target         float64 // the ratio should be at most this; 0: no target
 }
 
 func (r row) cells() []string {
@@ -99,10 +100,10 @@ func (r row) cells() []string {
 		base = fmt.Sprintf(r.format+" %s", r.baseline, r.unit)
 		ratio = fmt.Sprintf("%.2f", r.ours/r.baseline)
 	}
-	if r.target {
-		tgt = fmt.Sprintf("≤ %.2f", target)
+	if r.target > 0 {
+		tgt = fmt.Sprintf("≤ %.2f", r.target)
 		if r.baseline > 0 {
-			if r.ours/r.baseline <= target {
+			if r.ours/r.baseline <= r.target {
 				tgt += " (met)"
 			} else {
 				tgt += " (missed)"
@@ -115,34 +116,41 @@ func (r row) cells() []string {
 // markdown is the report: the table, the samples behind it, the machine.
 func (r results) markdown(cfg config) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## kubectl-reflect vs kubectl: %d ConfigMaps of %d B, %d live events, median of %d runs\n\n",
-		cfg.objects, cfg.size, cfg.events, cfg.repeat)
+	events := ""
+	if r.parts[partWatch] {
+		events = fmt.Sprintf(", %d live events", cfg.events)
+	}
+	fmt.Fprintf(&b, "## kubectl-reflect vs kubectl: %d ConfigMaps of %d B%s, median of %d runs\n\n",
+		cfg.objects, cfg.size, events, cfg.repeat)
 	b.WriteString("| metric | kubectl-reflect | baseline | ratio | target |\n|---|---|---|---|---|\n")
-	for _, row := range r.rows() {
+	p := r.populate
+	rows := []row{{metric: fmt.Sprintf("create %d ConfigMaps (client-go, parallel; setup)", p.objects), ours: p.elapsed.Seconds(), unit: "s", format: "%.2f"}}
+	if r.parts[partWatch] {
+		rows = append(rows, r.watchRows()...)
+	}
+	if r.parts[partGet] {
+		rows = append(rows, r.get.rows()...)
+	}
+	if r.parts[partMemory] {
+		rows = append(rows, r.memory.rows()...)
+	}
+	if r.parts[partRelist] {
+		rows = append(rows, r.relist.rows()...)
+	}
+	for _, row := range rows {
 		fmt.Fprintf(&b, "| %s |\n", strings.Join(row.cells(), " | "))
 	}
-	b.WriteString("\nBaselines: `kubectl get cm -o json` for the initial-state rows (kubectl pages its LIST 500 at a time), " +
-		"`kubectl get cm -o name` for `-o name`, `kubectl get cm -w --watch-only --output-watch-events -o json` for live events. " +
-		"kubectl-reflect's time is to its N-th printed line, kubectl's to its exit; " +
-		"kubectl-reflect's -o json drops metadata.managedFields unless --show-managed-fields, kubectl prints them; " +
-		"kubectl-reflect's memory is read at its N-th line, kubectl's sampled every 20 ms and from rusage at exit.\n\n")
-	b.WriteString("Samples, one per run:\n\n")
-	for _, cmd := range listCommands() {
-		if s := r.initial.samples[cmd]; len(s) > 0 {
-			fmt.Fprintf(&b, "- `%s` (s): %s\n", cmd, formatSeconds(s))
-		}
+	if r.parts[partWatch] {
+		r.writeWatchNotes(&b)
 	}
-	fmt.Fprintf(&b, "- CPU per live event (ms), kubectl-reflect: %s\n", formatPerEvent(r.live.reflect, r.live.events))
-	if len(r.live.kubectl) > 0 {
-		fmt.Fprintf(&b, "- CPU per live event (ms), kubectl: %s\n", formatPerEvent(r.live.kubectl, r.live.events))
+	if r.parts[partGet] {
+		r.get.writeNotes(&b)
 	}
-	fmt.Fprintf(&b, "- live events delivered, first update to last event printed (s): kubectl-reflect %s", formatDelivered(r.live.reflect))
-	if len(r.live.kubectl) > 0 {
-		fmt.Fprintf(&b, "; kubectl %s", formatDelivered(r.live.kubectl))
+	if r.parts[partMemory] {
+		r.memory.writeNotes(&b)
 	}
-	b.WriteString("\n")
-	for _, w := range r.liveWarnings() {
-		fmt.Fprintf(&b, "- warning: %s\n", w)
+	if r.parts[partRelist] {
+		r.relist.writeNotes(&b)
 	}
 	m := r.machine
 	fmt.Fprintf(&b, "\nMachine: %d CPUs (%s), %s; kubectl %s; %s; kube-apiserver %s on the same machine; "+
@@ -151,24 +159,52 @@ func (r results) markdown(cfg config) string {
 	return b.String()
 }
 
-func (r results) rows() []row {
+// writeWatchNotes explains the watch rows and lists their samples.
+func (r results) writeWatchNotes(b *strings.Builder) {
+	b.WriteString("\nWatch rows: baselines are `kubectl get cm -o json` for the initial-state rows (kubectl pages its LIST 500 at a time), " +
+		"`kubectl get cm -o name` for `-o name`, `kubectl get cm -w --watch-only --output-watch-events -o json` for live events. " +
+		"kubectl-reflect's time is to its N-th printed line, kubectl's to its exit; " +
+		"both omit metadata.managedFields from -o json unless --show-managed-fields, " +
+		"but for kubectl's --output-watch-events, whose events keep them; " +
+		"kubectl-reflect's memory is read at its N-th line, kubectl's sampled every 20 ms " +
+		"(not rusage's maxrss, which starts at the benchmark's own peak RSS).\n\n")
+	b.WriteString("Samples, one per run:\n\n")
+	for _, cmd := range listCommands() {
+		if s := r.initial.samples[cmd]; len(s) > 0 {
+			fmt.Fprintf(b, "- `%s` (s): %s\n", cmd, formatSeconds(s))
+		}
+	}
+	fmt.Fprintf(b, "- CPU per live event (ms), kubectl-reflect: %s\n", formatPerEvent(r.live.reflect, r.live.events))
+	if len(r.live.kubectl) > 0 {
+		fmt.Fprintf(b, "- CPU per live event (ms), kubectl: %s\n", formatPerEvent(r.live.kubectl, r.live.events))
+	}
+	fmt.Fprintf(b, "- live events delivered, first update to last event printed (s): kubectl-reflect %s", formatDelivered(r.live.reflect))
+	if len(r.live.kubectl) > 0 {
+		fmt.Fprintf(b, "; kubectl %s", formatDelivered(r.live.kubectl))
+	}
+	b.WriteString("\n")
+	for _, w := range r.liveWarnings() {
+		fmt.Fprintf(b, "- warning: %s\n", w)
+	}
+}
+
+// watchRows are the rows of the watch part.
+func (r results) watchRows() []row {
 	med := func(cmd listCommand, f func(listSample) float64) float64 { return medianOf(r.initial.samples[cmd], f) }
 	secs := func(s listSample) float64 { return s.elapsed.Seconds() }
-	peak := func(s listSample) float64 { return mib(max(s.mem.peak(), s.maxRSS)) }
+	peak := func(s listSample) float64 { return mib(s.mem.peak()) } // not maxRSS: see maxRSS
 	hwm := func(s listSample) float64 { return mib(s.mem.hwm) }
 	rss := func(s listSample) float64 { return mib(s.mem.rss) }
-	p := r.populate
 	rows := []row{
-		{metric: fmt.Sprintf("create %d ConfigMaps (client-go, parallel; setup)", p.objects), ours: p.elapsed.Seconds(), unit: "s", format: "%.2f"},
-		{metric: "time to last initial event, -o json (streaming list)", ours: med(reflectJSON, secs), baseline: med(kubectlJSON, secs), unit: "s", format: "%.2f", target: true},
-		{metric: "time to last initial event, -o json (--streaming-list=false, paged LIST)", ours: med(reflectPaged, secs), baseline: med(kubectlJSON, secs), unit: "s", format: "%.2f", target: true},
+		{metric: "time to last initial event, -o json (streaming list)", ours: med(reflectJSON, secs), baseline: med(kubectlJSON, secs), unit: "s", format: "%.2f", target: watchTarget},
+		{metric: "time to last initial event, -o json (--streaming-list=false, paged LIST)", ours: med(reflectPaged, secs), baseline: med(kubectlJSON, secs), unit: "s", format: "%.2f", target: watchTarget},
 		{metric: "time to last initial event, -o json --show-managed-fields (reference: kubectl's bytes)", ours: med(reflectManaged, secs), baseline: med(kubectlJSON, secs), unit: "s", format: "%.2f"},
 		{metric: "time to last initial event, -o name (reference)", ours: med(reflectName, secs), baseline: med(kubectlName, secs), unit: "s", format: "%.2f"},
 	}
 	cpuPerEvent := func(s liveSample) float64 { return perEvent(s.cpu, r.live.events) }
 	liveHWM := func(s liveSample) float64 { return mib(s.mem.hwm) }
 	cpu := row{metric: "CPU per live event, -o json", ours: medianOf(r.live.reflect, cpuPerEvent),
-		baseline: medianOf(r.live.kubectl, cpuPerEvent), unit: "ms", format: "%.3f", target: true}
+		baseline: medianOf(r.live.kubectl, cpuPerEvent), unit: "ms", format: "%.3f", target: watchTarget}
 	mem := row{metric: "peak RSS while watching live events (VmHWM)", ours: medianOf(r.live.reflect, liveHWM),
 		baseline: medianOf(r.live.kubectl, liveHWM), unit: "MiB", format: "%.1f"}
 	return append(rows, cpu,

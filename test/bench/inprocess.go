@@ -1,0 +1,82 @@
+//go:build linux
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/rest"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
+)
+
+// inProcessConfig is the client configuration of every cache measured in
+// the benchmark's process: the admin's, with a client-side rate limit that
+// never holds a list back. (kube.NewRESTClient turns the limit off anyway.)
+func (e *env) inProcessConfig() *rest.Config {
+	cfg := rest.CopyConfig(e.admin)
+	cfg.QPS, cfg.Burst = 1000, 2000
+	return cfg
+}
+
+// newStoreClient is the client kubectl-reflect's store is fed from: the
+// namespace's ConfigMaps, pruned as `kubectl reflect watch` prunes them.
+func newStoreClient(cfg *rest.Config, namespace string) (*kube.Client, error) {
+	rc, err := kube.NewRESTClient(cfg)
+	if err != nil {
+		return nil, err
+	}
+	resource := kube.Resource{GVR: corev1.SchemeGroupVersion.WithResource("configmaps"), Kind: "ConfigMap", Namespaced: true}
+	scope := kube.Scope{Namespace: namespace, Prune: object.Prune{ManagedFields: true, LastApplied: true}}
+	return kube.NewClient(rc, resource, scope), nil
+}
+
+// runningWatcher is a watcher running in its own goroutine.
+type runningWatcher struct {
+	cancel context.CancelFunc
+	done   chan struct{} // closed once Run returned
+	err    error         // Run's error, set before done is closed
+}
+
+// startWatcher runs a watcher of c into handle until stopped.
+func startWatcher(ctx context.Context, c *kube.Client, handle watch.Handler[*object.Object]) *runningWatcher {
+	ctx, cancel := context.WithCancel(ctx)
+	w := &runningWatcher{cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		w.err = watch.New(c, watch.Options{}).Run(ctx, handle)
+	}()
+	return w
+}
+
+// waitFor waits until ready is closed. It fails when the watcher ends
+// first, when ctx ends, or after limit.
+func (w *runningWatcher) waitFor(ctx context.Context, ready <-chan struct{}, limit time.Duration) error {
+	t := time.NewTimer(limit)
+	defer t.Stop()
+	select {
+	case <-ready:
+		return nil
+	case <-w.done:
+		if w.err == nil {
+			w.err = errors.New("watcher ended")
+		}
+		return fmt.Errorf("before the list was stored: %w", w.err)
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return fmt.Errorf("list not stored after %s", limit)
+	}
+}
+
+// stop stops the watcher and waits until it has returned.
+func (w *runningWatcher) stop() {
+	w.cancel()
+	<-w.done
+}

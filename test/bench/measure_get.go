@@ -1,0 +1,132 @@
+//go:build linux
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"time"
+)
+
+// getCommand is one command of the get measurement.
+type getCommand string
+
+const (
+	reflectGetAll  getCommand = "kubectl-reflect get cm -A"
+	kubectlGetAll  getCommand = "kubectl get cm -A"
+	reflectGetJSON getCommand = "kubectl-reflect get cm -n NS -o json"
+	kubectlGetJSON getCommand = "kubectl get cm -n NS -o json"
+)
+
+// getCommands are the commands each round runs, in this order.
+func getCommands() []getCommand {
+	return []getCommand{reflectGetAll, kubectlGetAll, reflectGetJSON, kubectlGetJSON}
+}
+
+// getSample is one run of a getCommand, started cold: a new process.
+type getSample struct {
+	elapsed time.Duration // from start to exit, all of stdout read
+	lines   int           // lines printed
+	bytes   int64         // bytes printed
+	hwm     int64         // peak RSS (VmHWM), read every 20 ms while it ran
+}
+
+type getResult struct {
+	samples map[getCommand][]getSample
+}
+
+// measureGet runs each get command cfg.repeat times, taking turns, and
+// times each to its exit.
+func measureGet(ctx context.Context, e *env) (getResult, error) {
+	r := getResult{samples: map[getCommand][]getSample{}}
+	for round := range e.cfg.repeat {
+		for _, cmd := range getCommands() {
+			path, args := e.getArgs(cmd)
+			if path == "" {
+				continue // no kubectl
+			}
+			s, err := timeToExit(ctx, e, path, args)
+			if err == nil {
+				err = checkGet(e, cmd, s)
+			}
+			if err != nil {
+				return r, fmt.Errorf("%s: %w", cmd, err)
+			}
+			r.samples[cmd] = append(r.samples[cmd], s)
+			e.logf("round %d/%d: %s: %s, %d lines, %.1f MiB printed, %.1f MiB peak RSS", round+1, e.cfg.repeat, cmd,
+				s.elapsed.Round(time.Millisecond), s.lines, mib(s.bytes), mib(s.hwm))
+		}
+	}
+	return r, nil
+}
+
+// getArgs is the binary and arguments of cmd; no binary without kubectl.
+func (e *env) getArgs(cmd getCommand) (string, []string) {
+	all := []string{"get", "cm", "-A", "--kubeconfig", e.kubeconfig}
+	json := e.args("get", "cm", "-o", "json")
+	switch cmd {
+	case reflectGetAll:
+		return e.tools.reflect, all
+	case kubectlGetAll:
+		return e.tools.kubectl, all
+	case reflectGetJSON:
+		return e.tools.reflect, json
+	case kubectlGetJSON:
+		return e.tools.kubectl, json
+	}
+	return "", nil
+}
+
+// timeToExit runs path with args to completion, reading all of its output,
+// and reads its peak RSS every 20 ms while it runs. (Not rusage's maxrss:
+// that starts at the benchmark's own peak RSS.)
+func timeToExit(ctx context.Context, e *env, path string, args []string) (getSample, error) {
+	out := newCounter(ndjson)
+	start := time.Now()
+	c, err := e.procs.start(ctx, out, path, args...)
+	if err != nil {
+		return getSample{}, err
+	}
+	var hwm atomic.Int64
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			if m, err := readMemory(c.pid()); err == nil { // errors: it has just exited
+				hwm.Store(max(hwm.Load(), m.hwm))
+			}
+			select {
+			case <-c.done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	err = c.wait(ctx, e.cfg.wait) // exec has copied all of stdout once it returns
+	elapsed := time.Since(start)
+	<-sampled
+	if err != nil {
+		return getSample{}, err
+	}
+	lines, n := out.counts()
+	return getSample{elapsed: elapsed, lines: lines, bytes: n, hwm: hwm.Load()}, nil
+}
+
+// checkGet makes sure a command printed every object: a table row each
+// (other namespaces may add some), or their data in JSON.
+func checkGet(e *env, cmd getCommand, s getSample) error {
+	switch cmd {
+	case reflectGetAll, kubectlGetAll:
+		if s.lines < e.cfg.objects+1 {
+			return fmt.Errorf("printed %d lines, want a header and at least %d rows", s.lines, e.cfg.objects)
+		}
+	case reflectGetJSON, kubectlGetJSON:
+		if s.bytes < int64(e.cfg.objects*e.cfg.size) {
+			return fmt.Errorf("printed only %d bytes for %d objects", s.bytes, e.cfg.objects)
+		}
+	}
+	return nil
+}

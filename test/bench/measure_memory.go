@@ -1,0 +1,219 @@
+//go:build linux
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"syscall"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+)
+
+// cacheKind is one of the caches synced in the benchmark's own process.
+type cacheKind string
+
+const (
+	cacheStore         cacheKind = "kubectl-reflect store"
+	cacheTyped         cacheKind = "typed informer"
+	cacheTypedStripped cacheKind = "typed informer, managedFields stripped"
+	// cacheTypedJSON is the typed informer told to speak JSON, as the store
+	// and the dynamic informer do; by default client-go's typed clients of
+	// built-in kinds read protobuf.
+	cacheTypedJSON cacheKind = "typed informer over JSON"
+	cacheDynamic   cacheKind = "dynamic informer"
+)
+
+// cacheKinds are the caches each round syncs, in this order.
+func cacheKinds() []cacheKind {
+	return []cacheKind{cacheStore, cacheTyped, cacheTypedStripped, cacheTypedJSON, cacheDynamic}
+}
+
+// syncSample is one cache synced once.
+type syncSample struct {
+	elapsed time.Duration // from building its client to synced
+	cpu     time.Duration // the benchmark's user+system CPU time over elapsed
+	heap    int64         // HeapInuse after GC once synced, less HeapInuse after GC before it started
+	objects int           // the objects it held
+}
+
+func (s syncSample) perObject() float64 { return float64(s.heap) / float64(s.objects) }
+
+type memoryResult struct {
+	samples map[cacheKind][]syncSample
+}
+
+// syncedCache is a cache that has synced: count counts its objects, stop
+// stops it and waits for its goroutines.
+type syncedCache struct {
+	count func() int
+	stop  func()
+}
+
+// measureMemory syncs each cache, cfg.repeat times in turns, one at a
+// time, and measures how long it took and how much heap it holds.
+func measureMemory(ctx context.Context, e *env) (memoryResult, error) {
+	r := memoryResult{samples: map[cacheKind][]syncSample{}}
+	for round := range e.cfg.repeat {
+		for _, kind := range cacheKinds() {
+			s, err := measureSync(ctx, e, kind, round == 0 && kind == cacheStore)
+			if err != nil {
+				return r, fmt.Errorf("%s: %w", kind, err)
+			}
+			r.samples[kind] = append(r.samples[kind], s)
+			e.logf("round %d/%d: %s: %d objects synced in %s (%s CPU), %.0f B per object (%.1f MiB)", round+1, e.cfg.repeat,
+				kind, s.objects, s.elapsed.Round(time.Millisecond), s.cpu.Round(time.Millisecond), s.perObject(), mib(s.heap))
+		}
+	}
+	return r, nil
+}
+
+// measureSync syncs one cache and reads the heap it holds, then stops it
+// and lets it go before the next. With profile set it writes the profiles
+// that -cpuprofile and -memprofile ask for.
+func measureSync(ctx context.Context, e *env, kind cacheKind, profile bool) (syncSample, error) {
+	before := heapInuse()
+	stopCPUProfile := func() error { return nil }
+	if profile && e.cfg.cpuprofile != "" {
+		var err error
+		if stopCPUProfile, err = startCPUProfile(e.cfg.cpuprofile); err != nil {
+			return syncSample{}, err
+		}
+	}
+	cpu0 := selfCPU()
+	start := time.Now()
+	c, err := startCache(ctx, kind, e.inProcessConfig(), e.namespace, e.cfg.wait)
+	elapsed := time.Since(start)
+	cpu := selfCPU() - cpu0
+	if err := stopCPUProfile(); err != nil {
+		return syncSample{}, err
+	}
+	if err != nil {
+		return syncSample{}, err
+	}
+	after := heapInuse()
+	runtime.KeepAlive(c)
+	var profErr error
+	if profile && e.cfg.memprofile != "" {
+		profErr = writeHeapProfile(e.cfg.memprofile)
+		e.logf("wrote the heap profile with the %s synced to %s", kind, e.cfg.memprofile)
+	}
+	n := c.count()
+	c.stop()
+	if profErr != nil {
+		return syncSample{}, profErr
+	}
+	if n != e.cfg.objects {
+		return syncSample{}, fmt.Errorf("synced %d objects, want %d", n, e.cfg.objects)
+	}
+	return syncSample{elapsed: elapsed, cpu: cpu, heap: after - before, objects: n}, nil
+}
+
+// selfCPU is the user+system CPU time of the benchmark's process so far.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// startCache builds a cache of kind, with its own client, of the
+// namespace's ConfigMaps, and returns once it has synced, or fails after
+// limit.
+func startCache(ctx context.Context, kind cacheKind, cfg *rest.Config, namespace string, limit time.Duration) (*syncedCache, error) {
+	switch kind {
+	case cacheStore:
+		return startStore(ctx, cfg, namespace, limit)
+	case cacheTyped, cacheTypedStripped, cacheTypedJSON:
+		if kind == cacheTypedJSON {
+			cfg = rest.CopyConfig(cfg)
+			cfg.AcceptContentTypes, cfg.ContentType = "application/json", "application/json"
+		}
+		cs, err := kubernetes.NewForConfig(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("clientset: %w", err)
+		}
+		opts := []informers.SharedInformerOption{informers.WithNamespace(namespace)}
+		if kind == cacheTypedStripped {
+			opts = append(opts, informers.WithTransform(stripManagedFields))
+		}
+		f := informers.NewSharedInformerFactoryWithOptions(cs, 0, opts...)
+		return startInformer(ctx, f, f.Core().V1().ConfigMaps().Informer(), limit)
+	case cacheDynamic:
+		dc, err := dynamic.NewForConfig(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("dynamic client: %w", err)
+		}
+		f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(dc, 0, namespace, nil)
+		return startInformer(ctx, f, f.ForResource(corev1.SchemeGroupVersion.WithResource("configmaps")).Informer(), limit)
+	}
+	return nil, fmt.Errorf("unknown cache %q", kind)
+}
+
+// startStore runs a watcher into a kubectl-reflect store, as `kubectl
+// reflect watch` and `get` do.
+func startStore(ctx context.Context, cfg *rest.Config, namespace string, limit time.Duration) (*syncedCache, error) {
+	c, err := newStoreClient(cfg, namespace)
+	if err != nil {
+		return nil, err
+	}
+	s := store.New[*object.Object](store.Options[*object.Object]{})
+	w := startWatcher(ctx, c, s.Apply)
+	if err := w.waitFor(ctx, s.Synced(), limit); err != nil {
+		w.stop()
+		return nil, err
+	}
+	return &syncedCache{count: s.Len, stop: w.stop}, nil
+}
+
+// informerFactory is what the typed and the dynamic factories share.
+type informerFactory interface {
+	Start(stopCh <-chan struct{})
+	Shutdown()
+}
+
+// startInformer starts f, whose informers inf is, and waits until inf has
+// synced. It waits on HasSyncedChecker's channel, as cache.WaitFor does:
+// cache.WaitForCacheSync polls HasSynced every 100 ms, too coarse to time a
+// sync of a fraction of a second.
+func startInformer(ctx context.Context, f informerFactory, inf cache.SharedIndexInformer, limit time.Duration) (*syncedCache, error) {
+	stopCh := make(chan struct{})
+	f.Start(stopCh)
+	c := &syncedCache{
+		count: func() int { return len(inf.GetStore().ListKeys()) },
+		stop:  func() { close(stopCh); f.Shutdown() },
+	}
+	t := time.NewTimer(limit)
+	defer t.Stop()
+	select {
+	case <-inf.HasSyncedChecker().Done():
+		return c, nil
+	case <-ctx.Done():
+		c.stop()
+		return nil, ctx.Err()
+	case <-t.C:
+		c.stop()
+		return nil, fmt.Errorf("informer not synced after %s", limit)
+	}
+}
+
+// stripManagedFields is the transform of the second typed informer.
+func stripManagedFields(obj any) (any, error) {
+	if m, err := meta.Accessor(obj); err == nil {
+		m.SetManagedFields(nil)
+	}
+	return obj, nil
+}
