@@ -146,7 +146,7 @@ func (o *GetOptions) printTables(snaps []snapshot) (written bool, err error) {
 	now := time.Now()
 	withKind := len(o.resources) > 1
 	buffered := bufio.NewWriterSize(o.Out, 64<<10) // the tabwriter writes cell by cell
-	defer buffered.Flush() // on the error paths; the last line flushes too
+	defer buffered.Flush()                         // on the error paths; the last line flushes too
 	out := &countingWriter{w: buffered}
 	for _, s := range snaps {
 		if len(s.objs) == 0 {
