@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 	"time"
 )
 
@@ -88,31 +87,14 @@ func timeToExit(ctx context.Context, e *env, path string, args []string) (getSam
 	if err != nil {
 		return getSample{}, err
 	}
-	var hwm atomic.Int64
-	sampled := make(chan struct{})
-	go func() {
-		defer close(sampled)
-		t := time.NewTicker(20 * time.Millisecond)
-		defer t.Stop()
-		for {
-			if m, err := readMemory(c.pid()); err == nil { // errors: it has just exited
-				hwm.Store(max(hwm.Load(), m.hwm))
-			}
-			select {
-			case <-c.done:
-				return
-			case <-t.C:
-			}
-		}
-	}()
+	peak := c.samplePeak()
 	err = c.wait(ctx, e.cfg.wait) // exec has copied all of stdout once it returns
 	elapsed := time.Since(start)
-	<-sampled
 	if err != nil {
 		return getSample{}, err
 	}
 	lines, n := out.counts()
-	return getSample{elapsed: elapsed, lines: lines, bytes: n, hwm: hwm.Load()}, nil
+	return getSample{elapsed: elapsed, lines: lines, bytes: n, hwm: peak()}, nil
 }
 
 // checkGet makes sure a command printed every object: a table row each

@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 	"time"
 )
 
@@ -133,26 +132,9 @@ func timeKubectl(ctx context.Context, e *env, format string) (listSample, error)
 		return listSample{}, err
 	}
 	defer c.kill()
-	var peak atomic.Int64
-	sampled := make(chan struct{})
-	go func() {
-		defer close(sampled)
-		t := time.NewTicker(20 * time.Millisecond)
-		defer t.Stop()
-		for {
-			if m, err := readMemory(c.pid()); err == nil && m.peak() > peak.Load() {
-				peak.Store(m.peak()) // errors: it has just exited
-			}
-			select {
-			case <-c.done:
-				return
-			case <-t.C:
-			}
-		}
-	}()
+	peak := c.samplePeak()
 	err = c.wait(ctx, e.cfg.wait)
 	elapsed := time.Since(start)
-	<-sampled
 	if err != nil {
 		return listSample{}, err
 	}
@@ -163,5 +145,5 @@ func timeKubectl(ctx context.Context, e *env, format string) (listSample, error)
 	case format == "json" && n < int64(e.cfg.objects*e.cfg.size):
 		return listSample{}, fmt.Errorf("printed only %d bytes for %d objects", n, e.cfg.objects)
 	}
-	return listSample{elapsed: elapsed, mem: memory{hwm: peak.Load()}, maxRSS: maxRSS(c.cmd)}, nil
+	return listSample{elapsed: elapsed, mem: memory{hwm: peak()}, maxRSS: maxRSS(c.cmd)}, nil
 }

@@ -169,3 +169,30 @@ func (t *tailBuffer) String() string {
 	defer t.mu.Unlock()
 	return string(t.b)
 }
+
+// samplePeak reads c's peak resident set every 20 ms until it exits; the
+// returned function waits for that and returns the peak in bytes. (rusage's
+// maxrss would start at the benchmark's own peak.)
+func (c *child) samplePeak() func() int64 {
+	var peak int64
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			if m, err := readMemory(c.pid()); err == nil { // errors: it has just exited
+				peak = max(peak, m.peak())
+			}
+			select {
+			case <-c.done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() int64 {
+		<-sampled
+		return peak
+	}
+}
