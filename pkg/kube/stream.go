@@ -21,27 +21,26 @@ const initialEventsEndPath = `metadata.annotations.k8s\.io/initial-events-end`
 // stream decodes a JSON watch: one {"type":...,"object":...} after another.
 type stream struct {
 	body   io.ReadCloser
-	dec    *json.Decoder
+	frames *frames
 	client *Client
-	frame  json.RawMessage
 }
 
 func newStream(body io.ReadCloser, c *Client) *stream {
-	return &stream{body: body, dec: json.NewDecoder(body), client: c}
+	return &stream{body: body, frames: newFrames(body), client: c}
 }
 
 func (s *stream) Close() { s.body.Close() }
 
 // Next implements watch.Stream.
 func (s *stream) Next() (watch.WatchEvent[*object.Object], error) {
-	s.frame = s.frame[:0]
-	if err := s.dec.Decode(&s.frame); err != nil {
+	frame, err := s.frames.next()
+	if err != nil {
 		if err == io.EOF {
 			return watch.WatchEvent[*object.Object]{}, io.EOF
 		}
 		return watch.WatchEvent[*object.Object]{}, fmt.Errorf("reading watch of %s: %w", s.client.resource, err)
 	}
-	return s.decode(view(s.frame))
+	return s.decode(view(frame))
 }
 
 func (s *stream) decode(frame string) (watch.WatchEvent[*object.Object], error) {
