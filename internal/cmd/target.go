@@ -98,8 +98,9 @@ type reflector struct {
 }
 
 // reflectors builds one client and store per kind. One name narrows the
-// list with a field selector; several are picked from the store.
-func (t *target) reflectors(table bool, prune object.Prune) ([]*reflector, error) {
+// list with a field selector; several are picked from the store. pack keeps
+// the stored JSON compressed, for stores that live long.
+func (t *target) reflectors(table bool, prune object.Prune, pack bool) ([]*reflector, error) {
 	rc, err := kube.NewRESTClient(t.config)
 	if err != nil {
 		return nil, err
@@ -112,11 +113,21 @@ func (t *target) reflectors(table bool, prune object.Prune) ([]*reflector, error
 	for _, res := range t.resources {
 		scope := kube.Scope{
 			Namespace: t.namespace, LabelSelector: t.LabelSelector, FieldSelector: fieldSelector,
-			Table: table, Prune: prune,
+			Table: table, Prune: prune, Pack: pack,
 		}
-		out = append(out, &reflector{client: kube.NewClient(rc, res, scope), store: store.New[*object.Object](store.Options[*object.Object]{})})
+		out = append(out, newReflector(kube.NewClient(rc, res, scope)))
 	}
 	return out, nil
+}
+
+// newReflector gives client a store, and the store's objects to client so
+// that a relist reuses the unchanged ones instead of decoding them again.
+func newReflector(client *kube.Client) *reflector {
+	st := store.New(store.Options[*object.Object]{})
+	client.Reuse(func(namespace, name string) (*object.Object, bool) {
+		return st.Get(store.Key{Namespace: namespace, Name: name})
+	})
+	return &reflector{client: client, store: st}
 }
 
 func joinSelectors(a, b string) string {

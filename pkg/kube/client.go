@@ -44,6 +44,9 @@ type Scope struct {
 	Table bool
 	// Prune is applied to every object decoded.
 	Prune object.Prune
+	// Pack keeps objects' JSON compressed (object.DecoderOptions.Pack): for
+	// stores that live long, not for a one-shot listing.
+	Pack bool
 }
 
 // Client lists and watches one resource. It implements
@@ -64,9 +67,16 @@ func NewClient(rc rest.Interface, resource Resource, scope Scope) *Client {
 	return &Client{
 		rest: rc, resource: resource, scope: scope,
 		path:     resourcePath(resource, scope.Namespace),
-		decoding: decoding{prune: scope.Prune, typeMeta: typeMeta(resource)},
+		decoding: newDecoding(resource, scope),
 	}
 }
+
+// Reuse gives the client the objects a store already holds: an object
+// listed or watched again at the same resourceVersion is returned as the
+// stored one instead of being decoded again, so that a relist of unchanged
+// objects allocates next to nothing. known is called from the goroutine that
+// reads the client's pages and events.
+func (c *Client) Reuse(known object.Known) { c.decoding.known.Store(&known) }
 
 // Resource is the resource this client reads.
 func (c *Client) Resource() Resource { return c.resource }

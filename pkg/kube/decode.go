@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
@@ -21,44 +22,40 @@ func view(b []byte) string {
 	return unsafe.String(&b[0], len(b))
 }
 
-// typeMeta is the JSON members that name an object's kind, to put into
-// list items, which the server sends without them.
-func typeMeta(r Resource) string {
-	return `"apiVersion":"` + r.GVR.GroupVersion().String() + `","kind":"` + r.Kind + `"`
+// bytesOf reads s as bytes without copying; they must not be changed.
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
+// decoding is how a client decodes objects.
+type decoding struct {
+	decoder *object.Decoder
+	// known is the lookup that lets unchanged objects be reused (see
+	// Client.Reuse); empty reuses nothing.
+	known *atomic.Pointer[object.Known]
 }
 
-// withTypeMeta copies raw, adding the kind and apiVersion when it lacks them.
-func withTypeMeta(raw, tm string) []byte {
-	if gjson.Get(raw, "kind").Exists() {
-		return []byte(raw)
+func newDecoding(r Resource, s Scope) decoding {
+	return decoding{
+		decoder: object.NewDecoder(object.DecoderOptions{
+			Prune: s.Prune, APIVersion: r.GVR.GroupVersion().String(), Kind: r.Kind, Pack: s.Pack,
+		}),
+		known: new(atomic.Pointer[object.Known]),
 	}
-	body := strings.TrimLeft(raw[1:], " \t\r\n")
-	sep := ","
-	if strings.HasPrefix(body, "}") {
-		sep = ""
-	}
-	return []byte("{" + tm + sep + body)
 }
 
-// decodeItem copies one object out of a larger document and decodes it.
+// decodeItem decodes one object of a larger document (copying it).
 func decodeItem(raw string, cells gjson.Result, d decoding) (*object.Object, error) {
 	if !strings.HasPrefix(raw, "{") {
 		return nil, fmt.Errorf("object is not a JSON object: %.40q", raw)
 	}
-	obj, err := object.Decode(withTypeMeta(raw, d.typeMeta), d.prune)
-	if err != nil {
-		return nil, err
+	var known object.Known
+	if p := d.known.Load(); p != nil {
+		known = *p
 	}
+	var cellsJSON []byte
 	if cells.Exists() {
-		obj.Cells = []byte(cells.Raw)
+		cellsJSON = bytesOf(cells.Raw)
 	}
-	return obj, nil
-}
-
-// decoding is how a client decodes objects.
-type decoding struct {
-	prune    object.Prune
-	typeMeta string
+	return d.decoder.Decode(bytesOf(raw), cellsJSON, known)
 }
 
 // decodePage reads a LIST answer: a v1 List of any kind, or a Table whose

@@ -29,11 +29,11 @@ func describe(t *testing.T, o *object.Object) item {
 	if o == nil {
 		t.Fatal("nil object")
 	}
-	if !json.Valid(o.Raw) {
-		t.Errorf("object %s/%s: Raw is not valid JSON: %s", o.Namespace, o.Name, o.Raw)
+	if !json.Valid(o.JSON()) {
+		t.Errorf("object %s/%s: JSON is not valid: %s", o.Namespace, o.Name, o.JSON())
 	}
 	it := item{
-		apiVersion: gjson.GetBytes(o.Raw, "apiVersion").Str, kind: gjson.GetBytes(o.Raw, "kind").Str,
+		apiVersion: gjson.GetBytes(o.JSON(), "apiVersion").Str, kind: gjson.GetBytes(o.JSON(), "kind").Str,
 		namespace: o.Namespace, name: o.Name, uid: o.UID, rv: o.ResourceVersion,
 	}
 	if o.Cells != nil {
@@ -178,7 +178,7 @@ func TestDecodePage(t *testing.T) {
 				t.Errorf("columns = %+v, want %+v", cols, tt.wantCols)
 			}
 			for i, want := range tt.wantManaged {
-				if got := gjson.GetBytes(page.Items[i].Raw, "metadata.managedFields").Exists(); got != want {
+				if got := gjson.GetBytes(page.Items[i].JSON(), "metadata.managedFields").Exists(); got != want {
 					t.Errorf("item %d: managedFields kept = %v, want %v", i, got, want)
 				}
 			}
@@ -263,27 +263,7 @@ func snapshot(page watch.Page[*object.Object], cols []object.Column) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "rv=%q continue=%q cols=%+v", page.ResourceVersion, page.Continue, cols)
 	for _, o := range page.Items {
-		fmt.Fprintf(&sb, " {%q %q %q %q raw=%q cells=%q}", o.Namespace, o.Name, o.UID, o.ResourceVersion, o.Raw, o.Cells)
+		fmt.Fprintf(&sb, " {%q %q %q %q raw=%q cells=%q}", o.Namespace, o.Name, o.UID, o.ResourceVersion, o.JSON(), o.Cells)
 	}
 	return sb.String()
-}
-
-// TestWithTypeMeta: list items get the list's kind unless they have one.
-func TestWithTypeMeta(t *testing.T) {
-	tm := typeMeta(deployments)
-	tests := []struct{ raw, want string }{
-		{`{}`, `{"apiVersion":"apps/v1","kind":"Deployment"}`},
-		{"{ \n\t}", `{"apiVersion":"apps/v1","kind":"Deployment"}`},
-		{`{"metadata":{}}`, `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{}}`},
-		{"{\n  \"metadata\": {}\n}", "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\": {}\n}"},
-		{`{"kind":"Scale","apiVersion":"autoscaling/v1"}`, `{"kind":"Scale","apiVersion":"autoscaling/v1"}`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.raw, func(t *testing.T) {
-			got := withTypeMeta(tt.raw, tm)
-			if string(got) != tt.want || !json.Valid(got) {
-				t.Errorf("withTypeMeta(%q) = %s, want %s", tt.raw, got, tt.want)
-			}
-		})
-	}
 }

@@ -142,8 +142,8 @@ func TestStreamPrunes(t *testing.T) {
 		t.Fatal(err)
 	}
 	const want = `{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"a","resourceVersion":"1","annotations":{"keep":"me"}}}`
-	if got := strings.Join(strings.Fields(string(e.Object.Raw)), ""); got != want {
-		t.Errorf("Raw = %s, want %s", got, want)
+	if got := strings.Join(strings.Fields(string(e.Object.JSON())), ""); got != want {
+		t.Errorf("JSON() = %s, want %s", got, want)
 	}
 }
 

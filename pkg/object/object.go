@@ -1,30 +1,27 @@
 package object
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
-	"unique"
 	"unsafe"
 
-	"github.com/tidwall/gjson"
-	"github.com/tidwall/sjson"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // Object is one API object. It is immutable once decoded: share it freely,
-// never write to Raw.
+// never write to what JSON returns.
 type Object struct {
 	Namespace       string
 	Name            string
 	UID             string
 	ResourceVersion string
-	// Raw is the object's JSON, pruned as Decode was told.
-	Raw []byte
 	// Cells is the JSON array of the server's printer cells for this object
 	// (one per column of the resource's Table), or nil.
 	Cells []byte
+	// data is the object's JSON, pruned as its Decoder was told; when codec
+	// is set, that JSON packed by codec.
+	data  string
+	codec *codec
 }
 
 // GetNamespace, GetName and GetResourceVersion let stores key and compare
@@ -33,70 +30,35 @@ func (o *Object) GetNamespace() string       { return o.Namespace }
 func (o *Object) GetName() string            { return o.Name }
 func (o *Object) GetResourceVersion() string { return o.ResourceVersion }
 
-// Unstructured decodes Raw for printers that need a runtime.Object.
+// JSON returns the object's JSON. The caller must not change it. It costs
+// nothing for an object kept as JSON and unpacks a packed one into a new
+// slice; a reader of many objects uses AppendJSON with one buffer instead.
+func (o *Object) JSON() []byte {
+	if o.codec != nil {
+		return o.codec.unpack(nil, o.data)
+	}
+	return unsafe.Slice(unsafe.StringData(o.data), len(o.data))
+}
+
+// AppendJSON appends the object's JSON to dst.
+func (o *Object) AppendJSON(dst []byte) []byte {
+	if o.codec != nil {
+		return o.codec.unpack(dst, o.data)
+	}
+	return append(dst, o.data...)
+}
+
+// Packed reports whether the object's JSON is kept packed, and the bytes it
+// is kept in.
+func (o *Object) Packed() (bool, int) { return o.codec != nil, len(o.data) }
+
+// Unstructured decodes the JSON for printers that need a runtime.Object.
 func (o *Object) Unstructured() (*unstructured.Unstructured, error) {
 	u := &unstructured.Unstructured{}
-	if err := u.UnmarshalJSON(o.Raw); err != nil {
+	if err := u.UnmarshalJSON(o.JSON()); err != nil {
 		return nil, fmt.Errorf("decoding %s/%s: %w", o.Namespace, o.Name, err)
 	}
 	return u, nil
-}
-
-// Prune says which fields Decode drops.
-type Prune struct {
-	// ManagedFields drops metadata.managedFields.
-	ManagedFields bool
-	// LastApplied drops the kubectl.kubernetes.io/last-applied-configuration
-	// annotation.
-	LastApplied bool
-}
-
-const (
-	managedFieldsPath = "metadata.managedFields"
-	lastAppliedPath   = `metadata.annotations.kubectl\.kubernetes\.io/last-applied-configuration`
-)
-
-var metadataPaths = []string{"metadata.namespace", "metadata.name", "metadata.uid", "metadata.resourceVersion"}
-
-// Decode reads an object's JSON. raw must not be changed afterwards; Decode
-// keeps it (or a pruned copy) as Raw.
-func Decode(raw []byte, prune Prune) (*Object, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, fmt.Errorf("object is not a JSON object: %.40q", raw)
-	}
-	var err error
-	if raw, err = pruneFields(raw, prune); err != nil {
-		return nil, err
-	}
-	// UID and resourceVersion point into raw (immutable from here on)
-	// instead of being copied. Namespace and name become map keys in
-	// stores, where a string into raw would keep this version's JSON alive
-	// after the object is replaced: the name is copied and the namespace
-	// interned (objects share a few namespaces).
-	md := gjson.GetMany(unsafe.String(unsafe.SliceData(raw), len(raw)), metadataPaths...)
-	return &Object{
-		Namespace:       unique.Make(md[0].Str).Value(),
-		Name:            strings.Clone(md[1].Str),
-		UID:             md[2].Str,
-		ResourceVersion: md[3].Str,
-		Raw:             raw,
-	}, nil
-}
-
-func pruneFields(raw []byte, prune Prune) ([]byte, error) {
-	var err error
-	if prune.ManagedFields && gjson.GetBytes(raw, managedFieldsPath).Exists() {
-		if raw, err = sjson.DeleteBytes(raw, managedFieldsPath); err != nil {
-			return nil, fmt.Errorf("pruning managedFields: %w", err)
-		}
-	}
-	if prune.LastApplied && gjson.GetBytes(raw, lastAppliedPath).Exists() {
-		if raw, err = sjson.DeleteBytes(raw, lastAppliedPath); err != nil {
-			return nil, fmt.Errorf("pruning last-applied-configuration: %w", err)
-		}
-	}
-	return raw, nil
 }
 
 // Column is one column of a resource's Table, as the server defines it.
@@ -118,3 +80,8 @@ func (o *Object) DecodeCells() ([]any, error) {
 	}
 	return cells, nil
 }
+
+// FromJSON returns an object holding raw exactly as it is: nothing is
+// decoded, pruned or packed. Decode is the way to read an object; this is
+// for printers' tests and for objects built in memory.
+func FromJSON(raw []byte) *Object { return &Object{data: string(raw)} }

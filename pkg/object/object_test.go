@@ -86,21 +86,21 @@ func TestDecode(t *testing.T) {
 			if o.GetNamespace() != "ns1" || o.GetName() != "cm1" || o.GetResourceVersion() != "42" {
 				t.Errorf("getters = %q %q %q", o.GetNamespace(), o.GetName(), o.GetResourceVersion())
 			}
-			if !json.Valid(o.Raw) {
-				t.Fatalf("Raw is not valid JSON: %s", o.Raw)
+			if !json.Valid(o.JSON()) {
+				t.Fatalf("JSON() is not valid JSON: %s", o.JSON())
 			}
 			if o.Cells != nil {
 				t.Errorf("Cells = %s, want nil", o.Cells)
 			}
-			if got := gjson.GetBytes(o.Raw, "metadata.managedFields").Exists(); got != tt.wantManaged {
-				t.Errorf("managedFields kept = %v, want %v: %s", got, tt.wantManaged, o.Raw)
+			if got := gjson.GetBytes(o.JSON(), "metadata.managedFields").Exists(); got != tt.wantManaged {
+				t.Errorf("managedFields kept = %v, want %v: %s", got, tt.wantManaged, o.JSON())
 			}
-			if got := gjson.GetBytes(o.Raw, `metadata.annotations.kubectl\.kubernetes\.io/last-applied-configuration`).Exists(); got != tt.wantLastApplied {
-				t.Errorf("last-applied kept = %v, want %v: %s", got, tt.wantLastApplied, o.Raw)
+			if got := gjson.GetBytes(o.JSON(), `metadata.annotations.kubectl\.kubernetes\.io/last-applied-configuration`).Exists(); got != tt.wantLastApplied {
+				t.Errorf("last-applied kept = %v, want %v: %s", got, tt.wantLastApplied, o.JSON())
 			}
 			if tt.wantAnnotations != nil {
 				keys := []string{}
-				gjson.GetBytes(o.Raw, "metadata.annotations").ForEach(func(k, _ gjson.Result) bool {
+				gjson.GetBytes(o.JSON(), "metadata.annotations").ForEach(func(k, _ gjson.Result) bool {
 					keys = append(keys, k.Str)
 					return true
 				})
@@ -108,7 +108,7 @@ func TestDecode(t *testing.T) {
 					t.Errorf("annotations = %q, want %q", keys, tt.wantAnnotations)
 				}
 			}
-			if got := gjson.GetBytes(o.Raw, "data.k").Str; got != "v" {
+			if got := gjson.GetBytes(o.JSON(), "data.k").Str; got != "v" {
 				t.Errorf("data.k = %q, want the untouched %q", got, "v")
 			}
 		})
@@ -138,7 +138,7 @@ func TestDecodeRejectsNonObjects(t *testing.T) {
 	}
 }
 
-// TestUnstructured: Raw decodes to the same object, pruned as asked.
+// TestUnstructured: the JSON decodes to the same object, pruned as asked.
 func TestUnstructured(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -163,11 +163,11 @@ func TestUnstructured(t *testing.T) {
 					u.GetNamespace(), u.GetName(), u.GetUID(), u.GetResourceVersion())
 			}
 			var want map[string]any
-			if err := json.Unmarshal(o.Raw, &want); err != nil {
+			if err := json.Unmarshal(o.JSON(), &want); err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(u.Object, want) {
-				t.Errorf("Unstructured().Object = %v, want Raw decoded: %v", u.Object, want)
+				t.Errorf("Unstructured().Object = %v, want the JSON decoded: %v", u.Object, want)
 			}
 			back, err := u.MarshalJSON()
 			if err != nil {
@@ -175,7 +175,7 @@ func TestUnstructured(t *testing.T) {
 			}
 			var again map[string]any
 			if err := json.Unmarshal(back, &again); err != nil || !reflect.DeepEqual(again, want) {
-				t.Errorf("MarshalJSON of Unstructured = %s (%v), want %s", back, err, o.Raw)
+				t.Errorf("MarshalJSON of Unstructured = %s (%v), want %s", back, err, o.JSON())
 			}
 			if _, present := want["metadata"].(map[string]any)["managedFields"]; present == tt.prune.ManagedFields {
 				t.Errorf("managedFields present = %v with %+v", present, tt.prune)
@@ -184,9 +184,9 @@ func TestUnstructured(t *testing.T) {
 	}
 }
 
-// TestUnstructuredError names the object whose Raw does not decode.
+// TestUnstructuredError names the object whose JSON does not decode.
 func TestUnstructuredError(t *testing.T) {
-	o := &Object{Namespace: "ns1", Name: "cm1", Raw: []byte(`{"kind":`)}
+	o := &Object{Namespace: "ns1", Name: "cm1", data: `{"kind":`}
 	if _, err := o.Unstructured(); err == nil || !strings.Contains(err.Error(), "ns1/cm1") {
 		t.Errorf("Unstructured = %v, want an error naming ns1/cm1", err)
 	}
@@ -208,7 +208,7 @@ func TestDecodeCells(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o := &Object{Namespace: "ns1", Name: "cm1", Raw: []byte(`{}`), Cells: tt.cells}
+			o := &Object{Namespace: "ns1", Name: "cm1", data: `{}`, Cells: tt.cells}
 			got, err := o.DecodeCells()
 			if tt.wantErr {
 				if err == nil || !strings.Contains(err.Error(), "ns1/cm1") {

@@ -14,7 +14,7 @@ func MatchLabels(sel labels.Selector) func(*Object) bool {
 	if sel == nil || sel.Empty() {
 		return func(*Object) bool { return true }
 	}
-	return func(o *Object) bool { return sel.Matches(rawLabels{gjson.GetBytes(o.Raw, "metadata.labels")}) }
+	return func(o *Object) bool { return sel.Matches(rawLabels{gjson.GetBytes(o.JSON(), "metadata.labels")}) }
 }
 
 // MatchFields returns a filter that keeps the objects whose fields match
@@ -25,13 +25,13 @@ func MatchFields(sel fields.Selector) func(*Object) bool {
 	if sel == nil || sel.Empty() {
 		return func(*Object) bool { return true }
 	}
-	return func(o *Object) bool { return sel.Matches(rawFields{o.Raw}) }
+	return func(o *Object) bool { return sel.Matches(rawFields{o.JSON()}) }
 }
 
 // OwnerUIDs is an index function: the UIDs of an object's owners.
 func OwnerUIDs(o *Object) []string {
 	var uids []string
-	for _, uid := range gjson.GetBytes(o.Raw, "metadata.ownerReferences.#.uid").Array() {
+	for _, uid := range gjson.GetBytes(o.JSON(), "metadata.ownerReferences.#.uid").Array() {
 		uids = append(uids, uid.Str)
 	}
 	return uids

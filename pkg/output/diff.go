@@ -109,7 +109,7 @@ func (p *diffPrinter) writeDiff(diff string) {
 
 // quietYAML is the object's YAML without the noise paths.
 func quietYAML(obj *object.Object) (string, error) {
-	raw := obj.Raw
+	raw := obj.JSON()
 	var err error
 	for _, path := range noisePaths {
 		if raw, err = sjson.DeleteBytes(raw, path); err != nil {

@@ -21,7 +21,8 @@ var (
 // and a Print allocates nothing unless the object's JSON spans several lines.
 type jsonPrinter struct {
 	w       *bufio.Writer
-	compact bytes.Buffer // reused when Raw must be compacted onto one line
+	compact bytes.Buffer // reused when the JSON must be compacted onto one line
+	raw     []byte       // reused to read a packed object's JSON
 }
 
 // Prefixes for the constant event types, so Print needs no encoding.
@@ -34,7 +35,13 @@ func (p *jsonPrinter) Print(ev Event) error {
 	if ev.Object == nil {
 		return errNoObject
 	}
-	raw := ev.Object.Raw
+	var raw []byte
+	if packed, _ := ev.Object.Packed(); packed {
+		p.raw = ev.Object.AppendJSON(p.raw[:0]) // no allocation per event
+		raw = p.raw
+	} else {
+		raw = ev.Object.JSON()
+	}
 	switch {
 	case len(raw) == 0:
 		raw = jsonNull

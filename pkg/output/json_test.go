@@ -17,14 +17,14 @@ func TestJSON(t *testing.T) {
 		ev   Event
 		want string
 	}{
-		{"applied verbatim", Event{Type: Applied, Object: &object.Object{Raw: compact}},
+		{"applied verbatim", Event{Type: Applied, Object: object.FromJSON(compact)},
 			`{"type":"APPLIED","object":` + string(compact) + "}\n"},
-		{"deleted", Event{Type: Deleted, Object: &object.Object{Raw: compact}},
+		{"deleted", Event{Type: Deleted, Object: object.FromJSON(compact)},
 			`{"type":"DELETED","object":` + string(compact) + "}\n"},
-		{"indented is compacted", Event{Type: Applied, Object: &object.Object{Raw: []byte("{\n  \"kind\": \"ConfigMap\",\n  \"data\": {\"k\": \"a\\nb\"}\n}")}},
+		{"indented is compacted", Event{Type: Applied, Object: object.FromJSON([]byte("{\n  \"kind\": \"ConfigMap\",\n  \"data\": {\"k\": \"a\\nb\"}\n}"))},
 			`{"type":"APPLIED","object":{"kind":"ConfigMap","data":{"k":"a\nb"}}}` + "\n"},
 		{"no raw", Event{Type: Applied, Object: &object.Object{}}, `{"type":"APPLIED","object":null}` + "\n"},
-		{"other type", Event{Type: EventType(`odd"type`), Object: &object.Object{Raw: []byte(`{}`)}},
+		{"other type", Event{Type: EventType(`odd"type`), Object: object.FromJSON([]byte(`{}`))},
 			`{"type":"odd\"type","object":{}}` + "\n"},
 	}
 	for _, tt := range tests {
@@ -53,7 +53,7 @@ func TestJSON(t *testing.T) {
 func TestJSONInvalidMultiLine(t *testing.T) {
 	var out bytes.Buffer
 	p, _ := New(&out, Options{Format: "json"})
-	if err := p.Print(Event{Type: Applied, Object: &object.Object{Raw: []byte("{\n")}}); err == nil {
+	if err := p.Print(Event{Type: Applied, Object: object.FromJSON([]byte("{\n"))}); err == nil {
 		t.Error("printed broken JSON spanning lines")
 	}
 	p.Flush()
@@ -82,7 +82,7 @@ func kibConfigMap(t testing.TB) *object.Object {
 	cm := configMap(t, "default", "app-config", 0, map[string]string{
 		"application.properties": strings.Repeat("feature.flag=true\n", 42),
 	})
-	if n := len(cm.Raw); n < 1000 || n > 1100 {
+	if n := len(cm.JSON()); n < 1000 || n > 1100 {
 		t.Fatalf("ConfigMap JSON is %d bytes, want about 1 KiB", n)
 	}
 	return cm
@@ -96,7 +96,7 @@ func BenchmarkJSON(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(len(ev.Object.Raw)))
+	b.SetBytes(int64(len(ev.Object.JSON())))
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
@@ -117,7 +117,7 @@ func BenchmarkJSONFlushEach(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(len(ev.Object.Raw)))
+	b.SetBytes(int64(len(ev.Object.JSON())))
 	b.ReportAllocs()
 	for b.Loop() {
 		p.Print(ev)

@@ -97,7 +97,7 @@ func (l *layout) appendRow(dst []string, ev Event, showKinds bool, now time.Time
 				v = l.prefix + v
 			}
 		case l.age:
-			v = age(obj.Raw, v, now)
+			v = age(obj.JSON(), v, now)
 		}
 		dst = append(dst, cellText(v))
 	}

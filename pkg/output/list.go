@@ -57,7 +57,7 @@ func Table(kind Kind, columns []object.Column, objs []*object.Object, opts Table
 		}
 		if ageAt >= 0 && ageAt < len(row.Cells) {
 			served, _ := row.Cells[ageAt].(string)
-			row.Cells[ageAt] = age(obj.Raw, served, opts.Now)
+			row.Cells[ageAt] = age(obj.JSON(), served, opts.Now)
 		}
 		t.Rows[i] = row
 	}
@@ -88,7 +88,7 @@ func tableRow(kind Kind, obj *object.Object, server bool, opts TableOptions) (me
 		ObjectMeta: metav1.ObjectMeta{Name: obj.Name, Namespace: obj.Namespace},
 	}
 	if opts.Labels {
-		if l := gjson.GetBytes(obj.Raw, "metadata.labels"); l.Exists() {
+		if l := gjson.GetBytes(obj.JSON(), "metadata.labels"); l.Exists() {
 			if err := json.Unmarshal([]byte(l.Raw), &m.Labels); err != nil {
 				return row, fmt.Errorf("decoding the labels of %s/%s: %w", obj.Namespace, obj.Name, err)
 			}

@@ -31,7 +31,7 @@ func kindOf(ev Event) Kind {
 	if ev.Kind != nil {
 		return *ev.Kind
 	}
-	md := gjson.GetManyBytes(ev.Object.Raw, "apiVersion", "kind")
+	md := gjson.GetManyBytes(ev.Object.JSON(), "apiVersion", "kind")
 	group, _, found := strings.Cut(md[0].Str, "/")
 	if !found { // "v1": the core group
 		group = ""

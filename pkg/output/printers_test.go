@@ -30,9 +30,9 @@ func TestObjectFormats(t *testing.T) {
 		noHeaders bool
 		want      string
 	}{
-		{format: "json", want: `{"type":"APPLIED","object":` + string(cm.Raw) + "}\n" +
-			`{"type":"APPLIED","object":` + string(web.Raw) + "}\n" +
-			`{"type":"DELETED","object":` + string(cm.Raw) + "}\n"},
+		{format: "json", want: `{"type":"APPLIED","object":` + string(cm.JSON()) + "}\n" +
+			`{"type":"APPLIED","object":` + string(web.JSON()) + "}\n" +
+			`{"type":"DELETED","object":` + string(cm.JSON()) + "}\n"},
 		{format: "name", want: "configmap/settings\ndeployment.apps/web\nconfigmap/settings\n"},
 		{format: `jsonpath={.kind}/{.metadata.name}{"\n"}`, want: "ConfigMap/settings\nDeployment/web\nConfigMap/settings\n"},
 		{format: "jsonpath={.metadata.namespace} {.spec.replicas}|", want: "default |shop 2|default |"},
@@ -150,7 +150,7 @@ func TestYAML(t *testing.T) {
 		if err != nil {
 			t.Fatalf("document %d: %v", i, err)
 		}
-		want, err := yaml.YAMLToJSON([]byte(`{"type":"` + string(events[i].Type) + `","object":` + string(cm.Raw) + `}`))
+		want, err := yaml.YAMLToJSON([]byte(`{"type":"` + string(events[i].Type) + `","object":` + string(cm.JSON()) + `}`))
 		if err != nil {
 			t.Fatal(err)
 		}

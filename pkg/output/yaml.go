@@ -27,7 +27,7 @@ func (p *yamlPrinter) Print(ev Event) error {
 	if ev.Object == nil {
 		return errNoObject
 	}
-	raw := ev.Object.Raw
+	raw := ev.Object.JSON()
 	if len(raw) == 0 {
 		raw = jsonNull
 	}

@@ -7,7 +7,8 @@ import "slices"
 // object.
 type IndexFunc[T Object] func(T) []string
 
-// NamespaceIndex is the index every store keeps: objects by namespace.
+// NamespaceIndex is the index of objects by namespace that every store
+// answers; it is built on its first use.
 const NamespaceIndex = "namespace"
 
 // indexes maps index name -> value -> keys. Only the writer changes it, under
@@ -18,7 +19,7 @@ type indexes[T Object] struct {
 }
 
 func newIndexes[T Object](funcs map[string]IndexFunc[T]) *indexes[T] {
-	all := map[string]IndexFunc[T]{NamespaceIndex: func(o T) []string { return []string{o.GetNamespace()} }}
+	all := map[string]IndexFunc[T]{}
 	for name, fn := range funcs {
 		all[name] = fn
 	}
@@ -27,6 +28,21 @@ func newIndexes[T Object](funcs map[string]IndexFunc[T]) *indexes[T] {
 		ix.byVal[name] = map[string]map[Key]struct{}{}
 	}
 	return ix
+}
+
+func (ix *indexes[T]) has(name string) bool {
+	_, ok := ix.funcs[name]
+	return ok
+}
+
+// with returns indexes that also keep the index fn of items, leaving ix as
+// it is (the writer may be rebuilding from it).
+func (ix *indexes[T]) with(name string, fn IndexFunc[T], items map[Key]T) *indexes[T] {
+	out := newIndexes(map[string]IndexFunc[T]{name: fn}).rebuilt(items)
+	for n, f := range ix.funcs {
+		out.funcs[n], out.byVal[n] = f, ix.byVal[n]
+	}
+	return out
 }
 
 // rebuilt returns indexes of the same functions over items.

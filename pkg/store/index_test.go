@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"slices"
+	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
@@ -52,5 +54,49 @@ func TestByIndex(t *testing.T) {
 	}
 	if _, err := s.ByIndex("nope", "x", nil); err == nil {
 		t.Error("unknown index: no error")
+	}
+}
+
+// TestNamespaceIndexOnFirstUse: the namespace index costs nothing until it
+// is asked for, and is kept from then on, through relists, while readers
+// ask for it concurrently with the writer (run with -race).
+func TestNamespaceIndexOnFirstUse(t *testing.T) {
+	s := New[*obj](Options[*obj]{})
+	mustApply(t, s, relist("1", "a/x@1", "b/y@1")...)
+	if s.indexes.has(NamespaceIndex) {
+		t.Fatal("the namespace index exists before its first use")
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				if _, err := s.ByIndex(NamespaceIndex, "a", nil); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	for i := range 200 {
+		rv := strconv.Itoa(i + 2)
+		mustApply(t, s, relist(rv, "a/x@"+rv, "c/z@"+rv)...)
+		mustApply(t, s, applyEv("a/w@"+rv), deleteEv("a/w@"+rv))
+	}
+	close(done)
+	wg.Wait()
+	objs, err := s.ByIndex(NamespaceIndex, "c", nil)
+	if err != nil || len(objs) != 1 || objs[0].name != "z" {
+		t.Errorf("namespace c = %v, %v; want c/z", objs, err)
+	}
+	if objs, _ := s.ByIndex(NamespaceIndex, "b", nil); len(objs) != 0 {
+		t.Errorf("namespace b after the relists = %v, want none", objs)
 	}
 }

@@ -12,7 +12,8 @@ import (
 
 // Options tune a Store. The zero value is usable.
 type Options[T Object] struct {
-	// Indexes are kept besides NamespaceIndex, by name (see ByIndex).
+	// Indexes are kept from the start, by name (see ByIndex); NamespaceIndex
+	// is built on its first use.
 	Indexes map[string]IndexFunc[T]
 	// QueueLimit bounds each subscriber's queue beyond one full state (see
 	// Subscription): a queue overflows at len(store)+QueueLimit entries. Zero
@@ -63,7 +64,7 @@ type relistBuffer[T Object] struct {
 func (s *Store[T]) Apply(_ context.Context, ev watch.Event[T]) error {
 	switch ev.Type {
 	case watch.Init:
-		s.relist = &relistBuffer[T]{items: map[Key]T{}}
+		s.relist = s.newRelistBuffer()
 	case watch.InitApply:
 		s.bufferRelist(ev.Object)
 	case watch.InitDone:
@@ -82,12 +83,19 @@ func (s *Store[T]) Apply(_ context.Context, ev watch.Event[T]) error {
 	return nil
 }
 
+// newRelistBuffer sizes the buffer for as many objects as the store holds:
+// growing a map of thousands of entries would allocate it twice over.
+func (s *Store[T]) newRelistBuffer() *relistBuffer[T] {
+	n := s.Len()
+	return &relistBuffer[T]{order: make([]Key, 0, n), items: make(map[Key]T, n)}
+}
+
 // bufferRelist adds one listed object to the relist buffer, keeping the
 // stored object when it is unchanged so that a relist does not double the
 // memory of unchanged objects.
 func (s *Store[T]) bufferRelist(obj T) {
 	if s.relist == nil { // InitApply without Init: treat as the start of one
-		s.relist = &relistBuffer[T]{items: map[Key]T{}}
+		s.relist = s.newRelistBuffer()
 	}
 	k := KeyOf(obj)
 	s.mu.RLock()
@@ -110,9 +118,15 @@ func (s *Store[T]) swapRelist(rv string) {
 	if buf == nil {
 		buf = &relistBuffer[T]{items: map[Key]T{}}
 	}
-	indexes := s.indexes.rebuilt(buf.items) // outside the lock: readers go on
+	s.mu.RLock()
+	ix := s.indexes
+	s.mu.RUnlock()
+	indexes := ix.rebuilt(buf.items) // outside the lock: readers go on
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.indexes != ix { // a reader added the namespace index meanwhile
+		indexes = s.indexes.rebuilt(buf.items)
+	}
 	changes := diff(s.items, buf)
 	s.items, s.indexes, s.rv = buf.items, indexes, rv
 	for _, c := range changes {
@@ -225,6 +239,9 @@ func (s *Store[T]) listLocked(keep func(T) bool) []T {
 // (NamespaceIndex or one of Options.Indexes) for which keep returns true
 // (all when keep is nil), sorted by namespace and name.
 func (s *Store[T]) ByIndex(name, value string, keep func(T) bool) ([]T, error) {
+	if name == NamespaceIndex {
+		s.addNamespaceIndex()
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	keys, ok := s.indexes.keys(name, value)
@@ -238,6 +255,23 @@ func (s *Store[T]) ByIndex(name, value string, keep func(T) bool) ([]T, error) {
 		}
 	}
 	return out, nil
+}
+
+// addNamespaceIndex builds the namespace index unless it exists. Stores
+// that are never asked by namespace (one namespace watched, a listing
+// printed whole) never pay its memory.
+func (s *Store[T]) addNamespaceIndex() {
+	s.mu.RLock()
+	has := s.indexes.has(NamespaceIndex)
+	s.mu.RUnlock()
+	if has {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.indexes.has(NamespaceIndex) {
+		s.indexes = s.indexes.with(NamespaceIndex, func(o T) []string { return []string{o.GetNamespace()} }, s.items)
+	}
 }
 
 // Len is the number of objects stored.

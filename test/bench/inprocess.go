@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
@@ -26,15 +27,26 @@ func (e *env) inProcessConfig() *rest.Config {
 }
 
 // newStoreClient is the client kubectl-reflect's store is fed from: the
-// namespace's ConfigMaps, pruned as `kubectl reflect watch` prunes them.
+// namespace's ConfigMaps, pruned of managedFields and last-applied, packed
+// as long-lived stores (`watch`, the daemon) keep them.
 func newStoreClient(cfg *rest.Config, namespace string) (*kube.Client, error) {
 	rc, err := kube.NewRESTClient(cfg)
 	if err != nil {
 		return nil, err
 	}
 	resource := kube.Resource{GVR: corev1.SchemeGroupVersion.WithResource("configmaps"), Kind: "ConfigMap", Namespaced: true}
-	scope := kube.Scope{Namespace: namespace, Prune: object.Prune{ManagedFields: true, LastApplied: true}}
+	scope := kube.Scope{Namespace: namespace, Prune: object.Prune{ManagedFields: true, LastApplied: true}, Pack: true}
 	return kube.NewClient(rc, resource, scope), nil
+}
+
+// newStore returns a store fed from c, which reuses its unchanged objects
+// on a relist, as kubectl-reflect's reflectors do.
+func newStore(c *kube.Client) *store.Store[*object.Object] {
+	s := store.New(store.Options[*object.Object]{})
+	c.Reuse(func(namespace, name string) (*object.Object, bool) {
+		return s.Get(store.Key{Namespace: namespace, Name: name})
+	})
+	return s
 }
 
 // runningWatcher is a watcher running in its own goroutine.

@@ -17,9 +17,6 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
-
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
 // cacheKind is one of the caches synced in the benchmark's own process.
@@ -170,7 +167,7 @@ func startStore(ctx context.Context, cfg *rest.Config, namespace string, limit t
 	if err != nil {
 		return nil, err
 	}
-	s := store.New[*object.Object](store.Options[*object.Object]{})
+	s := newStore(c)
 	w := startWatcher(ctx, c, s.Apply)
 	if err := w.waitFor(ctx, s.Synced(), limit); err != nil {
 		w.stop()

@@ -11,7 +11,6 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
@@ -58,7 +57,7 @@ func measureRelist(ctx context.Context, e *env) (relistResult, error) {
 // heap while the relist runs, and measures it once more after.
 func measureOneRelist(ctx context.Context, e *env, c *kube.Client, profile string) (relistSample, error) {
 	r := relistSample{base: heapInuse()}
-	s := store.New[*object.Object](store.Options[*object.Object]{})
+	s := newStore(c)
 	first := startWatcher(ctx, c, s.Apply)
 	err := first.waitFor(ctx, s.Synced(), e.cfg.wait)
 	first.stop()
@@ -69,6 +68,11 @@ func measureOneRelist(ctx context.Context, e *env, c *kube.Client, profile strin
 		return r, fmt.Errorf("the store holds %d objects, want %d", n, e.cfg.objects)
 	}
 	r.steady = heapInuse()
+	if profile != "" {
+		if err := writeHeapProfile(profile + ".before"); err != nil {
+			return r, err
+		}
+	}
 
 	relisted := make(chan struct{})
 	var once sync.Once
@@ -94,7 +98,7 @@ func measureOneRelist(ctx context.Context, e *env, c *kube.Client, profile strin
 		if err := writeHeapProfile(profile); err != nil {
 			return r, err
 		}
-		e.logf("wrote the heap profile of a store after a relist to %s", profile)
+		e.logf("wrote the heap profiles of a store before and after a relist to %s.before and %s (compare them with pprof -base)", profile, profile)
 	}
 	if n := s.Len(); n != e.cfg.objects {
 		return r, fmt.Errorf("the store holds %d objects after the relist, want %d", n, e.cfg.objects)
