@@ -25,7 +25,6 @@ type GetOptions struct {
 
 	PrintFlags     *get.PrintFlags
 	IgnoreNotFound bool
-	StreamingList  bool
 }
 
 // NewCmdGet is `kubectl reflect get`.
@@ -44,8 +43,6 @@ store's snapshot with the server's printer columns, exactly as kubectl get does.
 	o.target.addFlags(c.Flags(), "List")
 	o.PrintFlags.AddFlags(c)
 	c.Flags().BoolVar(&o.IgnoreNotFound, "ignore-not-found", false, "If the requested object does not exist the command will return exit code 0.")
-	c.Flags().BoolVar(&o.StreamingList, "streaming-list", true, "List with a streaming list; false pages through LIST")
-	_ = c.Flags().MarkHidden("streaming-list")
 	return c
 }
 

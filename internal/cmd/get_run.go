@@ -77,7 +77,7 @@ func (o *GetOptions) sync(ctx context.Context, reflectors []*reflector, report *
 	var wg sync.WaitGroup
 	for _, r := range reflectors {
 		wg.Go(func() {
-			if err := r.list(ctx, watch.Options{DisableStreamingList: !o.StreamingList}, report); err != nil {
+			if err := r.list(ctx, o.watchOptions(), report); err != nil {
 				report.errorf("%v", err)
 				mu.Lock()
 				failed[r] = true

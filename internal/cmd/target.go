@@ -26,6 +26,7 @@ type target struct {
 	AllNamespaces bool
 	LabelSelector string
 	FieldSelector string
+	ListMode      string
 
 	kinds     string
 	names     []string
@@ -38,7 +39,15 @@ func (t *target) addFlags(f *pflag.FlagSet, verb string) {
 	f.BoolVarP(&t.AllNamespaces, "all-namespaces", "A", false, verb+" the kinds in every namespace")
 	f.StringVarP(&t.LabelSelector, "selector", "l", "", "Label selector to filter on, e.g. -l key1=value1,key2=value2")
 	f.StringVar(&t.FieldSelector, "field-selector", "", "Field selector to filter on, e.g. --field-selector metadata.name=web")
+	f.StringVar(&t.ListMode, "list-mode", "whole", "How to list: whole (one LIST, decoded as it arrives), paged (LIST 500 at a time) or streaming (a watch with sendInitialEvents, paged when the server lacks it)")
+	_ = f.MarkHidden("list-mode")
 }
+
+// listModes are the values of --list-mode.
+var listModes = map[string]watch.ListMode{"whole": watch.ListWhole, "paged": watch.ListPaged, "streaming": watch.ListStreaming}
+
+// watchOptions are the watcher options of --list-mode.
+func (t *target) watchOptions() watch.Options { return watch.Options{List: listModes[t.ListMode]} }
 
 // complete reads KIND[,KIND...] [NAME...] or KIND/NAME and the namespace.
 func (t *target) complete(args []string) error {
@@ -72,6 +81,9 @@ func (t *target) validate() error {
 	}
 	if _, err := fields.ParseSelector(t.FieldSelector); err != nil {
 		return fmt.Errorf("invalid field selector %q: %w", t.FieldSelector, err)
+	}
+	if _, ok := listModes[t.ListMode]; !ok {
+		return fmt.Errorf("invalid --list-mode %q: want whole, paged or streaming", t.ListMode)
 	}
 	return nil
 }

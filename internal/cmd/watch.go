@@ -36,7 +36,6 @@ type WatchOptions struct {
 	MaxEvents         int
 	Timeout           time.Duration
 	ShowManagedFields bool
-	StreamingList     bool
 	Diff              bool
 
 	events   map[output.EventType]bool
@@ -69,8 +68,6 @@ relists and prints only what changed meanwhile, deletions included.`,
 	f.DurationVar(&o.Timeout, "timeout", 0, "Exit after this long (0: never), e.g. 30s")
 	f.BoolVar(&o.ShowManagedFields, "show-managed-fields", false, "Keep metadata.managedFields in json and yaml output")
 	f.BoolVar(&o.Diff, "diff", false, "Print changes to objects already seen as unified diffs of their YAML (resourceVersion, managedFields and generation left out)")
-	f.BoolVar(&o.StreamingList, "streaming-list", true, "List with a streaming list (falling back to paged LIST when the server lacks it); false pages through LIST")
-	_ = f.MarkHidden("streaming-list")
 	return c
 }
 

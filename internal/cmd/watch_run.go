@@ -10,7 +10,6 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // Run watches every kind until ctx ends, --timeout passes, --max-events
@@ -50,7 +49,7 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 			sub: r.store.Subscribe(ctx, store.SubscribeOptions{Wake: wake}),
 		}
 		wg.Go(func() {
-			if err := r.run(ctx, watch.Options{DisableStreamingList: !o.StreamingList}, report); err != nil {
+			if err := r.run(ctx, o.watchOptions(), report); err != nil {
 				report.errorf("%v", err)
 				mu.Lock()
 				failures++

@@ -133,13 +133,14 @@ func (c *Client) List(ctx context.Context, opts watch.ListOptions) (watch.Page[*
 	if opts.ResourceVersion != "" {
 		req.Param("resourceVersion", opts.ResourceVersion)
 	}
-	res := req.Do(ctx)
-	body, err := res.Raw()
+	// The body is decoded as it streams in (see decodeList); errors come
+	// back as the server's Status.
+	body, err := req.Stream(ctx)
 	if err != nil {
-		err = res.Error() // the server's Status, where the body has one
 		return watch.Page[*object.Object]{}, fmt.Errorf("listing %s: %w", c.resource, err)
 	}
-	page, cols, err := decodePage(body, c.decoding)
+	defer body.Close()
+	page, cols, err := decodeList(body, c.decoding)
 	if err != nil {
 		return page, fmt.Errorf("listing %s: %w", c.resource, err)
 	}

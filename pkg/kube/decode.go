@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -58,54 +59,9 @@ func decodeItem(raw string, cells gjson.Result, d decoding) (*object.Object, err
 	return d.decoder.Decode(bytesOf(raw), cellsJSON, known)
 }
 
-// decodePage reads a LIST answer: a v1 List of any kind, or a Table whose
-// rows carry the objects.
+// decodePage reads a whole LIST answer (see decodeList).
 func decodePage(body []byte, d decoding) (watch.Page[*object.Object], []object.Column, error) {
-	doc := view(body)
-	if !gjson.Valid(doc) || !gjson.Parse(doc).IsObject() {
-		return watch.Page[*object.Object]{}, nil, fmt.Errorf("the list is not a JSON object: %.60q", doc)
-	}
-	head := gjson.GetMany(doc, "kind", "metadata.resourceVersion", "metadata.continue")
-	page := watch.Page[*object.Object]{ResourceVersion: strings.Clone(head[1].String()), Continue: strings.Clone(head[2].String())}
-	var cols []object.Column
-	var err error
-	if head[0].Str == "Table" {
-		if cols, err = decodeColumns(gjson.Get(doc, "columnDefinitions")); err != nil {
-			return page, nil, err
-		}
-		err = eachOf(gjson.Get(doc, "rows"), func(row gjson.Result) error {
-			obj, err := decodeItem(row.Get("object").Raw, row.Get("cells"), d)
-			page.Items = append(page.Items, obj)
-			return err
-		})
-	} else {
-		err = eachOf(gjson.Get(doc, "items"), func(item gjson.Result) error {
-			obj, err := decodeItem(item.Raw, gjson.Result{}, d)
-			page.Items = append(page.Items, obj)
-			return err
-		})
-	}
-	if err != nil {
-		return page, nil, fmt.Errorf("decoding list: %w", err)
-	}
-	return page, cols, nil
-}
-
-// eachOf calls fn for each element of an array; null or missing is empty,
-// anything else an error.
-func eachOf(list gjson.Result, fn func(gjson.Result) error) error {
-	if !list.Exists() || list.Type == gjson.Null {
-		return nil
-	}
-	if !list.IsArray() {
-		return fmt.Errorf("expected a JSON array, got %.40q", list.Raw)
-	}
-	var err error
-	list.ForEach(func(_, v gjson.Result) bool {
-		err = fn(v)
-		return err == nil
-	})
-	return err
+	return decodeList(bytes.NewReader(body), d)
 }
 
 func decodeColumns(defs gjson.Result) ([]object.Column, error) {

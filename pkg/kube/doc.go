@@ -1,8 +1,11 @@
 // Package kube is where kubectl-reflect meets the API server: it resolves
 // the kinds a user types (cm, deploy.apps, deployments.v1.apps, CRD short
 // names) through the RESTMapper the way kubectl does, and implements
-// watch.Client for any resource over REST, decoding list pages and watch
-// events straight into *object.Object without building maps.
+// watch.Client for any resource over REST, decoding list answers and watch
+// events straight into *object.Object without building maps. Both are read
+// as streams: a LIST answer item by item as it arrives (list.go), a watch
+// event by event, split at newlines (frames.go), from a buffer that holds one
+// item at a time.
 //
 // It exists apart from pkg/watch so that the watcher stays a pure state
 // machine tested with scripted clients, and apart from the commands so that

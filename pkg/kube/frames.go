@@ -9,102 +9,147 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// maxFrame bounds one watch event: far above the API server's request
-// limit (3 MiB objects), so that a broken stream cannot take all memory.
-const maxFrame = 64 << 20
+// maxValue bounds one JSON value read from a stream (a watch event, a list
+// item): far above the API server's request limit (3 MiB objects), so that
+// a broken stream cannot take all memory.
+const maxValue = 64 << 20
 
-// errFrameTooLarge is returned for an event beyond maxFrame.
-var errFrameTooLarge = errors.New("watch event larger than 64 MiB")
+// errValueTooLarge is returned for a value beyond maxValue.
+var errValueTooLarge = errors.New("JSON value larger than 64 MiB")
+
+// reader buffers a JSON stream and hands out values that stay valid until
+// the next read.
+type reader struct {
+	r          io.Reader
+	buf        []byte
+	start, end int // buf[start:end] is read but not yet consumed
+	err        error
+	scan       valueScanner // progress into the value at buf[start:]
+}
+
+func newReader(r io.Reader) *reader {
+	return &reader{r: r, buf: make([]byte, 64<<10)}
+}
+
+// fill moves the unconsumed bytes to the front of buf, grows it when they
+// fill it, and reads once more. It reports the read error, if any.
+func (r *reader) fill() error {
+	if r.err != nil {
+		return r.err
+	}
+	n := copy(r.buf, r.buf[r.start:r.end])
+	r.start, r.end = 0, n
+	if n == len(r.buf) {
+		if n >= maxValue {
+			return errValueTooLarge
+		}
+		r.buf = append(r.buf, make([]byte, n)...)
+	}
+	m, err := r.r.Read(r.buf[r.end:])
+	r.end += m
+	r.err = err
+	return nil
+}
+
+// unexpectedEOF turns io.EOF inside a value into io.ErrUnexpectedEOF.
+func unexpectedEOF(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// peek skips whitespace and returns the next byte without consuming it.
+func (r *reader) peek() (byte, error) {
+	for {
+		for r.start < r.end && isSpace(r.buf[r.start]) {
+			r.start++
+		}
+		if r.start < r.end {
+			return r.buf[r.start], nil
+		}
+		if err := r.fill(); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// expect consumes the next non-whitespace byte, which must be one of set.
+func (r *reader) expect(set string) (byte, error) {
+	c, err := r.peek()
+	if err != nil {
+		return 0, unexpectedEOF(err)
+	}
+	if !bytes.ContainsRune([]byte(set), rune(c)) {
+		return 0, fmt.Errorf("malformed JSON: %q where one of %q was expected", c, set)
+	}
+	r.start++
+	return c, nil
+}
+
+// value consumes the next JSON value and returns it, validated.
+func (r *reader) value() ([]byte, error) {
+	if _, err := r.peek(); err != nil {
+		return nil, unexpectedEOF(err)
+	}
+	for {
+		if n, ok := r.scan.advance(r.buf[r.start:r.end], r.err != nil); ok {
+			return r.take(n)
+		}
+		if err := r.fill(); err != nil {
+			return nil, unexpectedEOF(err)
+		}
+	}
+}
+
+// take consumes the n bytes of a value the scanner delimited.
+func (r *reader) take(n int) ([]byte, error) {
+	v := r.buf[r.start : r.start+n]
+	r.start += n
+	r.scan = valueScanner{}
+	if !gjson.ValidBytes(v) {
+		return nil, fmt.Errorf("malformed JSON: %.60q", v)
+	}
+	return v, nil
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
 
 // frames splits a JSON watch stream into events. The API server writes one
 // compact JSON value per line, so a frame is found with one IndexByte
 // instead of a tokenizer pass over every byte (encoding/json's Decoder was
 // the largest cost of a sync). Any other framing of JSON values (values back
-// to back, pretty-printed ones) is split by a small scanner that tracks
-// nesting. Every frame is validated before it is returned.
-type frames struct {
-	r          io.Reader
-	buf        []byte
-	start, end int // buf[start:end] is read but not yet returned
-	err        error
-	scan       valueScanner // the slow path's progress into buf[start:end]
-}
+// to back, pretty-printed ones) is split by the scanner that tracks nesting.
+// Every frame is validated before it is returned.
+type frames struct{ *reader }
 
-func newFrames(r io.Reader) *frames {
-	return &frames{r: r, buf: make([]byte, 64<<10)}
-}
+func newFrames(r io.Reader) frames { return frames{newReader(r)} }
 
 // next returns the next frame, valid until the following call, or io.EOF
 // at the end of a stream that ended between frames.
-func (f *frames) next() ([]byte, error) {
-	for {
-		for f.start < f.end && isSpace(f.buf[f.start]) {
-			f.start++
-		}
-		if frame, ok, err := f.split(); ok || err != nil {
-			return frame, err
-		}
-		if f.err != nil {
-			if f.start < f.end && f.err == io.EOF {
-				return nil, fmt.Errorf("stream ended inside an event: %w", io.ErrUnexpectedEOF)
-			}
-			return nil, f.err
-		}
-		if err := f.fill(); err != nil {
-			return nil, err
-		}
-	}
-}
-
-// split takes the next whole frame out of the buffer, if there is one.
-func (f *frames) split() ([]byte, bool, error) {
-	pending := f.buf[f.start:f.end]
-	if len(pending) == 0 {
-		return nil, false, nil
+func (f frames) next() ([]byte, error) {
+	if _, err := f.peek(); err != nil {
+		return nil, err
 	}
 	if f.scan.pos == 0 {
+		pending := f.buf[f.start:f.end]
 		if i := bytes.IndexByte(pending, '\n'); i >= 0 {
 			if line := bytes.TrimRight(pending[:i], " \t\r"); gjson.ValidBytes(line) {
 				f.start += i + 1
-				return line, true, nil
+				return line, nil
 			}
 		}
 	}
-	n, ok := f.scan.advance(pending)
-	if !ok {
-		return nil, false, nil
+	v, err := f.value()
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, fmt.Errorf("stream ended inside an event: %w", err)
 	}
-	f.scan = valueScanner{}
-	f.start += n
-	frame := pending[:n]
-	if !gjson.ValidBytes(frame) {
-		return nil, false, fmt.Errorf("malformed watch event: %.60q", frame)
-	}
-	return frame, true, nil
+	return v, err
 }
 
-// fill moves the unread bytes to the front of buf, grows it when they
-// fill it, and reads once more.
-func (f *frames) fill() error {
-	n := copy(f.buf, f.buf[f.start:f.end])
-	f.start, f.end = 0, n
-	if n == len(f.buf) {
-		if n >= maxFrame {
-			return errFrameTooLarge
-		}
-		f.buf = append(f.buf, make([]byte, n)...)
-	}
-	m, err := f.r.Read(f.buf[f.end:])
-	f.end += m
-	f.err = err
-	return nil
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
-
-// valueScanner finds where one JSON object or array ends, resuming where it
-// stopped when more bytes arrive. It does not validate: the frame is
-// validated once whole.
+// valueScanner finds where one JSON value ends, resuming where it stopped
+// when more bytes arrive. It does not validate: the value is validated once
+// whole.
 type valueScanner struct {
 	pos   int // bytes of the value scanned so far
 	depth int
@@ -112,14 +157,20 @@ type valueScanner struct {
 }
 
 // advance scans b (the value from its first byte) from where it stopped,
-// and returns the value's length once it is whole. A scalar at the top
-// level ends at the next whitespace.
-func (s *valueScanner) advance(b []byte) (int, bool) {
-	if s.pos == 0 && b[0] != '{' && b[0] != '[' {
-		if i := bytes.IndexAny(b, " \t\r\n"); i >= 0 {
-			return i, true
+// and returns the value's length once it is whole. atEOF says no more bytes
+// will come, which ends a number or literal at the end of b.
+func (s *valueScanner) advance(b []byte, atEOF bool) (int, bool) {
+	if s.pos == 0 && len(b) > 0 {
+		switch b[0] {
+		case '{', '[':
+		case '"':
+			s.inStr, s.pos = true, 1
+		default: // a number or a literal ends at a delimiter
+			if i := bytes.IndexAny(b, " \t\r\n,]}"); i >= 0 {
+				return i, true
+			}
+			return len(b), atEOF && len(b) > 0
 		}
-		return 0, false
 	}
 	for s.pos < len(b) {
 		if s.inStr {
@@ -138,6 +189,9 @@ func (s *valueScanner) advance(b []byte) (int, bool) {
 			}
 			s.inStr = false
 			s.pos++
+			if s.depth == 0 {
+				return s.pos, true // a string value
+			}
 			continue
 		}
 		i := bytes.IndexAny(b[s.pos:], `{}[]"`)

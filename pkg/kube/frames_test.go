@@ -27,7 +27,7 @@ func TestFrames(t *testing.T) {
 		{"empty", "", nil, ""},
 		{"only whitespace", " \n\r\n", nil, ""},
 		{"truncated", a + "\n" + b[:20], []string{a}, "stream ended inside an event: unexpected EOF"},
-		{"malformed", `{"a":}` + "\n", nil, `malformed watch event: "{\"a\":}"`},
+		{"malformed", `{"a":}` + "\n", nil, `malformed JSON: "{\"a\":}"`},
 	}
 	readers := map[string]func(string) io.Reader{
 		"whole":    func(s string) io.Reader { return strings.NewReader(s) },
@@ -77,8 +77,8 @@ func TestFramesReadError(t *testing.T) {
 
 func TestFramesTooLarge(t *testing.T) {
 	f := newFrames(io.MultiReader(strings.NewReader(`{"k":"`), letters{}))
-	if _, err := f.next(); !errors.Is(err, errFrameTooLarge) {
-		t.Fatalf("error = %v, want %v", err, errFrameTooLarge)
+	if _, err := f.next(); !errors.Is(err, errValueTooLarge) {
+		t.Fatalf("error = %v, want %v", err, errValueTooLarge)
 	}
 }
 

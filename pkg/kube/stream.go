@@ -21,7 +21,7 @@ const initialEventsEndPath = `metadata.annotations.k8s\.io/initial-events-end`
 // stream decodes a JSON watch: one {"type":...,"object":...} after another.
 type stream struct {
 	body   io.ReadCloser
-	frames *frames
+	frames frames
 	client *Client
 }
 

@@ -6,7 +6,15 @@
 // It exists so that pkg/watch, pkg/store and pkg/output agree on what an
 // object is without knowing each other, and so that no layer pays for
 // decoding an object into maps it will only print or compare: JSON output
-// writes Raw as it is, and equality is a resourceVersion comparison.
+// writes the JSON as it is, and equality is a resourceVersion comparison.
+//
+// A Decoder turns the JSON of one resource's objects into Objects: it copies
+// (so callers reuse their read buffers), prunes in place, and, for stores
+// that live long, packs the JSON (pack.go: an s2 dictionary and a Huffman
+// table learnt from the first objects; about two thirds of the JSON for
+// ConfigMaps of random text, a couple of microseconds to read back). Given
+// the objects a store already holds (Known), it returns the stored object
+// for one that has not changed, so a relist allocates next to nothing.
 //
 // It knows JSON and object metadata; it knows nothing about HTTP, stores or
 // terminals.

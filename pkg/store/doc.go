@@ -16,8 +16,9 @@
 // policy).
 //
 // Readers query snapshots: Get, List (sorted, filtered by any predicate, such
-// as object.MatchLabels) and ByIndex (NamespaceIndex always, and any index
-// given by Options.Indexes, such as object.OwnerUIDs).
+// as object.MatchLabels) and ByIndex (any index given by Options.Indexes,
+// such as object.OwnerUIDs, and NamespaceIndex, built on its first use so
+// that a store nobody asks by namespace does not hold it).
 //
 // The package knows watch events and objects with a namespace, a name and a
 // resourceVersion; it knows nothing about HTTP, terminals or controllers.

@@ -70,7 +70,7 @@ func TestBackoff(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			b := tc.backoff
-			r := runScript(t, Options{DisableStreamingList: true, Backoff: &b}, nil, tc.script...)
+			r := runScript(t, Options{List: ListPaged, Backoff: &b}, nil, tc.script...)
 			if r.err != nil || !r.client.ranOut() {
 				t.Fatalf("Run = %v (ran out of script: %v), want nil after the whole script", r.err, r.client.ranOut())
 			}
@@ -93,7 +93,7 @@ func TestDefaultBackoffJitter(t *testing.T) {
 		script = append(script, listFails(internal))
 	}
 	script = append(script, listFails(slowDown))
-	r := runScript(t, Options{DisableStreamingList: true, Backoff: &DefaultBackoff}, nil, script...)
+	r := runScript(t, Options{List: ListPaged, Backoff: &DefaultBackoff}, nil, script...)
 	if len(r.delays) != 8 {
 		t.Fatalf("%d retries, want 8", len(r.delays))
 	}

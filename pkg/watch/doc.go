@@ -1,8 +1,9 @@
 // Package watch turns LIST and WATCH of one Kubernetes resource into a typed,
 // never-ending stream of events, the way a reflector sees it.
 //
-// A Watcher is an explicit state machine (see State): it lists (paged, or as a
-// streaming list ended by the k8s.io/initial-events-end bookmark), then watches
+// A Watcher is an explicit state machine (see State): it lists (in one LIST,
+// in pages, or as a streaming list ended by the k8s.io/initial-events-end
+// bookmark; see ListMode), then watches
 // from the list's resourceVersion, resumes from the last resourceVersion it saw
 // when a watch ends, relists on 410 Gone, and backs off exponentially with
 // jitter on errors (honouring Retry-After on 429). Errors that retrying cannot

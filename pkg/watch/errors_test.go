@@ -29,12 +29,12 @@ func TestTerminalErrors(t *testing.T) {
 		wantCalls []string
 	}{{
 		name:      "on the first List",
-		opts:      Options{DisableStreamingList: true},
+		opts:      Options{List: ListPaged},
 		script:    func(err error) []reply { return []reply{listFails(err)} },
 		wantCalls: []string{pageCall("")},
 	}, {
 		name:      "on a later List page",
-		opts:      Options{DisableStreamingList: true},
+		opts:      Options{List: ListPaged},
 		script:    func(err error) []reply { return []reply{listOK("8", "c1", "a"), listFails(err)} },
 		wantCalls: []string{pageCall(""), pageCall("c1")},
 	}, {
@@ -47,7 +47,7 @@ func TestTerminalErrors(t *testing.T) {
 		wantCalls: []string{streamingListCall()},
 	}, {
 		name:      "opening a watch",
-		opts:      Options{DisableStreamingList: true},
+		opts:      Options{List: ListPaged},
 		script:    func(err error) []reply { return []reply{listOK("10", ""), watchFails(err)} },
 		wantCalls: []string{pageCall(""), watchCallFrom("10")},
 	}, {
@@ -56,7 +56,7 @@ func TestTerminalErrors(t *testing.T) {
 		wantCalls: []string{streamingListCall()},
 	}, {
 		name:      "as an ERROR event while watching",
-		opts:      Options{DisableStreamingList: true},
+		opts:      Options{List: ListPaged},
 		script:    func(err error) []reply { return []reply{listOK("10", ""), watchOK(block, errorEvent(err))} },
 		wantCalls: []string{pageCall(""), watchCallFrom("10")},
 	}}
@@ -90,7 +90,7 @@ func TestTerminalErrors(t *testing.T) {
 // TestHandlerError: an error from the handler ends Run as it is, whatever it
 // looks like, and the open watch is closed.
 func TestHandlerError(t *testing.T) {
-	paged := Options{DisableStreamingList: true}
+	paged := Options{List: ListPaged}
 	tests := []struct {
 		name       string
 		opts       Options
@@ -198,7 +198,7 @@ func TestHandlerError(t *testing.T) {
 // TestUnauthorizedRetriedOnce: credential plugins refresh a token only after
 // a request got 401, so one 401 is retried and two in a row are terminal.
 func TestUnauthorizedRetriedOnce(t *testing.T) {
-	opts := Options{DisableStreamingList: true}
+	opts := Options{List: ListPaged}
 	r := runScript(t, opts, nil, listFails(unauthorized), listOK("10", ""))
 	if r.err != nil || len(r.retries) != 1 {
 		t.Errorf("one 401: Run = %v with retries %v, want nil and one retry", r.err, r.retries)

@@ -89,7 +89,7 @@ func TestNewDefaults(t *testing.T) {
 	} else {
 		w.opts.OnRelist(expired) // must not panic
 	}
-	if w.opts.DisableStreamingList {
+	if w.opts.List != ListStreaming {
 		t.Error("streaming lists are off by default")
 	}
 }

@@ -131,7 +131,7 @@ func (m *machine[T]) startList(ctx context.Context) (bool, error) {
 
 func (m *machine[T]) listPage(ctx context.Context) (bool, error) {
 	limit := m.w.opts.PageSize
-	if m.unpaged {
+	if m.unpaged || m.w.opts.List == ListWhole {
 		limit = 0
 	}
 	page, err := m.w.client.List(ctx, ListOptions{Limit: limit, Continue: m.cont})

@@ -186,7 +186,10 @@ func TestTransitions(t *testing.T) {
 			defer cancel()
 			c := newScriptedClient(t, cancel, tc.script...)
 			var events, relists []string
-			opts := Options{DisableStreamingList: tc.paged, OnRelist: func(err error) { relists = append(relists, describe(err)) }}
+			opts := Options{List: ListStreaming, OnRelist: func(err error) { relists = append(relists, describe(err)) }}
+			if tc.paged {
+				opts.List = ListPaged
+			}
 			m := &machine[obj]{
 				w: New[obj](c, opts),
 				emit: func(_ context.Context, ev Event[obj]) error {

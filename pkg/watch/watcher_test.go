@@ -36,7 +36,7 @@ func TestRun(t *testing.T) {
 		wantRetries: []string{"watch closed at once without events after 800ms"},
 	}, {
 		name: "paged list: three pages, continue tokens passed on, InitDone at the last page's RV, then a watch from it",
-		opts: Options{DisableStreamingList: true},
+		opts: Options{List: ListPaged},
 		script: []reply{
 			listOK("8", "c1", "a", "b"), listOK("9", "c2", "c"), listOK("10", "", "d"),
 			watchOK(eof, added("e", "11")),
@@ -45,7 +45,7 @@ func TestRun(t *testing.T) {
 		wantEvents: []string{"Init", "InitApply a", "InitApply b", "InitApply c", "InitApply d", "InitDone 10", "Apply e@11"},
 	}, {
 		name:   "paged list: PageSize sets the limit",
-		opts:   Options{DisableStreamingList: true, PageSize: 2},
+		opts:   Options{List: ListPaged, PageSize: 2},
 		script: []reply{listOK("8", "c1", "a", "b")},
 		wantCalls: []string{
 			call{Kind: listCall, List: ListOptions{Limit: 2}}.String(),
@@ -53,49 +53,58 @@ func TestRun(t *testing.T) {
 		},
 		wantEvents: []string{"Init", "InitApply a", "InitApply b"},
 	}, {
+		name:   "whole list: one LIST without a limit, then a watch from its RV; a relist after 410 lists whole again",
+		opts:   Options{List: ListWhole, PageSize: 2},
+		script: []reply{listOK("10", "", "a", "b", "c"), watchOK(eof, added("d", "11")), watchFails(expired), listOK("20", "", "a")},
+		wantCalls: []string{call{Kind: listCall}.String(), watchCallFrom("10"), watchCallFrom("11"),
+			call{Kind: listCall}.String(), watchCallFrom("20")},
+		wantEvents: []string{"Init", "InitApply a", "InitApply b", "InitApply c", "InitDone 10", "Apply d@11",
+			"Init", "InitApply a", "InitDone 20"},
+		wantRelists: []string{"Expired(410)"},
+	}, {
 		name:        "paged list: an expired continue token (410) starts over at once with Init, in one unpaged LIST",
-		opts:        Options{DisableStreamingList: true},
+		opts:        Options{List: ListPaged},
 		script:      []reply{listOK("8", "c1", "a"), listFails(expired), listOK("20", "", "a", "b"), watchOK(eof, added("c", "21"))},
 		wantCalls:   []string{pageCall(""), pageCall("c1"), call{Kind: listCall}.String(), watchCallFrom("20"), watchCallFrom("21")},
 		wantEvents:  []string{"Init", "InitApply a", "Init", "InitApply a", "InitApply b", "InitDone 20", "Apply c@21"},
 		wantRelists: []string{"Expired(410)"},
 	}, {
 		name:        "paged list: a transient error retries the same page, without Init",
-		opts:        Options{DisableStreamingList: true},
+		opts:        Options{List: ListPaged},
 		script:      []reply{listOK("8", "c1", "a"), listFails(internal), listOK("9", "", "b")},
 		wantCalls:   []string{pageCall(""), pageCall("c1"), pageCall("c1"), watchCallFrom("9")},
 		wantEvents:  []string{"Init", "InitApply a", "InitApply b", "InitDone 9"},
 		wantRetries: []string{"InternalError(500) after 800ms"},
 	}, {
 		name:       "watch EOF resumes at once from the last object's RV, without Init",
-		opts:       Options{DisableStreamingList: true},
+		opts:       Options{List: ListPaged},
 		script:     []reply{listOK("10", ""), watchOK(eof, added("a", "11"), modified("a", "12"))},
 		wantCalls:  []string{pageCall(""), watchCallFrom("10"), watchCallFrom("12")},
 		wantEvents: []string{"Init", "InitDone 10", "Apply a@11", "Apply a@12"},
 	}, {
 		name:        "watch EOF resumes from the last bookmark's RV",
-		opts:        Options{DisableStreamingList: true},
+		opts:        Options{List: ListPaged},
 		script:      []reply{listOK("10", ""), watchOK(eof, added("a", "11"), bookmark("15")), watchOK(eof)},
 		wantCalls:   []string{pageCall(""), watchCallFrom("10"), watchCallFrom("15"), watchCallFrom("15")},
 		wantEvents:  []string{"Init", "InitDone 10", "Apply a@11", "Bookmark 15"},
 		wantRetries: []string{"watch closed at once without events after 800ms"},
 	}, {
 		name:        "watch EOF at once without events backs off growing, then resumes from the list's RV",
-		opts:        Options{DisableStreamingList: true},
+		opts:        Options{List: ListPaged},
 		script:      []reply{listOK("10", ""), watchOK(eof), watchOK(eof)},
 		wantCalls:   []string{pageCall(""), watchCallFrom("10"), watchCallFrom("10"), watchCallFrom("10")},
 		wantEvents:  []string{"Init", "InitDone 10"},
 		wantRetries: []string{"watch closed at once without events after 800ms", "watch closed at once without events after 1.6s"},
 	}, {
 		name:        "watch read error backs off, then resumes from the last RV",
-		opts:        Options{DisableStreamingList: true},
+		opts:        Options{List: ListPaged},
 		script:      []reply{listOK("10", ""), watchOK(breaks(errReset), added("a", "11"))},
 		wantCalls:   []string{pageCall(""), watchCallFrom("10"), watchCallFrom("11")},
 		wantEvents:  []string{"Init", "InitDone 10", "Apply a@11"},
 		wantRetries: []string{"connection reset by peer after 800ms"},
 	}, {
 		name:        "ERROR event (500) while watching backs off, then resumes from the last RV",
-		opts:        Options{DisableStreamingList: true},
+		opts:        Options{List: ListPaged},
 		script:      []reply{listOK("10", ""), watchOK(block, added("a", "11"), errorEvent(internal))},
 		wantCalls:   []string{pageCall(""), watchCallFrom("10"), watchCallFrom("11")},
 		wantEvents:  []string{"Init", "InitDone 10", "Apply a@11"},
@@ -108,14 +117,14 @@ func TestRun(t *testing.T) {
 		wantRelists: []string{"Expired(410)"},
 	}, {
 		name:        "ERROR event 410 while watching, paged: Init and a list from scratch, at once",
-		opts:        Options{DisableStreamingList: true},
+		opts:        Options{List: ListPaged},
 		script:      []reply{listOK("10", "", "a"), watchOK(block, added("b", "11"), errorEvent(expired))},
 		wantCalls:   []string{pageCall(""), watchCallFrom("10"), pageCall("")},
 		wantEvents:  []string{"Init", "InitApply a", "InitDone 10", "Apply b@11", "Init"},
 		wantRelists: []string{"Expired(410)"},
 	}, {
 		name:        "410 opening the watch, paged: Init and a list from scratch",
-		opts:        Options{DisableStreamingList: true},
+		opts:        Options{List: ListPaged},
 		script:      []reply{listOK("10", ""), watchFails(expired)},
 		wantCalls:   []string{pageCall(""), watchCallFrom("10"), pageCall("")},
 		wantEvents:  []string{"Init", "InitDone 10", "Init"},
@@ -128,7 +137,7 @@ func TestRun(t *testing.T) {
 		wantRelists: []string{"Gone(410)"},
 	}, {
 		name:        "410 wrapped by the client is still a 410",
-		opts:        Options{DisableStreamingList: true},
+		opts:        Options{List: ListPaged},
 		script:      []reply{listOK("10", ""), watchFails(fmt.Errorf("watching pods: %w", expired))},
 		wantCalls:   []string{pageCall(""), watchCallFrom("10"), pageCall("")},
 		wantEvents:  []string{"Init", "InitDone 10", "Init"},
@@ -171,21 +180,21 @@ func TestRun(t *testing.T) {
 		wantRetries: []string{"InternalError(500) after 800ms"},
 	}, {
 		name:        "transient error opening a watch: back off, same RV",
-		opts:        Options{DisableStreamingList: true},
+		opts:        Options{List: ListPaged},
 		script:      []reply{listOK("10", ""), watchFails(unavailable)},
 		wantCalls:   []string{pageCall(""), watchCallFrom("10"), watchCallFrom("10")},
 		wantEvents:  []string{"Init", "InitDone 10"},
 		wantRetries: []string{"ServiceUnavailable(503) after 800ms"},
 	}, {
 		name:        "429 on a List waits for Retry-After",
-		opts:        Options{DisableStreamingList: true},
+		opts:        Options{List: ListPaged},
 		script:      []reply{listFails(slowDown)},
 		wantCalls:   []string{pageCall(""), pageCall("")},
 		wantEvents:  []string{"Init"},
 		wantRetries: []string{"TooManyRequests(429) after 7s"},
 	}, {
 		name:        "429 opening a watch waits for Retry-After",
-		opts:        Options{DisableStreamingList: true},
+		opts:        Options{List: ListPaged},
 		script:      []reply{listOK("10", ""), watchFails(slowDown)},
 		wantCalls:   []string{pageCall(""), watchCallFrom("10"), watchCallFrom("10")},
 		wantEvents:  []string{"Init", "InitDone 10"},
@@ -272,7 +281,7 @@ func TestWatchEndingAtOnce(t *testing.T) {
 	for range 5 {
 		script = append(script, watchOK(eof))
 	}
-	r := runScript(t, Options{DisableStreamingList: true}, nil, script...)
+	r := runScript(t, Options{List: ListPaged}, nil, script...)
 	if len(r.retries) == 0 {
 		t.Errorf("%d watches ended at once without events, and none was backed off", len(script)-1)
 	}

@@ -2,8 +2,9 @@
 // baseline, in one run on a real local control plane (see test/controlplane),
 // and prints the ratios as a Markdown table:
 //
-//   - time to the last initial event of `watch cm -o json` (streaming list and
-//     paged LIST) against `kubectl get cm -o json`, and `-o name` against
+//   - time to the last initial event of `watch cm -o json` (in each list mode:
+//     one LIST, streaming list, paged LIST) against `kubectl get cm -o json`,
+//     and `-o name` against
 //     `kubectl get cm -o name` for reference;
 //   - CPU time per live event of `watch --watch-only -o json` against
 //     `kubectl get -w --watch-only --output-watch-events -o json`;

@@ -62,7 +62,8 @@ func startWatcher(ctx context.Context, c *kube.Client, handle watch.Handler[*obj
 	w := &runningWatcher{cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(w.done)
-		w.err = watch.New(c, watch.Options{}).Run(ctx, handle)
+		w.err = watch.New(c, watch.Options{List: watch.ListWhole}).Run(ctx, handle) // as the commands list
+
 	}()
 	return w
 }

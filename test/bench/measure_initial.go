@@ -12,8 +12,9 @@ import (
 type listCommand string
 
 const (
-	reflectJSON  listCommand = "kubectl-reflect watch cm -o json"
-	reflectPaged listCommand = "kubectl-reflect watch cm -o json --streaming-list=false"
+	reflectJSON      listCommand = "kubectl-reflect watch cm -o json"
+	reflectStreaming listCommand = "kubectl-reflect watch cm -o json --list-mode=streaming"
+	reflectPaged     listCommand = "kubectl-reflect watch cm -o json --list-mode=paged"
 	// reflectManaged prints what kubectl prints: managedFields included.
 	reflectManaged listCommand = "kubectl-reflect watch cm -o json --show-managed-fields"
 	reflectName    listCommand = "kubectl-reflect watch cm -o name"
@@ -23,7 +24,7 @@ const (
 
 // listCommands are the commands each round runs, in this order.
 func listCommands() []listCommand {
-	return []listCommand{reflectJSON, kubectlJSON, reflectPaged, reflectManaged, reflectName, kubectlName}
+	return []listCommand{reflectJSON, kubectlJSON, reflectStreaming, reflectPaged, reflectManaged, reflectName, kubectlName}
 }
 
 // listSample is one run of a listCommand.
@@ -70,8 +71,10 @@ func measureInitial(ctx context.Context, e *env) (initialResult, error) {
 			switch cmd {
 			case reflectJSON:
 				s, err = timeReflect(ctx, e, "-o", "json")
+			case reflectStreaming:
+				s, err = timeReflect(ctx, e, "-o", "json", "--list-mode=streaming")
 			case reflectPaged:
-				s, err = timeReflect(ctx, e, "-o", "json", "--streaming-list=false")
+				s, err = timeReflect(ctx, e, "-o", "json", "--list-mode=paged")
 			case reflectManaged:
 				s, err = timeReflect(ctx, e, "-o", "json", "--show-managed-fields")
 			case reflectName:

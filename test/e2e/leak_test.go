@@ -24,7 +24,7 @@ func TestNoGoroutineLeak(t *testing.T) {
 
 	for _, args := range [][]string{
 		{"watch", "configmaps,secrets", "-n", ns, "-o", "json"},
-		{"watch", "configmaps", "-n", ns, "--streaming-list=false"},
+		{"watch", "configmaps", "-n", ns, "--list-mode=paged"},
 	} {
 		out := &syncBuffer{}
 		streams := genericiooptions.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: &syncBuffer{}}

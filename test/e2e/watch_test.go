@@ -15,9 +15,9 @@ import (
 )
 
 // TestWatchMultiKind: one stream of two kinds, the existing objects first,
-// then every change, in both list modes.
+// then every change, in every list mode.
 func TestWatchMultiKind(t *testing.T) {
-	for _, mode := range []string{"--streaming-list=true", "--streaming-list=false"} {
+	for _, mode := range []string{"--list-mode=whole", "--list-mode=paged", "--list-mode=streaming"} {
 		t.Run(mode, func(t *testing.T) {
 			cp := cluster.Get(t)
 			cs := admin(t, cp)
@@ -65,7 +65,7 @@ func TestWatchPagedList(t *testing.T) {
 	for i := range n {
 		createCM(t, cs, ns, fmt.Sprintf("cm-%04d", i), nil)
 	}
-	for _, mode := range []string{"--streaming-list=true", "--streaming-list=false"} {
+	for _, mode := range []string{"--list-mode=whole", "--list-mode=paged", "--list-mode=streaming"} {
 		p := start(t, cp, "watch", "cm", "-n", ns, "-o", "name", mode)
 		seen := map[string]bool{}
 		for range n {
