@@ -139,8 +139,9 @@ func (c *Client) List(ctx context.Context, opts watch.ListOptions) (watch.Page[*
 	if err != nil {
 		return watch.Page[*object.Object]{}, fmt.Errorf("listing %s: %w", c.resource, err)
 	}
-	defer body.Close()
-	page, cols, err := decodeList(body, c.decoding)
+	ra := newReadAhead(body)
+	defer ra.Close()
+	page, cols, err := decodeList(ra, c.decoding)
 	if err != nil {
 		return page, fmt.Errorf("listing %s: %w", c.resource, err)
 	}

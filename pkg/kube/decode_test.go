@@ -45,6 +45,26 @@ func describe(t *testing.T, o *object.Object) item {
 	return it
 }
 
+// wantPage is what a test expects of a decoded list.
+type wantPage struct {
+	items    []item
+	rv, cont string
+	cols     []object.Column
+}
+
+func checkPage(t *testing.T, page watch.Page[*object.Object], cols []object.Column, want wantPage) {
+	t.Helper()
+	if got := describeAll(t, page.Items); !reflect.DeepEqual(got, want.items) {
+		t.Errorf("items =\n%+v\nwant\n%+v", got, want.items)
+	}
+	if page.ResourceVersion != want.rv || page.Continue != want.cont {
+		t.Errorf("resourceVersion, continue = %q, %q; want %q, %q", page.ResourceVersion, page.Continue, want.rv, want.cont)
+	}
+	if !reflect.DeepEqual(cols, want.cols) {
+		t.Errorf("columns = %+v, want %+v", cols, want.cols)
+	}
+}
+
 func describeAll(t *testing.T, objs []*object.Object) []item {
 	t.Helper()
 	out := []item{}
@@ -168,15 +188,7 @@ func TestDecodePage(t *testing.T) {
 			if err != nil {
 				t.Fatalf("decodePage: %v", err)
 			}
-			if got := describeAll(t, page.Items); !reflect.DeepEqual(got, tt.wantItems) {
-				t.Errorf("items =\n%+v\nwant\n%+v", got, tt.wantItems)
-			}
-			if page.ResourceVersion != tt.wantRV || page.Continue != tt.wantCont {
-				t.Errorf("resourceVersion, continue = %q, %q; want %q, %q", page.ResourceVersion, page.Continue, tt.wantRV, tt.wantCont)
-			}
-			if !reflect.DeepEqual(cols, tt.wantCols) {
-				t.Errorf("columns = %+v, want %+v", cols, tt.wantCols)
-			}
+			checkPage(t, page, cols, wantPage{tt.wantItems, tt.wantRV, tt.wantCont, tt.wantCols})
 			for i, want := range tt.wantManaged {
 				if got := gjson.GetBytes(page.Items[i].JSON(), "metadata.managedFields").Exists(); got != want {
 					t.Errorf("item %d: managedFields kept = %v, want %v", i, got, want)

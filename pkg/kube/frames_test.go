@@ -29,13 +29,8 @@ func TestFrames(t *testing.T) {
 		{"truncated", a + "\n" + b[:20], []string{a}, "stream ended inside an event: unexpected EOF"},
 		{"malformed", `{"a":}` + "\n", nil, `malformed JSON: "{\"a\":}"`},
 	}
-	readers := map[string]func(string) io.Reader{
-		"whole":    func(s string) io.Reader { return strings.NewReader(s) },
-		"one byte": func(s string) io.Reader { return iotest.OneByteReader(strings.NewReader(s)) },
-		"half":     func(s string) io.Reader { return iotest.HalfReader(strings.NewReader(s)) },
-	}
 	for _, c := range cases {
-		for rname, reader := range readers {
+		for rname, reader := range chunkings {
 			if rname == "one byte" && len(c.in) > 10000 {
 				continue
 			}
@@ -62,6 +57,13 @@ func TestFrames(t *testing.T) {
 			})
 		}
 	}
+}
+
+// chunkings cut a stream into reads in different ways.
+var chunkings = map[string]func(string) io.Reader{
+	"whole":    func(s string) io.Reader { return strings.NewReader(s) },
+	"one byte": func(s string) io.Reader { return iotest.OneByteReader(strings.NewReader(s)) },
+	"half":     func(s string) io.Reader { return iotest.HalfReader(strings.NewReader(s)) },
 }
 
 func TestFramesReadError(t *testing.T) {

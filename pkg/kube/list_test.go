@@ -1,11 +1,8 @@
 package kube
 
 import (
-	"io"
-	"reflect"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 )
@@ -88,13 +85,8 @@ func TestDecodeListStreams(t *testing.T) {
 		body:    `{"items" []}`,
 		wantErr: "malformed JSON",
 	}}
-	readers := map[string]func(string) io.Reader{
-		"whole":    func(s string) io.Reader { return strings.NewReader(s) },
-		"one byte": func(s string) io.Reader { return iotest.OneByteReader(strings.NewReader(s)) },
-		"half":     func(s string) io.Reader { return iotest.HalfReader(strings.NewReader(s)) },
-	}
 	for _, tt := range tests {
-		for rname, reader := range readers {
+		for rname, reader := range chunkings {
 			t.Run(tt.name+"/"+rname, func(t *testing.T) {
 				page, cols, err := decodeList(reader(tt.body), decodingOf(configMaps, Scope{}))
 				if tt.wantErr != "" {
@@ -106,15 +98,7 @@ func TestDecodeListStreams(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := describeAll(t, page.Items); !reflect.DeepEqual(got, tt.wantItems) {
-					t.Errorf("items =\n%+v\nwant\n%+v", got, tt.wantItems)
-				}
-				if page.ResourceVersion != tt.wantRV || page.Continue != tt.wantCont {
-					t.Errorf("rv, continue = %q, %q; want %q, %q", page.ResourceVersion, page.Continue, tt.wantRV, tt.wantCont)
-				}
-				if !reflect.DeepEqual(cols, tt.wantCols) {
-					t.Errorf("columns = %+v, want %+v", cols, tt.wantCols)
-				}
+				checkPage(t, page, cols, wantPage{tt.wantItems, tt.wantRV, tt.wantCont, tt.wantCols})
 			})
 		}
 	}

@@ -12,15 +12,18 @@ import (
 type getCommand string
 
 const (
-	reflectGetAll  getCommand = "kubectl-reflect get cm -A"
-	kubectlGetAll  getCommand = "kubectl get cm -A"
-	reflectGetJSON getCommand = "kubectl-reflect get cm -n NS -o json"
-	kubectlGetJSON getCommand = "kubectl get cm -n NS -o json"
+	reflectGetAll getCommand = "kubectl-reflect get cm -A"
+	kubectlGetAll getCommand = "kubectl get cm -A"
+	// The other list modes, for reference.
+	reflectGetAllStreaming getCommand = "kubectl-reflect get cm -A --list-mode=streaming"
+	reflectGetAllPaged     getCommand = "kubectl-reflect get cm -A --list-mode=paged"
+	reflectGetJSON         getCommand = "kubectl-reflect get cm -n NS -o json"
+	kubectlGetJSON         getCommand = "kubectl get cm -n NS -o json"
 )
 
 // getCommands are the commands each round runs, in this order.
 func getCommands() []getCommand {
-	return []getCommand{reflectGetAll, kubectlGetAll, reflectGetJSON, kubectlGetJSON}
+	return []getCommand{reflectGetAll, kubectlGetAll, reflectGetAllStreaming, reflectGetAllPaged, reflectGetJSON, kubectlGetJSON}
 }
 
 // getSample is one run of a getCommand, started cold: a new process.
@@ -69,6 +72,10 @@ func (e *env) getArgs(cmd getCommand) (string, []string) {
 		return e.tools.reflect, all
 	case kubectlGetAll:
 		return e.tools.kubectl, all
+	case reflectGetAllStreaming:
+		return e.tools.reflect, append(all, "--list-mode=streaming")
+	case reflectGetAllPaged:
+		return e.tools.reflect, append(all, "--list-mode=paged")
 	case reflectGetJSON:
 		return e.tools.reflect, json
 	case kubectlGetJSON:
@@ -101,7 +108,7 @@ func timeToExit(ctx context.Context, e *env, path string, args []string) (getSam
 // (other namespaces may add some), or their data in JSON.
 func checkGet(e *env, cmd getCommand, s getSample) error {
 	switch cmd {
-	case reflectGetAll, kubectlGetAll:
+	case reflectGetAll, kubectlGetAll, reflectGetAllStreaming, reflectGetAllPaged:
 		if s.lines < e.cfg.objects+1 {
 			return fmt.Errorf("printed %d lines, want a header and at least %d rows", s.lines, e.cfg.objects)
 		}

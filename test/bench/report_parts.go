@@ -24,6 +24,8 @@ func (r getResult) rows() []row {
 	rss := func(s getSample) float64 { return mib(s.hwm) }
 	return []row{
 		{metric: "`get cm -A`, cold: wall time to exit", ours: med(reflectGetAll, secs), baseline: med(kubectlGetAll, secs), unit: "s", format: "%.2f", target: getTarget},
+		{metric: "`get cm -A --list-mode=streaming`, cold (reference)", ours: med(reflectGetAllStreaming, secs), baseline: med(kubectlGetAll, secs), unit: "s", format: "%.2f"},
+		{metric: "`get cm -A --list-mode=paged`, cold (reference)", ours: med(reflectGetAllPaged, secs), baseline: med(kubectlGetAll, secs), unit: "s", format: "%.2f"},
 		{metric: "`get cm -n NS -o json`, cold: wall time to exit (reference)", ours: med(reflectGetJSON, secs), baseline: med(kubectlGetJSON, secs), unit: "s", format: "%.2f"},
 		{metric: "`get cm -A`: peak RSS (VmHWM sampled every 20 ms; reference)", ours: med(reflectGetAll, rss), baseline: med(kubectlGetAll, rss), unit: "MiB", format: "%.1f"},
 	}
