@@ -26,15 +26,17 @@ func (e *env) inProcessConfig() *rest.Config {
 	return cfg
 }
 
+// configMaps are the objects of the benchmark.
+var configMaps = kube.Resource{GVR: corev1.SchemeGroupVersion.WithResource("configmaps"), Kind: "ConfigMap", Namespaced: true}
+
 // newStoreClient is the client kubectl-reflect's store is fed from: the
-// namespace's ConfigMaps, pruned of managedFields and last-applied, packed
+// namespace's objects of resource, pruned of managedFields and last-applied, packed
 // as long-lived stores (`watch`, the daemon) keep them.
-func newStoreClient(cfg *rest.Config, namespace string) (*kube.Client, error) {
+func newStoreClient(cfg *rest.Config, resource kube.Resource, namespace string) (*kube.Client, error) {
 	rc, err := kube.NewRESTClient(cfg)
 	if err != nil {
 		return nil, err
 	}
-	resource := kube.Resource{GVR: corev1.SchemeGroupVersion.WithResource("configmaps"), Kind: "ConfigMap", Namespaced: true}
 	scope := kube.Scope{Namespace: namespace, Prune: object.Prune{ManagedFields: true, LastApplied: true}, Pack: true}
 	return kube.NewClient(rc, resource, scope), nil
 }

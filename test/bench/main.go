@@ -184,6 +184,11 @@ func measure(ctx context.Context, e *env) (results, error) {
 	if r.populate, err = populate(ctx, e); err != nil {
 		return r, err
 	}
+	if r.parts[partMemory] {
+		if err := populateWidgets(ctx, e); err != nil {
+			return r, err
+		}
+	}
 	if r.parts[partGet] || r.parts[partWatch] {
 		if err := warmUp(ctx, e); err != nil {
 			return r, err

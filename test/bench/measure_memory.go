@@ -9,7 +9,6 @@ import (
 	"syscall"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
@@ -17,6 +16,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 )
 
 // cacheKind is one of the caches synced in the benchmark's own process.
@@ -31,11 +32,15 @@ const (
 	// built-in kinds read protobuf.
 	cacheTypedJSON cacheKind = "typed informer over JSON"
 	cacheDynamic   cacheKind = "dynamic informer"
+	// The same caches of the Widgets (see crd.go): the data of the
+	// ConfigMaps in a custom resource.
+	cacheStoreCRD   cacheKind = "kubectl-reflect store, Widgets"
+	cacheDynamicCRD cacheKind = "dynamic informer, Widgets"
 )
 
 // cacheKinds are the caches each round syncs, in this order.
 func cacheKinds() []cacheKind {
-	return []cacheKind{cacheStore, cacheTyped, cacheTypedStripped, cacheTypedJSON, cacheDynamic}
+	return []cacheKind{cacheStore, cacheTyped, cacheTypedStripped, cacheTypedJSON, cacheDynamic, cacheStoreCRD, cacheDynamicCRD}
 }
 
 // syncSample is one cache synced once.
@@ -133,7 +138,9 @@ func selfCPU() time.Duration {
 func startCache(ctx context.Context, kind cacheKind, cfg *rest.Config, namespace string, limit time.Duration) (*syncedCache, error) {
 	switch kind {
 	case cacheStore:
-		return startStore(ctx, cfg, namespace, limit)
+		return startStore(ctx, cfg, configMaps, namespace, limit)
+	case cacheStoreCRD:
+		return startStore(ctx, cfg, widgetsKind, namespace, limit)
 	case cacheTyped, cacheTypedStripped, cacheTypedJSON:
 		if kind == cacheTypedJSON {
 			cfg = rest.CopyConfig(cfg)
@@ -149,21 +156,25 @@ func startCache(ctx context.Context, kind cacheKind, cfg *rest.Config, namespace
 		}
 		f := informers.NewSharedInformerFactoryWithOptions(cs, 0, opts...)
 		return startInformer(ctx, f, f.Core().V1().ConfigMaps().Informer(), limit)
-	case cacheDynamic:
+	case cacheDynamic, cacheDynamicCRD:
 		dc, err := dynamic.NewForConfig(cfg)
 		if err != nil {
 			return nil, fmt.Errorf("dynamic client: %w", err)
 		}
 		f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(dc, 0, namespace, nil)
-		return startInformer(ctx, f, f.ForResource(corev1.SchemeGroupVersion.WithResource("configmaps")).Informer(), limit)
+		gvr := configMaps.GVR
+		if kind == cacheDynamicCRD {
+			gvr = widgets
+		}
+		return startInformer(ctx, f, f.ForResource(gvr).Informer(), limit)
 	}
 	return nil, fmt.Errorf("unknown cache %q", kind)
 }
 
 // startStore runs a watcher into a kubectl-reflect store, as `kubectl
 // reflect watch` and `get` do.
-func startStore(ctx context.Context, cfg *rest.Config, namespace string, limit time.Duration) (*syncedCache, error) {
-	c, err := newStoreClient(cfg, namespace)
+func startStore(ctx context.Context, cfg *rest.Config, resource kube.Resource, namespace string, limit time.Duration) (*syncedCache, error) {
+	c, err := newStoreClient(cfg, resource, namespace)
 	if err != nil {
 		return nil, err
 	}

@@ -30,7 +30,7 @@ type relistResult struct {
 // measureRelist measures cfg.repeat relists, each into a new store.
 func measureRelist(ctx context.Context, e *env) (relistResult, error) {
 	var r relistResult
-	c, err := newStoreClient(e.inProcessConfig(), e.namespace)
+	c, err := newStoreClient(e.inProcessConfig(), configMaps, e.namespace)
 	if err != nil {
 		return r, err
 	}

@@ -20,7 +20,8 @@ import (
 
 // clients talk to the API server for the benchmark itself (never measured).
 type clients struct {
-	cs kubernetes.Interface
+	cfg *rest.Config // QPS and burst raised as for cs
+	cs  kubernetes.Interface
 }
 
 // newClients builds a clientset whose rate limit does not hold back workers
@@ -33,7 +34,7 @@ func newClients(cfg *rest.Config, workers int) (*clients, error) {
 	if err != nil {
 		return nil, fmt.Errorf("client for the benchmark: %w", err)
 	}
-	return &clients{cs: cs}, nil
+	return &clients{cfg: cfg, cs: cs}, nil
 }
 
 // objectName is the name of the i-th ConfigMap; the 0th is the sentinel of

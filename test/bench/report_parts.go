@@ -70,6 +70,9 @@ func (r memoryResult) rows() []row {
 		{metric: "heap per object after GC: store vs typed informer (managedFields kept)", ours: perObject(ours), baseline: perObject(cacheTyped), unit: "B", format: "%.0f", target: heapTarget},
 		{metric: "heap per object after GC: store vs typed informer, managedFields stripped (reference)", ours: perObject(ours), baseline: perObject(cacheTypedStripped), unit: "B", format: "%.0f"},
 		{metric: "heap per object after GC: store vs dynamic informer (reference)", ours: perObject(ours), baseline: perObject(cacheDynamic), unit: "B", format: "%.0f"},
+		{metric: "heap per object after GC, custom resources (the same data as Widgets): store of Widgets vs typed informer of ConfigMaps", ours: perObject(cacheStoreCRD), baseline: perObject(cacheTyped), unit: "B", format: "%.0f", target: heapTarget},
+		{metric: "heap per object after GC, custom resources: store vs dynamic informer of Widgets (reference)", ours: perObject(cacheStoreCRD), baseline: perObject(cacheDynamicCRD), unit: "B", format: "%.0f"},
+		{metric: "in-process sync time, custom resources: store vs dynamic informer of Widgets (reference)", ours: secs(cacheStoreCRD), baseline: secs(cacheDynamicCRD), unit: "s", format: "%.2f"},
 	}
 }
 
