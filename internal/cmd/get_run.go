@@ -33,7 +33,7 @@ type snapshot struct {
 // names are reported as kubectl does.
 func (o *GetOptions) Run(ctx context.Context) error {
 	prune := object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields}
-	reflectors, err := o.reflectors(o.humanReadable(), prune, false)
+	reflectors, err := o.reflectors(o.humanReadable(), prune)
 	if err != nil {
 		return err
 	}

@@ -110,9 +110,11 @@ type reflector struct {
 }
 
 // reflectors builds one client and store per kind. One name narrows the
-// list with a field selector; several are picked from the store. pack keeps
-// the stored JSON compressed, for stores that live long.
-func (t *target) reflectors(table bool, prune object.Prune, pack bool) ([]*reflector, error) {
+// list with a field selector; several are picked from the store. The stores
+// keep JSON as it came (kube.Scope.Pack off): packing and unpacking would be
+// an eighth of watch's CPU per live event, for memory that watch and get,
+// which live as long as their command, do not need back.
+func (t *target) reflectors(table bool, prune object.Prune) ([]*reflector, error) {
 	rc, err := kube.NewRESTClient(t.config)
 	if err != nil {
 		return nil, err
@@ -125,7 +127,7 @@ func (t *target) reflectors(table bool, prune object.Prune, pack bool) ([]*refle
 	for _, res := range t.resources {
 		scope := kube.Scope{
 			Namespace: t.namespace, LabelSelector: t.LabelSelector, FieldSelector: fieldSelector,
-			Table: table, Prune: prune, Pack: pack,
+			Table: table, Prune: prune,
 		}
 		out = append(out, newReflector(kube.NewClient(rc, res, scope)))
 	}

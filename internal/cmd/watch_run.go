@@ -29,7 +29,7 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 		return err
 	}
 	table := !o.Diff && (o.Output == "" || o.Output == "wide")
-	reflectors, err := o.reflectors(table, object.Prune{ManagedFields: !o.ShowManagedFields}, true)
+	reflectors, err := o.reflectors(table, object.Prune{ManagedFields: !o.ShowManagedFields})
 	if err != nil {
 		return err
 	}

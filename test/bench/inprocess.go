@@ -30,8 +30,8 @@ func (e *env) inProcessConfig() *rest.Config {
 var configMaps = kube.Resource{GVR: corev1.SchemeGroupVersion.WithResource("configmaps"), Kind: "ConfigMap", Namespaced: true}
 
 // newStoreClient is the client kubectl-reflect's store is fed from: the
-// namespace's objects of resource, pruned of managedFields and last-applied, packed
-// as long-lived stores (`watch`, the daemon) keep them.
+// namespace's objects of resource, pruned of managedFields and last-applied,
+// and packed as long-lived stores keep them (kube.Scope.Pack).
 func newStoreClient(cfg *rest.Config, resource kube.Resource, namespace string) (*kube.Client, error) {
 	rc, err := kube.NewRESTClient(cfg)
 	if err != nil {
