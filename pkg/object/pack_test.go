@@ -31,19 +31,19 @@ const (
 )
 
 // TestPackRoundTrip: a packing decoder gives the same objects as a plain
-// one, for every object and however it is read back; objects before the
-// codec is learnt, and those it cannot shrink, are kept as JSON.
+// one, for every object and however it is read back, never in more bytes
+// than the JSON; objects before the codec is learnt are kept as JSON, all
+// later ones packed.
 func TestPackRoundTrip(t *testing.T) {
 	tests := []struct {
-		name       string
-		doc        func(i int) []byte
-		wantPacked bool // of the objects after the sample
+		name string
+		doc  func(i int) []byte
 	}{
-		{"random letters", func(i int) []byte { return configMap(i, 1024, letters) }, true},
-		{"escapes and UTF-8", func(i int) []byte { return configMap(i, 600, utf8ish) }, true},
-		{"mixed sizes", func(i int) []byte { return configMap(i, i%7*300, letters) }, true},
+		{"random letters", func(i int) []byte { return configMap(i, 1024, letters) }},
+		{"escapes and UTF-8", func(i int) []byte { return configMap(i, 600, utf8ish) }},
+		{"mixed sizes", func(i int) []byte { return configMap(i, i%7*300, letters) }},
 		// Too small for huff0: the s2 stage alone packs them.
-		{"tiny", func(i int) []byte { return fmt.Appendf(nil, `{"metadata":{"name":"%d","uid":"u"}}`, i) }, true},
+		{"tiny", func(i int) []byte { return fmt.Appendf(nil, `{"metadata":{"name":"%d","uid":"u"}}`, i) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,11 +77,8 @@ func TestPackRoundTrip(t *testing.T) {
 				}
 				held += n
 			}
-			if tt.wantPacked && kept > 0 {
+			if kept > 0 {
 				t.Errorf("%d objects after the sample were kept as JSON", kept)
-			}
-			if !tt.wantPacked && packed > 0 {
-				t.Errorf("%d objects were packed, want none", packed)
 			}
 			t.Logf("%d of 3000 packed, %d bytes held", packed, held)
 		})
