@@ -35,7 +35,13 @@ for the kinds you name and shows what they see.`,
 	}
 	flags.AddFlags(root.PersistentFlags())
 	verbosity := root.PersistentFlags().IntP("v", "v", 0, "Log level of client-go's logs on stderr (0: none)")
-	root.PersistentPreRunE = func(*cobra.Command, []string) error { return setupLogs(*verbosity) }
+	addProfileFlags(root.PersistentFlags())
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		if err := setupLogs(*verbosity); err != nil {
+			return err
+		}
+		return startProfile(root)
+	}
 	root.AddCommand(NewCmdWatch(flags, streams), NewCmdGet(flags, streams), NewCmdVersion(streams))
 	initCompletion(root, flags)
 	return root
@@ -76,7 +82,7 @@ func setupLogs(verbosity int) error {
 // Execute runs root with ctx, prints an error once as `error: ...` and
 // returns the process exit code.
 func Execute(ctx context.Context, root *cobra.Command, streams genericiooptions.IOStreams) int {
-	err := root.ExecuteContext(ctx)
+	err := errors.Join(root.ExecuteContext(ctx), stopProfile(root))
 	if err == nil {
 		return 0
 	}

@@ -42,21 +42,21 @@ func decodeList(body io.Reader, d decoding) (watch.Page[*object.Object], []objec
 			})
 		case "rows":
 			err = r.each(func(row []byte) error {
-				rr := gjson.ParseBytes(row)
+				rr := gjson.Parse(view(row))
 				obj, err := decodeItem(rr.Get("object").Raw, rr.Get("cells"), d)
 				page.Items = append(page.Items, obj)
 				return err
 			})
 		case "metadata":
 			err = r.member(func(v []byte) error {
-				md := gjson.ParseBytes(v)
+				md := gjson.Parse(view(v))
 				page.ResourceVersion = strings.Clone(md.Get("resourceVersion").String())
 				page.Continue = strings.Clone(md.Get("continue").String())
 				return nil
 			})
 		case "columnDefinitions":
 			err = r.member(func(v []byte) (err error) {
-				cols, err = decodeColumns(gjson.ParseBytes(v))
+				cols, err = decodeColumns(gjson.Parse(view(v)))
 				return err
 			})
 		default:

@@ -52,6 +52,7 @@ func TestBadInput(t *testing.T) {
 		{"invalid label selector", []string{"watch", "cm", "-l", "a in (", kc}, "invalid label selector"},
 		{"invalid field selector", []string{"watch", "cm", "--field-selector", "a", kc}, "invalid field selector"},
 		{"invalid list mode", []string{"get", "cm", "--list-mode", "fast", kc}, "invalid --list-mode \"fast\""},
+		{"unknown profile", []string{"version", "--profile", "mem"}, "unknown --profile \"mem\""},
 		{"unsupported field selector", []string{"watch", "cm", "--field-selector", "spec.nothing=1", kc}, "is not a known field selector"},
 		{"unreachable server", []string{"watch", "cm", kc, "--server", "https://127.0.0.1:1"}, "connection refused"},
 		{"malformed kubeconfig", []string{"watch", "cm", "--kubeconfig", malformed}, "error loading config file"},
