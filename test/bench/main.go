@@ -80,7 +80,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&cfg.out, "out", "", "also write the Markdown report to this file")
 	fs.DurationVar(&cfg.wait, "wait", 5*time.Minute, "give up on any single wait (a list, a batch of events) after this long")
 	only := fs.String("only", "", "run only these measurements, comma-separated: "+partNames()+" (default: all)")
-	fs.StringVar(&cfg.memprofile, "memprofile", "", "write the benchmark's heap profile here while kubectl-reflect's store is synced in it (memory part), and to FILE.relist after a relist (relist part); sampling every 4 KiB slows the in-process measurements")
+	fs.StringVar(&cfg.memprofile, "memprofile", "", "write the benchmark's heap profile here while kubectl-reflect's store is synced in it (memory part), and to FILE.relist.before and FILE.relist around a relist (relist part; compare them with pprof -base); sampling every 4 KiB slows the in-process measurements")
 	fs.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write the benchmark's CPU profile here while kubectl-reflect's store syncs the first time (memory part)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
