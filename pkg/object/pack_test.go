@@ -266,3 +266,23 @@ func BenchmarkAppendJSON(b *testing.B) {
 		buf = objs[100+i%900].AppendJSON(buf[:0])
 	}
 }
+
+// TestPackAfterALargeFirstObject: a first object larger than the whole
+// sample does not leave a resource unpacked: the codec waits for a second
+// object, and every object after the sample is packed.
+func TestPackAfterALargeFirstObject(t *testing.T) {
+	d := NewDecoder(DecoderOptions{Pack: true})
+	for i := range 200 {
+		size := 1024
+		if i == 0 {
+			size = 2 * sampleBytes
+		}
+		o, err := d.Decode(configMap(i, size, letters), nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p, _ := o.Packed(); i >= 2 && !p {
+			t.Fatalf("object %d is kept as JSON, want it packed", i)
+		}
+	}
+}
