@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/tidwall/gjson"
 )
@@ -80,7 +81,7 @@ func (r *reader) expect(set string) (byte, error) {
 	if err != nil {
 		return 0, unexpectedEOF(err)
 	}
-	if !bytes.ContainsRune([]byte(set), rune(c)) {
+	if strings.IndexByte(set, c) < 0 {
 		return 0, fmt.Errorf("malformed JSON: %q where one of %q was expected", c, set)
 	}
 	r.start++
