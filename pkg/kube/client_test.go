@@ -205,6 +205,14 @@ func TestWatchRequest(t *testing.T) {
 	}
 }
 
+// configMapListItems are the objects of configMapList.
+var configMapListItems = []item{
+	{apiVersion: "v1", kind: "ConfigMap", namespace: "ns1", name: "a", uid: "ua", rv: "10"},
+	{apiVersion: "v1", kind: "ConfigMap"},
+	{apiVersion: "v1", kind: "ConfigMap", namespace: "ns2", name: "c", uid: "uc", rv: "12"},
+	{apiVersion: "v1", kind: "ConfigMap", namespace: "ns2", name: "d", uid: "ud", rv: "13"},
+}
+
 // TestListDecodes: List returns the server's objects with their kind, and
 // learns the columns from a Table.
 func TestListDecodes(t *testing.T) {
@@ -218,13 +226,8 @@ func TestListDecodes(t *testing.T) {
 		wantCols  []object.Column
 	}{{
 		name: "plain", body: configMapList,
-		wantItems: []item{
-			{apiVersion: "v1", kind: "ConfigMap", namespace: "ns1", name: "a", uid: "ua", rv: "10"},
-			{apiVersion: "v1", kind: "ConfigMap"},
-			{apiVersion: "v1", kind: "ConfigMap", namespace: "ns2", name: "c", uid: "uc", rv: "12"},
-			{apiVersion: "v1", kind: "ConfigMap", namespace: "ns2", name: "d", uid: "ud", rv: "13"},
-		},
-		wantRV: "100", wantCont: "tok-1",
+		wantItems: configMapListItems,
+		wantRV:    "100", wantCont: "tok-1",
 	}, {
 		name: "Table", body: configMapTable, scope: Scope{Table: true},
 		wantItems: []item{
@@ -234,13 +237,8 @@ func TestListDecodes(t *testing.T) {
 		wantRV: "200", wantCont: "tok-2", wantCols: configMapColumns,
 	}, {
 		name: "plain JSON from a server that cannot make a Table", body: configMapList, scope: Scope{Table: true},
-		wantItems: []item{
-			{apiVersion: "v1", kind: "ConfigMap", namespace: "ns1", name: "a", uid: "ua", rv: "10"},
-			{apiVersion: "v1", kind: "ConfigMap"},
-			{apiVersion: "v1", kind: "ConfigMap", namespace: "ns2", name: "c", uid: "uc", rv: "12"},
-			{apiVersion: "v1", kind: "ConfigMap", namespace: "ns2", name: "d", uid: "ud", rv: "13"},
-		},
-		wantRV: "100", wantCont: "tok-1",
+		wantItems: configMapListItems,
+		wantRV:    "100", wantCont: "tok-1",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
