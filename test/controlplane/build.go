@@ -23,23 +23,28 @@ const CacheEnv = "KUBECTL_REFLECT_CONTROLPLANE_CACHE"
 // ldflags make /version report the real Kubernetes version instead of
 // v0.0.0-master. Keep them in step with k8s.io/kubernetes in tools/go.mod.
 const ldflags = "-X k8s.io/component-base/version.gitVersion=v1.37.2 " +
-	"-X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=37"
+	"-X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=37 " +
+	"-X k8s.io/client-go/pkg/version.gitVersion=v1.37.2 " +
+	"-X k8s.io/client-go/pkg/version.gitMajor=1 -X k8s.io/client-go/pkg/version.gitMinor=37"
 
 // buildRecipe is part of the cache key: bump it when the way the binaries are
 // built changes.
-const buildRecipe = "recipe 1; ldflags " + ldflags
+const buildRecipe = "recipe 2 (with kubectl); ldflags " + ldflags
 
 // buildTarget is a main package of the tools module: go build names its
 // binary out, the cache calls it name.
 type buildTarget struct{ pkg, out, name string }
 
-// buildTargets lists etcd, kube-apiserver and kube-controller-manager, in the
-// order binariesIn uses.
+// buildTargets lists etcd, kube-apiserver, kube-controller-manager and
+// kubectl, in the order binariesIn uses. kubectl is built at the server's
+// version so that the kubectl-parity tests never depend on (or skip for) the
+// machine's kubectl, which may be outside the supported version skew.
 func buildTargets() []buildTarget {
 	return []buildTarget{
 		{"go.etcd.io/etcd/server/v3", "server", "etcd"},
 		{"k8s.io/kubernetes/cmd/kube-apiserver", "kube-apiserver", "kube-apiserver"},
 		{"k8s.io/kubernetes/cmd/kube-controller-manager", "kube-controller-manager", "kube-controller-manager"},
+		{"k8s.io/kubernetes/cmd/kubectl", "kubectl", "kubectl"},
 	}
 }
 
@@ -60,12 +65,14 @@ type BuildOptions struct {
 	Progress io.Writer
 }
 
-// Binaries are the paths of the three control-plane executables.
+// Binaries are the paths of the control-plane executables and of the kubectl
+// of the same version.
 type Binaries struct {
 	Dir               string // the directory holding all three
 	Etcd              string
 	APIServer         string
 	ControllerManager string
+	Kubectl           string
 }
 
 func binariesIn(dir string) Binaries {
@@ -75,11 +82,12 @@ func binariesIn(dir string) Binaries {
 		Etcd:              filepath.Join(dir, t[0].name),
 		APIServer:         filepath.Join(dir, t[1].name),
 		ControllerManager: filepath.Join(dir, t[2].name),
+		Kubectl:           filepath.Join(dir, t[3].name),
 	}
 }
 
 func (b Binaries) complete() bool {
-	for _, p := range []string{b.Etcd, b.APIServer, b.ControllerManager} {
+	for _, p := range []string{b.Etcd, b.APIServer, b.ControllerManager, b.Kubectl} {
 		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
 			return false
 		}
@@ -141,7 +149,7 @@ func buildInto(ctx context.Context, goCmd, toolsDir, base, dir string, progress 
 	}
 	defer os.RemoveAll(tmp)
 
-	fmt.Fprintf(progress, "controlplane: building etcd, kube-apiserver and kube-controller-manager into %s (a cold build takes minutes)\n", dir)
+	fmt.Fprintf(progress, "controlplane: building etcd, kube-apiserver, kube-controller-manager and kubectl into %s (a cold build takes minutes)\n", dir)
 	args := []string{"build", "-buildvcs=false", "-ldflags", ldflags, "-o", tmp + string(filepath.Separator)}
 	for _, p := range buildTargets() {
 		args = append(args, p.pkg)

@@ -193,3 +193,7 @@ func (c *ControlPlane) Dir() string { return c.dir }
 // LogDir holds one log file per component (etcd.log, kube-apiserver.log,
 // kube-controller-manager.log); restarts append to the same file.
 func (c *ControlPlane) LogDir() string { return c.logDir }
+
+// Kubectl is the path of the kubectl built at the control plane's version
+// (see Build): the kubectl-parity tests run it, not the machine's.
+func (c *ControlPlane) Kubectl() string { return c.bins.Kubectl }
