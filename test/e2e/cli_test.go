@@ -156,10 +156,6 @@ func TestClosedPipe(t *testing.T) {
 
 // TestPluginDiscovery: kubectl finds the binary on PATH as `kubectl reflect`.
 func TestPluginDiscovery(t *testing.T) {
-	kubectl, err := exec.LookPath("kubectl")
-	if err != nil {
-		t.Skip("kubectl is not installed")
-	}
 	cp := cluster.Get(t)
 	cs := admin(t, cp)
 	ns := namespace(t, cs)
@@ -168,7 +164,7 @@ func TestPluginDiscovery(t *testing.T) {
 	run := func(args ...string) string {
 		ctx, cancel := context.WithTimeout(context.Background(), patience)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, kubectl, args...)
+		cmd := exec.CommandContext(ctx, kubectlBinary, args...)
 		cmd.Env = env
 		out, err := cmd.CombinedOutput()
 		if err != nil {

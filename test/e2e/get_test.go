@@ -47,16 +47,13 @@ spec:
     - {name: Age, type: date, jsonPath: .metadata.creationTimestamp}
 `
 
-// kubectl runs the real kubectl against cp; the test is skipped without it.
+// kubectl runs the kubectl of the control plane's version (kubectlBinary)
+// with kubeconfig and returns its stdout, stderr and exit code.
 func kubectl(t *testing.T, kubeconfig string, args ...string) (string, string, int) {
 	t.Helper()
-	path, err := exec.LookPath("kubectl")
-	if err != nil {
-		t.Skip("kubectl is not installed")
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, append(args, "--kubeconfig", kubeconfig)...)
+	cmd := exec.CommandContext(ctx, kubectlBinary, append(args, "--kubeconfig", kubeconfig)...)
 	var out, errOut strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	code := 0

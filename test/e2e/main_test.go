@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -17,6 +18,10 @@ var cluster controlplane.Shared
 
 // binary is the kubectl-reflect built for this test run.
 var binary string
+
+// kubectlBinary is the kubectl built with the control plane, at its version:
+// the parity tests compare with it, whatever kubectl the machine has.
+var kubectlBinary string
 
 func TestMain(m *testing.M) {
 	os.Exit(run(m))
@@ -40,5 +45,11 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "building kubectl-reflect:", err)
 		return 1
 	}
+	bins, err := controlplane.Build(context.Background(), controlplane.BuildOptions{Progress: os.Stderr})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "building the control plane:", err)
+		return 1
+	}
+	kubectlBinary = bins.Kubectl
 	return cluster.Run(m)
 }
