@@ -37,12 +37,14 @@ func KeyOf[T Object](o T) Key { return Key{Namespace: o.GetNamespace(), Name: o.
 type ChangeType uint8
 
 const (
-	// Applied: Object is new or changed. Old is the version the subscriber
-	// saw last, when HasOld.
+	// Applied: Object is new or changed. Old, when HasOld, is the version
+	// before it: the one the subscriber saw last (Coalescing), the one the
+	// store held just before (Ordered).
 	Applied ChangeType = iota + 1
-	// Deleted: Object is the last known state of a deleted object. Old is the
-	// version the subscriber saw last, when HasOld; without it the subscriber
-	// never saw the object applied (its creation was coalesced away).
+	// Deleted: Object is the last known state of a deleted object. Old, when
+	// HasOld, is as for Applied; without it the subscriber never saw the
+	// object applied (Coalescing: its creation was coalesced away; Ordered:
+	// the store never held it).
 	Deleted
 	// Synced: everything delivered before it is the whole state of the
 	// resource. It follows the first sync, a late join and every Resync.
@@ -70,4 +72,9 @@ type Change[T Object] struct {
 	Object T
 	Old    T
 	HasOld bool
+	// ResourceVersion is the store's resourceVersion once the change was
+	// applied: the event's for a live change, the list's for the changes of
+	// a relist, the store's at the time for a queued state and its markers.
+	// A stream resumes from it.
+	ResourceVersion string
 }

@@ -211,11 +211,37 @@ func (v *view) equal(s *Store[*obj]) string {
 	return diffStrings(got, state(s))
 }
 
-// queued is the number of pending entries (changes and markers) of sub.
+// queued is the number of pending entries (changes and markers) of sub,
+// and of the keys among them (coalescing) or its changes (ordered).
 func queued(sub *Subscription[*obj]) (entries, pending int) {
 	sub.mu.Lock()
 	defer sub.mu.Unlock()
-	return len(sub.order) - sub.head, len(sub.pending)
+	switch q := sub.queue.(type) {
+	case *coalescingQueue[*obj]:
+		return q.len(), len(q.pending)
+	case *orderedQueue[*obj]:
+		n := 0
+		for _, c := range q.changes[q.head:] {
+			if !isMarker(c.Type) {
+				n++
+			}
+		}
+		return q.len(), n
+	}
+	panic("unknown queue")
+}
+
+// queueCap is the capacity sub's queue holds, and whether a resync is due.
+func queueCap(sub *Subscription[*obj]) (capacity int, resync bool) {
+	sub.mu.Lock()
+	defer sub.mu.Unlock()
+	switch q := sub.queue.(type) {
+	case *coalescingQueue[*obj]:
+		return cap(q.order), sub.resync
+	case *orderedQueue[*obj]:
+		return cap(q.changes), sub.resync
+	}
+	panic("unknown queue")
 }
 
 func subCount(s *Store[*obj]) int {

@@ -16,8 +16,10 @@ type Options[T Object] struct {
 	// is built on its first use.
 	Indexes map[string]IndexFunc[T]
 	// QueueLimit bounds each subscriber's queue beyond one full state (see
-	// Subscription): a queue overflows at len(store)+QueueLimit entries. Zero
-	// means max(1024, len(store)).
+	// Subscription): a queue overflows at len(store)+QueueLimit changes.
+	// SubscribeOptions.Limit overrides it per subscription. Zero means the
+	// mode's default: max(1024, len(store)) for Coalescing,
+	// DefaultOrderedLimit for Ordered.
 	QueueLimit int
 }
 
@@ -127,7 +129,7 @@ func (s *Store[T]) swapRelist(rv string) {
 	if s.indexes != ix { // a reader added the namespace index meanwhile
 		indexes = s.indexes.rebuilt(buf.items)
 	}
-	changes := diff(s.items, buf)
+	changes := diff(s.items, buf, rv)
 	s.items, s.indexes, s.rv = buf.items, indexes, rv
 	for _, c := range changes {
 		s.notifyLocked(c)
@@ -136,13 +138,13 @@ func (s *Store[T]) swapRelist(rv string) {
 	case <-s.synced:
 	default:
 		close(s.synced)
-		s.notifyLocked(Change[T]{Type: Synced})
+		s.notifyLocked(Change[T]{Type: Synced, ResourceVersion: rv})
 	}
 }
 
-// diff lists what turns old into the relist: Applied in list order, then
-// Deleted in key order.
-func diff[T Object](old map[Key]T, relist *relistBuffer[T]) []Change[T] {
+// diff lists what turns old into the relist listed at rv: Applied in list
+// order, then Deleted in key order.
+func diff[T Object](old map[Key]T, relist *relistBuffer[T], rv string) []Change[T] {
 	var changes []Change[T]
 	for _, k := range relist.order {
 		obj := relist.items[k]
@@ -150,7 +152,7 @@ func diff[T Object](old map[Key]T, relist *relistBuffer[T]) []Change[T] {
 		if had && prev.GetResourceVersion() == obj.GetResourceVersion() {
 			continue
 		}
-		changes = append(changes, Change[T]{Type: Applied, Key: k, Object: obj, Old: prev, HasOld: had})
+		changes = append(changes, Change[T]{Type: Applied, Key: k, Object: obj, Old: prev, HasOld: had, ResourceVersion: rv})
 	}
 	var gone []Key
 	for k := range old {
@@ -160,7 +162,7 @@ func diff[T Object](old map[Key]T, relist *relistBuffer[T]) []Change[T] {
 	}
 	slices.SortFunc(gone, compareKeys)
 	for _, k := range gone {
-		changes = append(changes, Change[T]{Type: Deleted, Key: k, Object: old[k], Old: old[k], HasOld: true})
+		changes = append(changes, Change[T]{Type: Deleted, Key: k, Object: old[k], Old: old[k], HasOld: true, ResourceVersion: rv})
 	}
 	return changes
 }
@@ -178,7 +180,7 @@ func (s *Store[T]) apply(obj T, rv string) {
 	if had && old.GetResourceVersion() == obj.GetResourceVersion() {
 		return
 	}
-	s.notifyLocked(Change[T]{Type: Applied, Key: k, Object: obj, Old: old, HasOld: had})
+	s.notifyLocked(Change[T]{Type: Applied, Key: k, Object: obj, Old: old, HasOld: had, ResourceVersion: rv})
 }
 
 func (s *Store[T]) delete(obj T, rv string) {
@@ -191,18 +193,15 @@ func (s *Store[T]) delete(obj T, rv string) {
 	}
 	delete(s.items, k)
 	s.rv = rv
-	s.notifyLocked(Change[T]{Type: Deleted, Key: k, Object: obj, Old: old, HasOld: had})
+	s.notifyLocked(Change[T]{Type: Deleted, Key: k, Object: obj, Old: old, HasOld: had, ResourceVersion: rv})
 }
 
 func (s *Store[T]) notifyLocked(c Change[T]) {
-	limit := len(s.items) + s.opts.QueueLimit
-	if s.opts.QueueLimit <= 0 {
-		limit = max(1024, 2*len(s.items))
-	}
+	n := len(s.items)
 	s.subsMu.Lock()
 	defer s.subsMu.Unlock()
 	for sub := range s.subs {
-		sub.push(c, limit)
+		sub.push(c, n)
 	}
 }
 

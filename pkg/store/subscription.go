@@ -9,38 +9,85 @@ import (
 // ErrClosed is returned by Next after Close.
 var ErrClosed = errors.New("subscription closed")
 
-// Subscription is one subscriber's view of a Store's changes.
+// Subscription is one subscriber's view of a Store's changes, queued in the
+// Mode chosen at Subscribe.
 //
-// Queue policy. The store never waits for a subscriber. Each subscription
-// queues at most one pending change per object: a newer change to an object
-// that is still queued replaces it in place (latest wins) and keeps the Old
-// version the subscriber saw last, so a slow reader sees fewer, never stale,
-// changes. Deletions are queued like any change. If the queue still grows
-// past the store's QueueLimit (deletions of many distinct objects piling up),
-// it is dropped and the subscriber receives Resync, the whole current state
-// as Applied, then Synced. Memory per subscription is therefore bounded by
-// one full state plus QueueLimit entries.
+// Both modes. The store never waits for a subscriber, and a slow subscriber
+// never slows another: the store queues each change for each subscriber in
+// constant amortized time, under that subscriber's own lock, and moves on.
+// A subscriber that joins after the first sync is queued the whole current
+// state first (Applied without Old, in key order, then Synced); one that
+// joins earlier receives it from the first sync. Every change carries the
+// store's resourceVersion at that change (Change.ResourceVersion).
+//
+// Bound. A queue holds at most one full state plus a bound of changes (the
+// bound counts beyond the store's size, so that queuing the whole state for
+// a join or a resync never overflows by itself). The bound is
+// SubscribeOptions.Limit if set, else the store's Options.QueueLimit if
+// set, else the mode's default below. A change that would take the queue
+// past it drops the whole queue instead, and the subscriber then receives
+// Resync, the whole current state as Applied without Old, then Synced, and
+// every change from there on. Memory per subscription is therefore bounded
+// by one full state plus the bound.
+//
+// Coalescing (the default, for level-based controllers). At most one change
+// per object is pending: a newer change to an object that is still queued
+// replaces it in place (latest wins, in the slot of the object's first
+// pending change) and keeps the Old version the subscriber saw last, so a
+// slow reader sees fewer, never stale, changes, but not every version and
+// not in resourceVersion order across objects. Deletions are queued like
+// any change, so only deletions of many distinct objects can reach the
+// bound. Default bound: max(1024, len(store)).
+//
+// Ordered (for streams that are audited or resumed, such as a printed watch
+// or a WATCH endpoint). Every change is delivered, in the exact order the
+// store applied it: live applies and deletes, and the changes a relist's
+// swap produces (Applied in list order, then Deleted in key order, each
+// with the relist's resourceVersion). Old is the object's version just
+// before that change, so the changes of one object chain without a gap.
+// Default bound: DefaultOrderedLimit changes. A queued change keeps its
+// object versions alive after the store has replaced them, so a full queue
+// costs the bound times a Change plus the versions only it holds.
 type Subscription[T Object] struct {
 	store  *Store[T]
 	signal chan struct{} // holds a token while changes may be pending
+	limit  int           // changes beyond one full state; 0: the coalescing default
 
-	mu      sync.Mutex
-	order   []entry // pending entries in arrival order, from head on
-	head    int
-	pending map[Key]Change[T]
-	resync  bool
-	closed  bool
-	stop    func() bool // releases the ctx registration
+	mu     sync.Mutex
+	queue  queue[T]
+	resync bool        // the queue overflowed; the next read queues the state
+	closed bool        // Close was called; queue is empty for good
+	stop   func() bool // releases the ctx registration
 }
 
-// entry is a place in the queue: an object's pending change, or a marker.
-type entry struct {
-	key    Key
-	marker ChangeType // Synced or Resync; 0 for an object's change
-}
+// Mode is how a Subscription queues changes; see Subscription for the
+// contract of each.
+type Mode uint8
 
-// SubscribeOptions tune a subscription. The zero value is usable.
+const (
+	// Coalescing delivers the latest version of each changed object: the
+	// mode of level-based controllers.
+	Coalescing Mode = iota
+	// Ordered delivers every change in the order the store applied it: the
+	// mode of event streams.
+	Ordered
+)
+
+// DefaultOrderedLimit is the bound of an Ordered subscription's queue, in
+// changes beyond one full state, unless SubscribeOptions.Limit or the
+// store's Options.QueueLimit sets another.
+const DefaultOrderedLimit = 8192
+
+// SubscribeOptions tune a subscription. The zero value is usable: a
+// Coalescing subscription with its own wake channel.
 type SubscribeOptions struct {
+	// Mode chooses how changes are queued: Coalescing (the default) or
+	// Ordered.
+	Mode Mode
+	// Limit, if positive, bounds this subscription's queue, in changes
+	// beyond one full state, overriding the store's Options.QueueLimit and
+	// the mode's default (see Subscription).
+	Limit int
 	// Wake, if set, receives a token (never blocking) whenever the
 	// subscription may have changes. Several subscriptions may share one
 	// channel (buffered, capacity 1 or more) so that one goroutine waits for
@@ -52,11 +99,22 @@ type SubscribeOptions struct {
 // state is queued first (as Applied, then Synced); otherwise the first sync
 // delivers it. The subscription ends when ctx ends or Close is called.
 func (s *Store[T]) Subscribe(ctx context.Context, opts SubscribeOptions) *Subscription[T] {
-	signal := opts.Wake
-	if signal == nil {
-		signal = make(chan struct{}, 1)
+	sub := &Subscription[T]{store: s, signal: opts.Wake, limit: opts.Limit}
+	if sub.signal == nil {
+		sub.signal = make(chan struct{}, 1)
 	}
-	sub := &Subscription[T]{store: s, signal: signal, pending: map[Key]Change[T]{}}
+	if sub.limit <= 0 {
+		sub.limit = s.opts.QueueLimit
+	}
+	switch opts.Mode {
+	case Ordered:
+		sub.queue = &orderedQueue[T]{}
+		if sub.limit <= 0 {
+			sub.limit = DefaultOrderedLimit
+		}
+	default:
+		sub.queue = newCoalescingQueue[T]()
+	}
 	// The read lock keeps the writer (who notifies under the write lock) out
 	// between the snapshot and the registration, and lets readers in.
 	s.mu.RLock()
@@ -81,23 +139,19 @@ func (s *Store[T]) Subscribe(ctx context.Context, opts SubscribeOptions) *Subscr
 // fillLocked queues the whole state of s; the caller holds both locks.
 func (sub *Subscription[T]) fillLocked(s *Store[T]) {
 	for _, obj := range s.listLocked(nil) {
-		sub.enqueueLocked(Change[T]{Type: Applied, Key: KeyOf(obj), Object: obj})
+		sub.queue.add(Change[T]{Type: Applied, Key: KeyOf(obj), Object: obj, ResourceVersion: s.rv}, -1)
 	}
-	sub.enqueueLocked(Change[T]{Type: Synced})
+	sub.queue.add(Change[T]{Type: Synced, ResourceVersion: s.rv}, -1)
+	sub.wake()
 }
 
-func (sub *Subscription[T]) enqueueLocked(c Change[T]) {
-	if sub.head > 0 && sub.head >= len(sub.order)/2 { // reuse the consumed half
-		n := copy(sub.order, sub.order[sub.head:])
-		sub.order, sub.head = sub.order[:n], 0
+// bound is the most changes the queue may hold while the store holds n
+// objects.
+func (sub *Subscription[T]) bound(n int) int {
+	if sub.limit > 0 {
+		return n + sub.limit
 	}
-	if c.Type == Synced || c.Type == Resync {
-		sub.order = append(sub.order, entry{marker: c.Type})
-	} else {
-		sub.order = append(sub.order, entry{key: c.Key})
-		sub.pending[c.Key] = c
-	}
-	sub.wake()
+	return n + max(1024, n)
 }
 
 func (sub *Subscription[T]) wake() {
@@ -107,26 +161,19 @@ func (sub *Subscription[T]) wake() {
 	}
 }
 
-// push queues c for the subscriber. The store calls it with its lock held;
-// it never blocks.
-func (sub *Subscription[T]) push(c Change[T], limit int) {
+// push queues c for the subscriber while the store holds n objects. The
+// store calls it with its lock held; it never blocks.
+func (sub *Subscription[T]) push(c Change[T], n int) {
 	sub.mu.Lock()
 	defer sub.mu.Unlock()
 	if sub.closed || sub.resync {
 		return // a pending resync delivers the then current state
 	}
-	if prev, ok := sub.pending[c.Key]; ok && c.Type != Synced {
-		c.Old, c.HasOld = prev.Old, prev.HasOld
-		sub.pending[c.Key] = c
-		return
+	if !sub.queue.add(c, sub.bound(n)) {
+		sub.resync = true
+		sub.queue.drop()
 	}
-	if len(sub.pending) >= limit && c.Type != Synced {
-		sub.resync, sub.order, sub.head = true, nil, 0
-		clear(sub.pending)
-		sub.wake()
-		return
-	}
-	sub.enqueueLocked(c)
+	sub.wake()
 }
 
 // Next returns the next change, blocking until there is one. It returns
@@ -162,20 +209,8 @@ func (sub *Subscription[T]) pop() (Change[T], bool, error) {
 	if sub.closed {
 		return Change[T]{}, false, ErrClosed
 	}
-	for sub.head < len(sub.order) {
-		e := sub.order[sub.head]
-		sub.order[sub.head] = entry{}
-		sub.head++
-		if e.marker != 0 {
-			return Change[T]{Type: e.marker}, true, nil
-		}
-		if c, ok := sub.pending[e.key]; ok {
-			delete(sub.pending, e.key)
-			return c, true, nil
-		}
-	}
-	sub.order, sub.head = sub.order[:0], 0
-	return Change[T]{}, false, nil
+	c, ok := sub.queue.next()
+	return c, ok, nil
 }
 
 // startResync replaces the dropped queue by the store's current state.
@@ -189,7 +224,7 @@ func (sub *Subscription[T]) startResync() {
 		return
 	}
 	sub.resync = false
-	sub.enqueueLocked(Change[T]{Type: Resync})
+	sub.queue.add(Change[T]{Type: Resync, ResourceVersion: s.rv}, -1)
 	sub.fillLocked(s)
 }
 
@@ -200,7 +235,8 @@ func (sub *Subscription[T]) Close() {
 		sub.mu.Unlock()
 		return
 	}
-	sub.closed, sub.order, sub.pending = true, nil, nil
+	sub.closed = true
+	sub.queue.drop()
 	stop := sub.stop
 	sub.mu.Unlock()
 	if stop != nil {

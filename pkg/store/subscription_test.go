@@ -350,9 +350,7 @@ func TestStuckQueueIsOnePerKey(t *testing.T) {
 	if pending > 10 || entries > 11 {
 		t.Errorf("queue holds %d entries, %d pending; want at most 10 changes and Synced", entries, pending)
 	}
-	stuck.mu.Lock()
-	capOrder, resync := cap(stuck.order), stuck.resync
-	stuck.mu.Unlock()
+	capOrder, resync := queueCap(stuck)
 	if capOrder > 32 || resync {
 		t.Errorf("queue capacity %d, resync %v; want a small queue and no resync", capOrder, resync)
 	}
@@ -378,9 +376,7 @@ func TestSlowReaderQueueDoesNotGrow(t *testing.T) {
 			}
 		}
 	}
-	sub.mu.Lock()
-	capOrder := cap(sub.order)
-	sub.mu.Unlock()
+	capOrder, _ := queueCap(sub)
 	if capOrder > 16 {
 		t.Errorf("queue capacity grew to %d with at most 2 pending", capOrder)
 	}
