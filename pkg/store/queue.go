@@ -26,6 +26,7 @@ type coalescingQueue[T Object] struct {
 type entry struct {
 	key    Key
 	marker ChangeType // Synced or Resync; 0 for a key's change
+	rv     string     // the marker's ResourceVersion
 }
 
 func newCoalescingQueue[T Object]() *coalescingQueue[T] {
@@ -34,7 +35,7 @@ func newCoalescingQueue[T Object]() *coalescingQueue[T] {
 
 func (q *coalescingQueue[T]) add(c Change[T], bound int) bool {
 	if isMarker(c.Type) {
-		q.append(entry{marker: c.Type})
+		q.append(entry{marker: c.Type, rv: c.ResourceVersion})
 		return true
 	}
 	if prev, ok := q.pending[c.Key]; ok { // latest wins, Old as the subscriber saw it
@@ -64,7 +65,7 @@ func (q *coalescingQueue[T]) next() (Change[T], bool) {
 		q.order[q.head] = entry{}
 		q.head++
 		if e.marker != 0 {
-			return Change[T]{Type: e.marker}, true
+			return Change[T]{Type: e.marker, ResourceVersion: e.rv}, true
 		}
 		if c, ok := q.pending[e.key]; ok {
 			delete(q.pending, e.key)

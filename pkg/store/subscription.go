@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 )
 
@@ -73,6 +74,16 @@ const (
 	Ordered
 )
 
+func (m Mode) String() string {
+	switch m {
+	case Coalescing:
+		return "Coalescing"
+	case Ordered:
+		return "Ordered"
+	}
+	return fmt.Sprintf("Mode(%d)", uint8(m))
+}
+
 // DefaultOrderedLimit is the bound of an Ordered subscription's queue, in
 // changes beyond one full state, unless SubscribeOptions.Limit or the
 // store's Options.QueueLimit sets another.
@@ -112,7 +123,7 @@ func (s *Store[T]) Subscribe(ctx context.Context, opts SubscribeOptions) *Subscr
 		if sub.limit <= 0 {
 			sub.limit = DefaultOrderedLimit
 		}
-	default:
+	default: // Coalescing
 		sub.queue = newCoalescingQueue[T]()
 	}
 	// The read lock keeps the writer (who notifies under the write lock) out

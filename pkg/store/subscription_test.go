@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
@@ -79,20 +80,24 @@ func TestCoalescing(t *testing.T) {
 }
 
 func TestLateJoinerGetsStateSortedThenSyncedThenLive(t *testing.T) {
-	s := New[*obj](Options[*obj]{})
-	mustApply(t, s, relist("5", "b/x@1", "a/y@2", "cluster@3", "a/x@4")...)
-	mustApply(t, s, applyEv("b/x@5"))
+	for _, mode := range modes {
+		t.Run(mode.String(), func(t *testing.T) {
+			s := New[*obj](Options[*obj]{})
+			mustApply(t, s, relist("5", "b/x@1", "a/y@2", "cluster@3", "a/x@4")...)
+			mustApply(t, s, applyEv("b/x@5"))
 
-	sub := s.Subscribe(t.Context(), SubscribeOptions{})
-	defer sub.Close()
-	want := []string{"Applied cluster@3", "Applied a/x@4", "Applied a/y@2", "Applied b/x@5", "Synced"}
-	if d := diffStrings(describeAll(drain(t, sub)), want); d != "" {
-		t.Errorf("late join:%s", d)
-	}
-	mustApply(t, s, applyEv("a/y@6"), deleteEv("a/x@7"), applyEv("c/new@8"))
-	want = []string{"Applied a/y@6 old=2", "Deleted a/x@7 old=4", "Applied c/new@8"}
-	if d := diffStrings(describeAll(drain(t, sub)), want); d != "" {
-		t.Errorf("live changes after the late join:%s", d)
+			sub := s.Subscribe(t.Context(), SubscribeOptions{Mode: mode})
+			defer sub.Close()
+			want := []string{"Applied cluster@3", "Applied a/x@4", "Applied a/y@2", "Applied b/x@5", "Synced"}
+			if d := diffStrings(describeAll(drain(t, sub)), want); d != "" {
+				t.Errorf("late join:%s", d)
+			}
+			mustApply(t, s, applyEv("a/y@6"), deleteEv("a/x@7"), applyEv("c/new@8"))
+			want = []string{"Applied a/y@6 old=2", "Deleted a/x@7 old=4", "Applied c/new@8"}
+			if d := diffStrings(describeAll(drain(t, sub)), want); d != "" {
+				t.Errorf("live changes after the late join:%s", d)
+			}
+		})
 	}
 }
 
@@ -390,113 +395,145 @@ func TestSlowReaderQueueDoesNotGrow(t *testing.T) {
 	}
 }
 
+// TestCloseEndsSubscription: Close wakes a Next blocked on an empty queue
+// with ErrClosed, leaves the store and is idempotent, in both modes.
 func TestCloseEndsSubscription(t *testing.T) {
-	s := New[*obj](Options[*obj]{})
-	mustApply(t, s, relist("1", "ns/a@1")...)
-	sub := s.Subscribe(context.Background(), SubscribeOptions{})
-	if subCount(s) != 1 {
-		t.Fatalf("store has %d subscriptions, want 1", subCount(s))
-	}
+	for _, mode := range modes {
+		t.Run(mode.String(), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				s := New[*obj](Options[*obj]{})
+				mustApply(t, s, relist("1", "ns/a@1")...)
+				sub := s.Subscribe(context.Background(), SubscribeOptions{Mode: mode})
+				if subCount(s) != 1 {
+					t.Fatalf("store has %d subscriptions, want 1", subCount(s))
+				}
 
-	blocked := make(chan error, 1)
-	drain(t, sub)
-	go func() {
-		_, err := sub.Next(context.Background())
-		blocked <- err
-	}()
-	time.Sleep(10 * time.Millisecond)
-	sub.Close()
-	select {
-	case err := <-blocked:
-		if !errors.Is(err, ErrClosed) {
-			t.Errorf("blocked Next after Close = %v, want ErrClosed", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Close did not wake a blocked Next")
-	}
+				blocked := make(chan error, 1)
+				drain(t, sub)
+				go func() {
+					_, err := sub.Next(context.Background())
+					blocked <- err
+				}()
+				synctest.Wait() // Next waits for a change
+				select {
+				case err := <-blocked:
+					t.Fatalf("Next returned %v with nothing queued", err)
+				default:
+				}
+				sub.Close()
+				synctest.Wait()
+				select {
+				case err := <-blocked:
+					if !errors.Is(err, ErrClosed) {
+						t.Errorf("blocked Next after Close = %v, want ErrClosed", err)
+					}
+				default:
+					t.Fatal("Close did not wake a blocked Next")
+				}
 
-	sub.Close() // idempotent
-	mustApply(t, s, script(applyEv("ns/a@2"), deleteEv("ns/a@3"), relist("4", "ns/b@4"))...)
-	if _, err := sub.Next(context.Background()); !errors.Is(err, ErrClosed) {
-		t.Errorf("Next after Close = %v, want ErrClosed", err)
-	}
-	if subCount(s) != 0 {
-		t.Errorf("store still has %d subscriptions after Close", subCount(s))
+				sub.Close() // idempotent
+				mustApply(t, s, script(applyEv("ns/a@2"), deleteEv("ns/a@3"), relist("4", "ns/b@4"))...)
+				if _, err := sub.Next(context.Background()); !errors.Is(err, ErrClosed) {
+					t.Errorf("Next after Close = %v, want ErrClosed", err)
+				}
+				if subCount(s) != 0 {
+					t.Errorf("store still has %d subscriptions after Close", subCount(s))
+				}
+			})
+		})
 	}
 }
 
 func TestCloseDropsPendingChanges(t *testing.T) {
-	s := New[*obj](Options[*obj]{})
-	mustApply(t, s, relist("1", "ns/a@1", "ns/b@1")...)
-	sub := s.Subscribe(t.Context(), SubscribeOptions{})
-	sub.Close()
-	if _, err := sub.Next(context.Background()); !errors.Is(err, ErrClosed) {
-		t.Errorf("Next with changes pending after Close = %v, want ErrClosed", err)
+	for _, mode := range modes {
+		t.Run(mode.String(), func(t *testing.T) {
+			s := New[*obj](Options[*obj]{})
+			mustApply(t, s, relist("1", "ns/a@1", "ns/b@1")...)
+			sub := s.Subscribe(t.Context(), SubscribeOptions{Mode: mode})
+			sub.Close()
+			if _, err := sub.Next(context.Background()); !errors.Is(err, ErrClosed) {
+				t.Errorf("Next with changes pending after Close = %v, want ErrClosed", err)
+			}
+			if _, _, err := sub.TryNext(); !errors.Is(err, ErrClosed) {
+				t.Errorf("TryNext with changes pending after Close = %v, want ErrClosed", err)
+			}
+		})
 	}
 }
 
 func TestSubscribeContextEndsSubscription(t *testing.T) {
-	s := New[*obj](Options[*obj]{})
-	mustApply(t, s, relist("1")...)
-	ctx, cancel := context.WithCancel(context.Background())
-	sub := s.Subscribe(ctx, SubscribeOptions{})
-	drain(t, sub)
-	blocked := make(chan error, 1)
-	go func() {
-		_, err := sub.Next(context.Background())
-		blocked <- err
-	}()
-	drainSynced := next(t, s.Subscribe(t.Context(), SubscribeOptions{})) // an unrelated subscriber still works
-	if drainSynced.Type != Synced {
-		t.Fatalf("unrelated subscriber got %v", describe(drainSynced))
-	}
-	cancel()
-	select {
-	case err := <-blocked:
-		if !errors.Is(err, ErrClosed) {
-			t.Errorf("Next after the subscription's ctx ended = %v, want ErrClosed", err)
+	synctest.Test(t, func(t *testing.T) {
+		s := New[*obj](Options[*obj]{})
+		mustApply(t, s, relist("1")...)
+		ctx, cancel := context.WithCancel(context.Background())
+		sub := s.Subscribe(ctx, SubscribeOptions{})
+		drain(t, sub)
+		blocked := make(chan error, 1)
+		go func() {
+			_, err := sub.Next(context.Background())
+			blocked <- err
+		}()
+		unrelated := s.Subscribe(t.Context(), SubscribeOptions{Mode: Ordered})
+		if c := next(t, unrelated); c.Type != Synced { // an unrelated subscriber still works
+			t.Fatalf("unrelated subscriber got %v", describe(c))
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("canceling the subscription's ctx did not wake Next")
-	}
-	eventually(t, "the canceled subscription leaves the store", func() bool { return subCount(s) == 1 })
+		cancel()
+		synctest.Wait() // the AfterFunc has run and Next has returned
+		select {
+		case err := <-blocked:
+			if !errors.Is(err, ErrClosed) {
+				t.Errorf("Next after the subscription's ctx ended = %v, want ErrClosed", err)
+			}
+		default:
+			t.Fatal("canceling the subscription's ctx did not wake Next")
+		}
+		if n := subCount(s); n != 1 {
+			t.Errorf("%d subscriptions after the cancel, want the unrelated one", n)
+		}
 
-	// A ctx that has already ended gives a subscription that is closed at once.
-	sub2 := s.Subscribe(ctx, SubscribeOptions{})
-	eventually(t, "an already canceled subscription leaves the store", func() bool { return subCount(s) == 1 })
-	if _, err := sub2.Next(context.Background()); !errors.Is(err, ErrClosed) {
-		t.Errorf("Next on a subscription made with an ended ctx = %v, want ErrClosed", err)
-	}
+		// A ctx that has already ended gives a subscription that is closed at once.
+		sub2 := s.Subscribe(ctx, SubscribeOptions{})
+		synctest.Wait()
+		if n := subCount(s); n != 1 {
+			t.Errorf("%d subscriptions after subscribing with an ended ctx, want the unrelated one", n)
+		}
+		if _, err := sub2.Next(context.Background()); !errors.Is(err, ErrClosed) {
+			t.Errorf("Next on a subscription made with an ended ctx = %v, want ErrClosed", err)
+		}
+	})
 }
 
 func TestNextHonoursItsContext(t *testing.T) {
-	s := New[*obj](Options[*obj]{})
-	sub := s.Subscribe(t.Context(), SubscribeOptions{})
-	defer sub.Close()
+	synctest.Test(t, func(t *testing.T) {
+		s := New[*obj](Options[*obj]{})
+		sub := s.Subscribe(t.Context(), SubscribeOptions{})
+		defer sub.Close()
 
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
-	defer cancel()
-	if _, err := sub.Next(ctx); !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("Next with nothing queued = %v, want DeadlineExceeded", err)
-	}
-	canceled, cancel2 := context.WithCancel(t.Context())
-	cancel2()
-	if _, err := sub.Next(canceled); !errors.Is(err, context.Canceled) {
-		t.Errorf("Next with a canceled ctx = %v, want Canceled", err)
-	}
-	// The subscription outlives Next's ctx.
-	mustApply(t, s, relist("1", "ns/a@1")...)
-	if c := next(t, sub); describe(c) != "Applied ns/a@1" {
-		t.Errorf("Next after an earlier ctx ended = %v", describe(c))
-	}
-	if subCount(s) != 1 {
-		t.Errorf("store has %d subscriptions, want 1", subCount(s))
-	}
+		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
+		defer cancel()
+		if _, err := sub.Next(ctx); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Next with nothing queued = %v, want DeadlineExceeded", err)
+		}
+		canceled, cancel2 := context.WithCancel(t.Context())
+		cancel2()
+		if _, err := sub.Next(canceled); !errors.Is(err, context.Canceled) {
+			t.Errorf("Next with a canceled ctx = %v, want Canceled", err)
+		}
+		// The subscription outlives Next's ctx.
+		mustApply(t, s, relist("1", "ns/a@1")...)
+		if c := next(t, sub); describe(c) != "Applied ns/a@1" {
+			t.Errorf("Next after an earlier ctx ended = %v", describe(c))
+		}
+		if subCount(s) != 1 {
+			t.Errorf("store has %d subscriptions, want 1", subCount(s))
+		}
+	})
 }
 
 // TestConcurrentReadersAndWriter runs under -race: one writer doing live
 // changes and relists, readers calling every read method, and subscribers
-// coming and going (Close or ctx cancel) while checking what they see.
+// of both modes coming and going (Close or ctx cancel) while checking what
+// they see.
 func TestConcurrentReadersAndWriter(t *testing.T) {
 	const keys, ops = 200, 5000
 	s := New[*obj](Options[*obj]{})
@@ -539,7 +576,7 @@ func TestConcurrentReadersAndWriter(t *testing.T) {
 					return
 				}
 				subCtx, cancel := context.WithCancel(ctx)
-				sub := s.Subscribe(subCtx, SubscribeOptions{})
+				sub := s.Subscribe(subCtx, SubscribeOptions{Mode: modes[r%2]})
 				subscriptions.Add(1)
 				v := newView()
 				live := 0 // changes read after Synced
