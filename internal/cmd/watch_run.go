@@ -46,7 +46,9 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	for i, r := range reflectors {
 		streams[i] = &stream{
 			kind: kindOf(r.client.Resource()), client: r.client, tracker: newTracker(),
-			sub: r.store.Subscribe(ctx, store.SubscribeOptions{Wake: wake}),
+			// Ordered: a printed stream shows every change, in the order
+			// applied, as kubectl's get -w does.
+			sub: r.store.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered, Wake: wake}),
 		}
 		wg.Go(func() {
 			if err := r.run(ctx, o.watchOptions(), report); err != nil {

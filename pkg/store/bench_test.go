@@ -83,3 +83,47 @@ func BenchmarkRelist20k(b *testing.B) {
 		b.Fatal("an unchanged object was replaced by its relisted copy")
 	}
 }
+
+// BenchmarkDispatch: a live Apply among 20k objects, queued for every
+// subscriber and read back by each (in the writer's goroutine, so that the
+// queues stay short and the numbers hold the dispatch alone), per mode and
+// number of subscribers. Both modes must stay allocation-free.
+func BenchmarkDispatch(b *testing.B) {
+	for _, mode := range []Mode{Coalescing, Ordered} {
+		for _, n := range []int{1, 8} {
+			b.Run(fmt.Sprintf("%v/%dsubs", mode, n), func(b *testing.B) {
+				s := syncedStore(b, benchObjects(20_000))
+				ctx := b.Context()
+				wake := make(chan struct{}, 1)
+				subs := make([]*Subscription[*obj], n)
+				for i := range subs {
+					subs[i] = s.Subscribe(ctx, SubscribeOptions{Mode: mode, Wake: wake})
+					for { // the state queued at the join
+						if _, ok, _ := subs[i].TryNext(); !ok {
+							break
+						}
+					}
+				}
+				// Two versions of ten objects: every Apply is a change.
+				var versions []ev
+				for v := range 2 {
+					for k := range 10 {
+						versions = append(versions, applyEv(fmt.Sprintf("ns%d/o%05d@%d", k, k, 2+v)))
+					}
+				}
+
+				b.ReportAllocs()
+				for i := 0; b.Loop(); i++ {
+					if err := s.Apply(ctx, versions[i%len(versions)]); err != nil {
+						b.Fatal(err)
+					}
+					for _, sub := range subs {
+						if c, ok, _ := sub.TryNext(); !ok || c.Type != Applied {
+							b.Fatalf("%v, %v", c.Type, ok)
+						}
+					}
+				}
+			})
+		}
+	}
+}
