@@ -9,11 +9,16 @@
 // changed: Applied for new and changed objects, Deleted for objects that
 // vanished while the watcher was away.
 //
-// Subscriptions never slow the writer or each other: each has its own queue
-// that coalesces per object (latest wins, the previous version kept is the
-// one the subscriber last saw) and, if it still falls too far behind, is
-// replaced by a resync of the current state (see Subscription for the exact
-// policy).
+// Subscriptions never slow the writer or each other: each has its own
+// queue, in one of two modes. Coalescing (the default, for level-based
+// controllers) keeps one pending change per object (latest wins, the
+// previous version kept is the one the subscriber last saw). Ordered (for
+// event streams such as `watch` and a WATCH endpoint) keeps every change in
+// the order the store applied it, each with the version just before it.
+// Every change carries the store's resourceVersion at that change. A queue
+// that grows past its bound (one full state plus Options.QueueLimit or
+// SubscribeOptions.Limit changes, or the mode's default) is replaced by a
+// resync of the current state (see Subscription for the exact policy).
 //
 // Readers query snapshots: Get, List (sorted, filtered by any predicate, such
 // as object.MatchLabels) and ByIndex (any index given by Options.Indexes,
