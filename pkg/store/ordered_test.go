@@ -402,3 +402,46 @@ func TestOrderedJoinDuringRelist(t *testing.T) {
 		t.Errorf("view differs from the store:%s", d)
 	}
 }
+
+// TestOrderedQueueMemory: a reader one to three changes behind reuses its
+// queue instead of growing it, and a queue a burst made big is released
+// once read.
+func TestOrderedQueueMemory(t *testing.T) {
+	s := New[*obj](Options[*obj]{})
+	mustApply(t, s, relist("0", "ns/a@0", "ns/b@0")...)
+	sub := s.Subscribe(t.Context(), SubscribeOptions{Mode: Ordered})
+	defer sub.Close()
+	v := newView()
+	applyAll(t, v, drain(t, sub))
+	rv := 1
+	mustApply(t, s, applyEv("ns/a@1")) // one behind: the queue never empties
+	for range 25_000 {
+		for _, name := range []string{"a", "b"} {
+			rv++
+			mustApply(t, s, applyEv(fmt.Sprintf("ns/%s@%d", name, rv)))
+		}
+		applyAll(t, v, []Change[*obj]{next(t, sub), next(t, sub)})
+	}
+	if capacity, _ := queueCap(sub); capacity > 16 {
+		t.Errorf("queue capacity grew to %d with at most 3 pending", capacity)
+	}
+
+	for range 5000 { // a burst nobody reads meanwhile
+		rv++
+		mustApply(t, s, applyEv(fmt.Sprintf("ns/a@%d", rv)))
+	}
+	if capacity, _ := queueCap(sub); capacity < 5000 {
+		t.Fatalf("queue capacity %d holds the 5000 changes of the burst?", capacity)
+	}
+	burst := drain(t, sub)
+	applyAll(t, v, burst)
+	if len(burst) != 5001 { // the one behind, and the burst
+		t.Errorf("read %d changes after the burst, want 5001", len(burst))
+	}
+	if capacity, _ := queueCap(sub); capacity > keptCapacity {
+		t.Errorf("an empty queue keeps a capacity of %d after a burst, want at most %d", capacity, keptCapacity)
+	}
+	if d := v.equal(s); d != "" {
+		t.Errorf("view differs from the store:%s", d)
+	}
+}
