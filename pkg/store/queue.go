@@ -19,6 +19,7 @@ type coalescingQueue[T Object] struct {
 	order   []entry // pending entries in arrival order, from head on
 	head    int
 	pending map[Key]Change[T]
+	peak    int // the most keys pending since pending was made
 }
 
 // entry is a place in a coalescingQueue: a key's pending change, or a
@@ -48,6 +49,7 @@ func (q *coalescingQueue[T]) add(c Change[T], bound int) bool {
 	}
 	q.append(entry{key: c.Key})
 	q.pending[c.Key] = c
+	q.peak = max(q.peak, len(q.pending))
 	return true
 }
 
@@ -73,12 +75,15 @@ func (q *coalescingQueue[T]) next() (Change[T], bool) {
 		}
 	}
 	q.order, q.head = q.order[:0], 0
+	if q.peak > keptCapacity { // a map never shrinks: release a join's or a burst's
+		q.pending, q.peak = map[Key]Change[T]{}, 0
+	}
 	return Change[T]{}, false
 }
 
 func (q *coalescingQueue[T]) drop() {
 	q.order, q.head = nil, 0
-	clear(q.pending)
+	q.pending, q.peak = map[Key]Change[T]{}, 0
 }
 
 func (q *coalescingQueue[T]) len() int { return len(q.order) - q.head }
@@ -89,8 +94,8 @@ type orderedQueue[T Object] struct {
 	head    int
 }
 
-// keptCapacity is the most an empty orderedQueue keeps of the capacity a
-// burst made it grow to.
+// keptCapacity is the most an empty queue keeps of the capacity a join or
+// a burst made it grow to.
 const keptCapacity = 1024
 
 func (q *orderedQueue[T]) add(c Change[T], bound int) bool {
