@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
@@ -287,45 +288,49 @@ func TestRelistGenerationsNeverMix(t *testing.T) {
 }
 
 func TestWaitForSync(t *testing.T) {
-	s := New[*obj](Options[*obj]{})
+	synctest.Test(t, func(t *testing.T) {
+		s := New[*obj](Options[*obj]{})
 
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
-	defer cancel()
-	if err := s.WaitForSync(ctx); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("WaitForSync before any list = %v, want DeadlineExceeded", err)
-	}
-	canceled, cancel2 := context.WithCancel(t.Context())
-	cancel2()
-	if err := s.WaitForSync(canceled); !errors.Is(err, context.Canceled) {
-		t.Fatalf("WaitForSync(canceled ctx) = %v, want Canceled", err)
-	}
-
-	done := make(chan error, 1)
-	go func() { done <- s.WaitForSync(context.Background()) }()
-
-	// A buffered relist is not a sync.
-	mustApply(t, s, ev{Type: watch.Init}, ev{Type: watch.InitApply, Object: mk("ns/a@1")})
-	select {
-	case err := <-done:
-		t.Fatalf("WaitForSync returned %v before InitDone", err)
-	case <-s.Synced():
-		t.Fatal("Synced() closed before InitDone")
-	case <-time.After(20 * time.Millisecond):
-	}
-
-	mustApply(t, s, ev{Type: watch.InitDone, ResourceVersion: "1"})
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("WaitForSync after InitDone = %v", err)
+		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
+		defer cancel()
+		if err := s.WaitForSync(ctx); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("WaitForSync before any list = %v, want DeadlineExceeded", err)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("WaitForSync still blocked after InitDone")
-	}
-	<-s.Synced()
-	// Once synced it stays synced.
-	mustApply(t, s, relist("2")...)
-	if err := s.WaitForSync(t.Context()); err != nil {
-		t.Errorf("WaitForSync after sync = %v, want nil", err)
-	}
+		canceled, cancel2 := context.WithCancel(t.Context())
+		cancel2()
+		if err := s.WaitForSync(canceled); !errors.Is(err, context.Canceled) {
+			t.Fatalf("WaitForSync(canceled ctx) = %v, want Canceled", err)
+		}
+
+		done := make(chan error, 1)
+		go func() { done <- s.WaitForSync(context.Background()) }()
+
+		// A buffered relist is not a sync.
+		mustApply(t, s, ev{Type: watch.Init}, ev{Type: watch.InitApply, Object: mk("ns/a@1")})
+		synctest.Wait() // WaitForSync waits, or has returned
+		select {
+		case err := <-done:
+			t.Fatalf("WaitForSync returned %v before InitDone", err)
+		case <-s.Synced():
+			t.Fatal("Synced() closed before InitDone")
+		default:
+		}
+
+		mustApply(t, s, ev{Type: watch.InitDone, ResourceVersion: "1"})
+		synctest.Wait()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("WaitForSync after InitDone = %v", err)
+			}
+		default:
+			t.Fatal("WaitForSync still blocked after InitDone")
+		}
+		<-s.Synced()
+		// Once synced it stays synced.
+		mustApply(t, s, relist("2")...)
+		if err := s.WaitForSync(t.Context()); err != nil {
+			t.Errorf("WaitForSync after sync = %v, want nil", err)
+		}
+	})
 }
