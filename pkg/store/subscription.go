@@ -48,7 +48,10 @@ var ErrClosed = errors.New("subscription closed")
 // before that change, so the changes of one object chain without a gap.
 // Default bound: DefaultOrderedLimit changes. A queued change keeps its
 // object versions alive after the store has replaced them, so a full queue
-// costs the bound times a Change plus the versions only it holds.
+// costs the bound times a Change plus the versions only it holds. A Resync
+// breaks the sequence: a reader that must pass on every change ends its
+// stream there (a WATCH endpoint closes the client's watch, which then
+// relists), one that shows changes compares the state with what it knows.
 type Subscription[T Object] struct {
 	store  *Store[T]
 	signal chan struct{} // holds a token while changes may be pending
@@ -62,7 +65,7 @@ type Subscription[T Object] struct {
 }
 
 // Mode is how a Subscription queues changes; see Subscription for the
-// contract of each.
+// contract of each. Values other than these two are Coalescing.
 type Mode uint8
 
 const (
