@@ -179,7 +179,7 @@ func TestOrderedBound(t *testing.T) {
 			} else {
 				for i, spec := range applied {
 					c := "Applied " + spec + " old=1"
-					if i >= 3 {
+					if i >= 3 { // the key's version three changes back
 						c = fmt.Sprintf("Applied %s old=%d", spec, i-1)
 					}
 					want = append(want, c)

@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -20,8 +23,9 @@ import (
 // TestWatchEveryEventInOrder: `watch --watch-only -o json` and kubectl's
 // `get -w --watch-only --output-watch-events -o json`, side by side on one
 // namespace, print the same events during bursts of parallel patches: as
-// many, with the same (name, resourceVersion) sequence, resourceVersions
-// increasing. A coalescing printer loses some and reorders others.
+// many, with the same (type, name, resourceVersion) sequence,
+// resourceVersions increasing. A coalescing printer loses some and reorders
+// others.
 func TestWatchEveryEventInOrder(t *testing.T) {
 	cp := cluster.Get(t)
 	cs := admin(t, cp)
@@ -38,6 +42,11 @@ func TestWatchEveryEventInOrder(t *testing.T) {
 		createCM(t, cs, ns, fmt.Sprintf("c%02d", i), nil)
 	}
 
+	t.Cleanup(func() {
+		if t.Failed() { // a watch the server ended for not reading fast enough?
+			logWatchClosures(t, filepath.Join(cp.LogDir(), "kube-apiserver.log"))
+		}
+	})
 	kc := cp.AdminKubeconfig()
 	streams := []*eventStream{
 		startEventStream(t, "kubectl", kubectlBinary, "get", "configmaps", "-n", ns, "-w", "--watch-only",
@@ -52,14 +61,18 @@ func TestWatchEveryEventInOrder(t *testing.T) {
 	// writers at once; every patch changes the object.
 	patched := burst(t, fast, ns, writers, 300, func(int) string { return hot })
 	patched += burst(t, fast, ns, writers, 2000, func(i int) string { return fmt.Sprintf("c%02d", i%spread) })
+	for i := range spread { // and deletions, in order too
+		deleteCM(t, cs, ns, fmt.Sprintf("c%02d", i))
+	}
 	createCM(t, cs, ns, "end", nil)
 
 	var got [][]watchEvent
 	for _, s := range streams {
 		evs := s.between("begin", "end")
 		got = append(got, evs)
-		if len(evs) != patched {
-			t.Errorf("%s printed %d events between the markers; %d patches were made", s.name, len(evs), patched)
+		if len(evs) != patched+spread {
+			t.Errorf("%s printed %d events between the markers; %d patches and %d deletions were made",
+				s.name, len(evs), patched, spread)
 		}
 		for i := 1; i < len(evs); i++ {
 			if evs[i].rv <= evs[i-1].rv {
@@ -75,6 +88,21 @@ func TestWatchEveryEventInOrder(t *testing.T) {
 			}
 		}
 		t.Fatalf("kubectl printed %d events, we printed %d", len(got[0]), len(got[1]))
+	}
+}
+
+// logWatchClosures logs the lines of the apiserver's log that tell of a
+// watch it closed.
+func logWatchClosures(t *testing.T, path string) {
+	log, err := os.ReadFile(path)
+	if err != nil {
+		t.Log(err)
+		return
+	}
+	for _, l := range strings.Split(string(log), "\n") {
+		if strings.Contains(l, "Forcing") || strings.Contains(l, "unresponsive") || strings.Contains(l, "watch chan") {
+			t.Log(l)
+		}
 	}
 }
 
@@ -147,8 +175,10 @@ func (e watchEvent) String() string { return fmt.Sprintf("%s %s@%d", e.typ, e.na
 type eventStream struct {
 	t      *testing.T
 	name   string
-	events chan watchEvent
+	events chan watchEvent // closed when the output ends
 	stderr *syncBuffer
+	read   int   // events read so far
+	exit   error // how the program ended, once events is closed
 }
 
 func startEventStream(t *testing.T, name, program string, args ...string) *eventStream {
@@ -168,6 +198,7 @@ func startEventStream(t *testing.T, name, program string, args ...string) *event
 	go func() {
 		defer close(done)
 		defer close(s.events)
+		defer func() { s.exit = cmd.Wait() }() // after every read, before the close
 		dec := json.NewDecoder(out)
 		for {
 			var e struct {
@@ -180,6 +211,9 @@ func startEventStream(t *testing.T, name, program string, args ...string) *event
 				} `json:"object"`
 			}
 			if err := dec.Decode(&e); err != nil {
+				if err != io.EOF {
+					fmt.Fprintf(s.stderr, "test: decoding the output: %v\n", err)
+				}
 				return
 			}
 			typ := e.Type
@@ -188,7 +222,7 @@ func startEventStream(t *testing.T, name, program string, args ...string) *event
 			}
 			rv, err := strconv.ParseUint(e.Object.Metadata.ResourceVersion, 10, 64)
 			if err != nil {
-				s.stderr.Write(fmt.Appendf(nil, "test: resourceVersion %q: %v\n", e.Object.Metadata.ResourceVersion, err))
+				fmt.Fprintf(s.stderr, "test: resourceVersion %q: %v\n", e.Object.Metadata.ResourceVersion, err)
 			}
 			s.events <- watchEvent{typ: typ, name: e.Object.Metadata.Name, rv: rv}
 		}
@@ -196,7 +230,6 @@ func startEventStream(t *testing.T, name, program string, args ...string) *event
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		<-done
-		_ = cmd.Wait()
 		if t.Failed() {
 			t.Logf("stderr of %s:\n%s", name, s.stderr.String())
 		}
@@ -210,8 +243,9 @@ func (s *eventStream) next() watchEvent {
 	select {
 	case e, ok := <-s.events:
 		if !ok {
-			s.t.Fatalf("%s ended; stderr:\n%s", s.name, s.stderr.String())
+			s.t.Fatalf("%s ended (%v) after %d events; stderr:\n%s", s.name, s.exit, s.read, s.stderr.String())
 		}
+		s.read++
 		return e
 	case <-time.After(patience):
 		s.t.Fatalf("%s printed nothing within %s; stderr:\n%s", s.name, patience, s.stderr.String())
