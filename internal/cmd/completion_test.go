@@ -163,7 +163,6 @@ func TestWatchCompletesNamesWithOneSmallList(t *testing.T) {
 	}
 
 	for _, args := range [][]string{
-		{"watch", "cm", "web-config", ""}, // watch takes one name
 		{"watch", "cm,deploy", ""},        // a name needs one kind
 		{"watch", "cm/web-config", ""},    // the name is given already
 		{"watch", "-A", "cm", ""},         // a name needs one namespace

@@ -36,7 +36,7 @@ func NewCmdGet(flags *genericclioptions.ConfigFlags, streams genericiooptions.IO
 		Example: getExample,
 		Long: `Get runs a reflector for each kind, waits for its first list and prints the
 store's snapshot with the server's printer columns, exactly as kubectl get does.`,
-		Args:              cobra.MinimumNArgs(1),
+		Args:              cobra.ArbitraryArgs, // kubectl's checks and words: target.complete and kube.ParseArgs
 		ValidArgsFunction: completeKindArgs(flags, -1),
 		RunE:              runE(o),
 	}
@@ -48,7 +48,7 @@ store's snapshot with the server's printer columns, exactly as kubectl get does.
 
 // Complete reads the arguments and the namespace.
 func (o *GetOptions) Complete(args []string) error {
-	return o.target.complete(args)
+	return o.target.complete(args, o.ErrOut, "get")
 }
 
 // Validate checks the flags, then resolves the kinds.

@@ -47,15 +47,15 @@ type WatchOptions struct {
 func NewCmdWatch(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &WatchOptions{target: target{configFlags: flags}, IOStreams: streams}
 	c := &cobra.Command{
-		Use:     "watch KIND[,KIND...] [NAME] [flags]",
+		Use:     "watch KIND[,KIND...] [NAME...] [flags]",
 		Short:   "Stream what is applied to and deleted from one or more kinds",
 		Example: watchExample,
 		Long: `Watch lists the objects of each kind, prints them as APPLIED, then prints every
 change as APPLIED or DELETED. It never stops on its own: when a watch ends it
 resumes from the last resourceVersion; when that is too old (410 Gone) it
 relists and prints only what changed meanwhile, deletions included.`,
-		Args:              cobra.RangeArgs(1, 2),
-		ValidArgsFunction: completeKindArgs(flags, 1),
+		Args:              cobra.ArbitraryArgs, // kubectl's checks and words: target.complete and kube.ParseArgs
+		ValidArgsFunction: completeKindArgs(flags, -1),
 		RunE:              runE(o),
 	}
 	f := c.Flags()
@@ -73,7 +73,7 @@ relists and prints only what changed meanwhile, deletions included.`,
 
 // Complete reads the arguments, the namespace and the terminal.
 func (o *WatchOptions) Complete(args []string) error {
-	if err := o.target.complete(args); err != nil {
+	if err := o.target.complete(args, o.ErrOut, "watch"); err != nil {
 		return err
 	}
 	var err error
@@ -88,9 +88,6 @@ func (o *WatchOptions) Complete(args []string) error {
 // Validate checks flags that need no server; then it resolves the kinds,
 // which needs the server's discovery.
 func (o *WatchOptions) Validate() error {
-	if len(o.names) > 1 {
-		return fmt.Errorf("watch takes at most one name, got %d", len(o.names))
-	}
 	if err := o.target.validate(); err != nil {
 		return err
 	}
