@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -48,7 +49,7 @@ func (o *GetOptions) Run(ctx context.Context) error {
 	missing := o.missing(snaps)
 	if o.humanReadable() {
 		var written bool
-		written, err = o.printTables(tables(snaps))
+		written, err = o.printTables(tables(snaps), withKind(snaps))
 		if !written && err == nil && len(failed) == 0 && len(missing) == 0 && !o.IgnoreNotFound {
 			o.noResources()
 		}
@@ -59,7 +60,7 @@ func (o *GetOptions) Run(ctx context.Context) error {
 		return err
 	}
 	for _, m := range missing {
-		fmt.Fprintf(o.ErrOut, "Error from server (NotFound): %v\n", m)
+		fmt.Fprintln(o.ErrOut, missingMessage(m, len(missing) == 1))
 	}
 	if len(failed) > 0 || len(missing) > 0 {
 		return errReported
@@ -136,19 +137,51 @@ func (o *GetOptions) pick(r *reflector, names []string) []*object.Object {
 // missing lists NotFound errors for the names that are not in the
 // snapshots, in the order given.
 func (o *GetOptions) missing(snaps []snapshot) []error {
-	if o.IgnoreNotFound {
-		return nil
-	}
 	var errs []error
 	for _, s := range snaps {
 		gr := s.r.client.Resource().GVR.GroupResource()
 		for _, name := range s.names {
-			if !slices.ContainsFunc(s.objs, func(obj *object.Object) bool { return obj.Name == name }) {
+			switch {
+			case name == "":
+				errs = append(errs, errEmptyName)
+			case o.IgnoreNotFound:
+			case !slices.ContainsFunc(s.objs, func(obj *object.Object) bool { return obj.Name == name }):
 				errs = append(errs, apierrors.NewNotFound(gr, name))
 			}
 		}
 	}
 	return errs
+}
+
+// missingMessage words err as kubectl does: a server's error as "Error
+// from server (Reason): ...", another as "error: ..." when alone, bare
+// among others.
+func missingMessage(err error, alone bool) string {
+	var status apierrors.APIStatus
+	switch {
+	case errors.As(err, &status):
+		return fmt.Sprintf("Error from server (%s): %v", status.Status().Reason, err)
+	case alone:
+		return "error: " + err.Error()
+	}
+	return err.Error()
+}
+
+// withKind says whether kubectl's tables name objects with their kind: when
+// its answer holds several kinds, counting every kind listed (empty or
+// not: one Table each) but only the objects found by name.
+func withKind(snaps []snapshot) bool {
+	var first *reflector
+	for _, s := range snaps {
+		switch {
+		case len(s.names) > 0 && len(s.objs) == 0:
+		case first == nil:
+			first = s.r
+		case s.r != first:
+			return true
+		}
+	}
+	return false
 }
 
 // tables groups snapshots as kubectl's tables: one per run of objects of
@@ -169,12 +202,10 @@ func tables(snaps []snapshot) []snapshot {
 }
 
 // printTables prints each snapshot as a table with kubectl's table
-// printer, separated by a blank line, like kubectl get. Names show their
-// kind when objects of several kinds are printed. written says whether it
-// printed anything.
-func (o *GetOptions) printTables(snaps []snapshot) (written bool, err error) {
+// printer, separated by a blank line, like kubectl get, with kinds in the
+// names if withKind. written says whether it printed anything.
+func (o *GetOptions) printTables(snaps []snapshot, withKind bool) (written bool, err error) {
 	now := time.Now()
-	withKind := slices.ContainsFunc(snaps, func(s snapshot) bool { return s.r != snaps[0].r })
 	buffered := bufio.NewWriterSize(o.Out, 64<<10) // the tabwriter writes cell by cell
 	defer buffered.Flush()                         // on the error paths; the last line flushes too
 	out := &countingWriter{w: buffered}

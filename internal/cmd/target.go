@@ -128,6 +128,9 @@ func (t *target) resolve() error {
 	return nil
 }
 
+// errEmptyName is kubectl's (client-go's) error for a name "".
+var errEmptyName = errors.New("resource name may not be empty")
+
 // named says whether the arguments name objects (KIND NAME, KIND/NAME).
 func (t *target) named() bool { return len(t.targets) > 0 && len(t.targets[0].Names) > 0 }
 

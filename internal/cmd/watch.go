@@ -12,6 +12,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
@@ -103,7 +104,13 @@ func (o *WatchOptions) Validate() error {
 	if o.Diff && o.Output != "" && o.Output != "yaml" {
 		return fmt.Errorf("--diff prints YAML diffs and cannot be combined with -o %s", o.Output)
 	}
-	return o.target.resolve()
+	if err := o.target.resolve(); err != nil {
+		return err
+	}
+	if slices.ContainsFunc(o.targets, func(tg kube.Target) bool { return slices.Contains(tg.Names, "") }) {
+		return errEmptyName // a name no object has, which get reports and watch would wait for forever
+	}
+	return nil
 }
 
 func parseEvents(values []string) (map[output.EventType]bool, error) {
