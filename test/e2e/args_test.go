@@ -74,7 +74,12 @@ func TestArgsMatchKubectl(t *testing.T) {
 		{"cm/nope", "-o", "yaml"},
 		{"cm", "nope", "-o", "yaml"},
 		{"cm", "nope1", "nope2", "-o", "yaml"},
-		{"cm,secret", "-l", "app=web"},
+		{"cm,secret"},
+		{"cm,secret", "-l", "app=web"}, // no Secret: kubectl still names the kind
+		{"secret,cm", "shared"},        // the one found: its kind is not named
+		{"cm/a", "secret/nope"},
+		{"cm", ""},
+		{"cm", "a", "", "nope"},
 		{"ns", ns, "-A"},
 		// refused
 		{},
