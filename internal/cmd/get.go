@@ -15,6 +15,10 @@ const getExample = `  # List config maps, secrets and deployments of every names
   # One object as YAML
   kubectl reflect get cm/settings -o yaml
 
+  # What the category "all" holds in a namespace, and two objects of different kinds
+  kubectl reflect get all -n web
+  kubectl reflect get cm/settings secret/tls -n web
+
   # Sorted, with a label as a column
   kubectl reflect get pods -L app --sort-by .metadata.creationTimestamp`
 
@@ -31,7 +35,7 @@ type GetOptions struct {
 func NewCmdGet(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &GetOptions{target: target{configFlags: flags}, IOStreams: streams, PrintFlags: get.NewGetPrintFlags()}
 	c := &cobra.Command{
-		Use:     "get KIND[,KIND...] [NAME...] [flags]",
+		Use:     "get (KIND[,KIND...] [NAME...] | KIND/NAME...) [flags]",
 		Short:   "Print objects from a reflector's store, with kubectl's columns and formats",
 		Example: getExample,
 		Long: `Get runs a reflector for each kind, waits for its first list and prints the

@@ -19,6 +19,9 @@ import (
 const watchExample = `  # Stream config maps, secrets and deployments of every namespace
   kubectl reflect watch configmaps,secrets,deploy.apps -A
 
+  # Two config maps by name, waiting for the one that does not exist yet
+  kubectl reflect watch cm settings feature-flags -n web
+
   # Only changes from now on, as NDJSON, for one labelled set
   kubectl reflect watch cm -l app=web --watch-only -o json
 
@@ -48,7 +51,7 @@ type WatchOptions struct {
 func NewCmdWatch(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &WatchOptions{target: target{configFlags: flags}, IOStreams: streams}
 	c := &cobra.Command{
-		Use:     "watch KIND[,KIND...] [NAME...] [flags]",
+		Use:     "watch (KIND[,KIND...] [NAME...] | KIND/NAME...) [flags]",
 		Short:   "Stream what is applied to and deleted from one or more kinds",
 		Example: watchExample,
 		Long: `Watch lists the objects of each kind, prints them as APPLIED, then prints every
