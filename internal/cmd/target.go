@@ -75,7 +75,7 @@ func (t *target) complete(args []string, errOut io.Writer, verb string) error {
 // then a usage error. Unlike kubectl's, it names this plugin's help.
 func noKind(errOut io.Writer, verb string) error {
 	fmt.Fprintf(errOut, "You must specify the type of resource to %s. Use \"kubectl api-resources\" for a complete list of supported resources.\n\n", verb)
-	return errors.New("Required resource not specified.\n" + //nolint:staticcheck // kubectl's words
+	return errors.New("Required resource not specified.\n" + // kubectl's words, capital and all
 		"Use \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\n" +
 		"See 'kubectl reflect " + verb + " -h' for help and examples")
 }
