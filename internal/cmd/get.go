@@ -15,6 +15,10 @@ const getExample = `  # List config maps, secrets and deployments of every names
   # One object as YAML
   kubectl reflect get cm/settings -o yaml
 
+  # What the category "all" holds in a namespace, and two objects of different kinds
+  kubectl reflect get all -n web
+  kubectl reflect get cm/settings secret/tls -n web
+
   # Sorted, with a label as a column
   kubectl reflect get pods -L app --sort-by .metadata.creationTimestamp`
 
@@ -31,12 +35,12 @@ type GetOptions struct {
 func NewCmdGet(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &GetOptions{target: target{configFlags: flags}, IOStreams: streams, PrintFlags: get.NewGetPrintFlags()}
 	c := &cobra.Command{
-		Use:     "get KIND[,KIND...] [NAME...] [flags]",
+		Use:     "get (KIND[,KIND...] [NAME...] | KIND/NAME...) [flags]",
 		Short:   "Print objects from a reflector's store, with kubectl's columns and formats",
 		Example: getExample,
 		Long: `Get runs a reflector for each kind, waits for its first list and prints the
 store's snapshot with the server's printer columns, exactly as kubectl get does.`,
-		Args:              cobra.MinimumNArgs(1),
+		Args:              cobra.ArbitraryArgs, // kubectl's checks and words: target.complete and kube.ParseArgs
 		ValidArgsFunction: completeKindArgs(flags, -1),
 		RunE:              runE(o),
 	}
@@ -48,7 +52,7 @@ store's snapshot with the server's printer columns, exactly as kubectl get does.
 
 // Complete reads the arguments and the namespace.
 func (o *GetOptions) Complete(args []string) error {
-	return o.target.complete(args)
+	return o.target.complete(args, o.ErrOut, "get")
 }
 
 // Validate checks the flags, then resolves the kinds.

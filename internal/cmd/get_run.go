@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -22,10 +23,12 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
-// snapshot is what get prints of one kind.
+// snapshot is what get prints of one target: the objects found of the
+// names asked, or every object.
 type snapshot struct {
-	r    *reflector
-	objs []*object.Object
+	r     *reflector
+	names []string
+	objs  []*object.Object
 }
 
 // Run syncs a reflector per kind, takes the stores' snapshots and prints
@@ -42,16 +45,12 @@ func (o *GetOptions) Run(ctx context.Context) error {
 	if ctx.Err() != nil {
 		return nil // interrupted: print nothing half-listed
 	}
-	var snaps []snapshot
-	for _, r := range reflectors {
-		if !failed[r] {
-			snaps = append(snaps, snapshot{r: r, objs: o.pick(r)})
-		}
-	}
+	snaps := o.snapshots(reflectors, failed)
 	missing := o.missing(snaps)
 	if o.humanReadable() {
 		var written bool
-		if written, err = o.printTables(snaps); !written && err == nil && len(failed) == 0 && len(o.names) == 0 {
+		written, err = o.printTables(tables(snaps), withKind(snaps))
+		if !written && err == nil && len(failed) == 0 && len(missing) == 0 && !o.IgnoreNotFound {
 			o.noResources()
 		}
 	} else {
@@ -61,7 +60,7 @@ func (o *GetOptions) Run(ctx context.Context) error {
 		return err
 	}
 	for _, m := range missing {
-		fmt.Fprintf(o.ErrOut, "Error from server (NotFound): %v\n", m)
+		fmt.Fprintln(o.ErrOut, missingMessage(m, len(missing) == 1))
 	}
 	if len(failed) > 0 || len(missing) > 0 {
 		return errReported
@@ -103,18 +102,31 @@ func (r *reflector) list(ctx context.Context, opts watch.Options, report *report
 	return r.run(ctx, opts, report)
 }
 
-// pick returns the stored objects get prints: all of them, or the named
-// ones in the order given.
-func (o *GetOptions) pick(r *reflector) []*object.Object {
-	if len(o.names) <= 1 {
+// snapshots takes what get prints of each target, in the order given,
+// leaving out the resources that failed.
+func (o *GetOptions) snapshots(reflectors []*reflector, failed map[*reflector]bool) []snapshot {
+	var snaps []snapshot
+	for _, tg := range o.targets {
+		i := slices.Index(o.resources, tg.Resource) // reflectors follow o.resources
+		if r := reflectors[i]; !failed[r] {
+			snaps = append(snaps, snapshot{r: r, names: tg.Names, objs: o.pick(r, tg.Names)})
+		}
+	}
+	return snaps
+}
+
+// pick returns the stored objects of names in the order given (twice if
+// named twice, as kubectl prints them), or every stored object.
+func (o *GetOptions) pick(r *reflector, names []string) []*object.Object {
+	if len(names) == 0 {
 		return r.store.List(nil)
 	}
+	ns := o.namespace
+	if !r.client.Resource().Namespaced {
+		ns = ""
+	}
 	var objs []*object.Object
-	for _, name := range o.names {
-		ns := o.namespace
-		if !r.client.Resource().Namespaced {
-			ns = ""
-		}
+	for _, name := range names {
 		if obj, ok := r.store.Get(store.Key{Namespace: ns, Name: name}); ok {
 			objs = append(objs, obj)
 		}
@@ -122,16 +134,18 @@ func (o *GetOptions) pick(r *reflector) []*object.Object {
 	return objs
 }
 
-// missing lists NotFound errors for names that are not in the snapshots.
+// missing lists NotFound errors for the names that are not in the
+// snapshots, in the order given.
 func (o *GetOptions) missing(snaps []snapshot) []error {
-	if len(o.names) == 0 || o.IgnoreNotFound {
-		return nil
-	}
 	var errs []error
 	for _, s := range snaps {
 		gr := s.r.client.Resource().GVR.GroupResource()
-		for _, name := range o.names {
-			if !slices.ContainsFunc(s.objs, func(obj *object.Object) bool { return obj.Name == name }) {
+		for _, name := range s.names {
+			switch {
+			case name == "":
+				errs = append(errs, errEmptyName)
+			case o.IgnoreNotFound:
+			case !slices.ContainsFunc(s.objs, func(obj *object.Object) bool { return obj.Name == name }):
 				errs = append(errs, apierrors.NewNotFound(gr, name))
 			}
 		}
@@ -139,19 +153,63 @@ func (o *GetOptions) missing(snaps []snapshot) []error {
 	return errs
 }
 
-// printTables prints one table per kind with kubectl's table printer,
-// separated by a blank line, like kubectl get. written says whether it
-// printed anything.
-func (o *GetOptions) printTables(snaps []snapshot) (written bool, err error) {
+// missingMessage words err as kubectl does: a server's error as "Error
+// from server (Reason): ...", another as "error: ..." when alone, bare
+// among others.
+func missingMessage(err error, alone bool) string {
+	var status apierrors.APIStatus
+	switch {
+	case errors.As(err, &status):
+		return fmt.Sprintf("Error from server (%s): %v", status.Status().Reason, err)
+	case alone:
+		return "error: " + err.Error()
+	}
+	return err.Error()
+}
+
+// withKind says whether kubectl's tables name objects with their kind: when
+// its answer holds several kinds, counting every kind listed (empty or
+// not: one Table each) but only the objects found by name.
+func withKind(snaps []snapshot) bool {
+	var first *reflector
+	for _, s := range snaps {
+		switch {
+		case len(s.names) > 0 && len(s.objs) == 0:
+		case first == nil:
+			first = s.r
+		case s.r != first:
+			return true
+		}
+	}
+	return false
+}
+
+// tables groups snapshots as kubectl's tables: one per run of objects of
+// the same resource, so cm/a secret/nope cm/b is one table of two rows.
+func tables(snaps []snapshot) []snapshot {
+	var out []snapshot
+	for _, s := range snaps {
+		switch {
+		case len(s.objs) == 0:
+		case len(out) > 0 && out[len(out)-1].r == s.r:
+			last := &out[len(out)-1]
+			last.objs = append(slices.Clip(last.objs), s.objs...)
+		default:
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// printTables prints each snapshot as a table with kubectl's table
+// printer, separated by a blank line, like kubectl get, with kinds in the
+// names if withKind. written says whether it printed anything.
+func (o *GetOptions) printTables(snaps []snapshot, withKind bool) (written bool, err error) {
 	now := time.Now()
-	withKind := len(o.resources) > 1
 	buffered := bufio.NewWriterSize(o.Out, 64<<10) // the tabwriter writes cell by cell
 	defer buffered.Flush()                         // on the error paths; the last line flushes too
 	out := &countingWriter{w: buffered}
 	for _, s := range snaps {
-		if len(s.objs) == 0 {
-			continue
-		}
 		res := s.r.client.Resource()
 		gk := schema.GroupKind{Group: res.GVR.Group, Kind: res.Kind}
 		printer, err := o.tablePrinter(gk, o.AllNamespaces && res.Namespaced, withKind)
@@ -189,11 +247,16 @@ func (o *GetOptions) noResources() {
 }
 
 // printGeneric prints every object as kubectl's json, yaml, name and
-// template formats do: one v1 List, or the object itself for one name.
+// template formats do: one v1 List, or the object itself when the
+// arguments name one object; nothing when that one, or every one with
+// --ignore-not-found, is missing.
 func (o *GetOptions) printGeneric(snaps []snapshot) error {
 	var objs []*object.Object
 	for _, s := range snaps {
 		objs = append(objs, s.objs...)
+	}
+	if len(objs) == 0 && (o.singleItem() || o.IgnoreNotFound) {
+		return nil
 	}
 	pf := o.PrintFlags.Copy()
 	printer, err := pf.ToPrinter()
@@ -204,7 +267,7 @@ func (o *GetOptions) printGeneric(snaps []snapshot) error {
 		printer = &get.SortingPrinter{Delegate: printer, SortField: s}
 	}
 	var obj runtime.Object
-	if len(o.names) == 1 && len(objs) == 1 {
+	if o.singleItem() {
 		if obj, err = objs[0].Unstructured(); err != nil {
 			return err
 		}

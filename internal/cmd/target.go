@@ -2,7 +2,10 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -10,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/resource"
 	"k8s.io/client-go/rest"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
@@ -18,7 +22,7 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
-// target is what a command reads: some kinds, maybe some names, in one
+// target is what a command reads: resources, maybe with names, in one
 // namespace or all, with selectors. watch and get share it.
 type target struct {
 	configFlags *genericclioptions.ConfigFlags
@@ -28,11 +32,11 @@ type target struct {
 	FieldSelector string
 	ListMode      string
 
-	kinds     string
-	names     []string
+	args      []string // the resource arguments as typed
 	namespace string
 	config    *rest.Config
-	resources []kube.Resource
+	targets   []kube.Target   // what args name, in the order given
+	resources []kube.Resource // the resources of targets, each once, in order
 }
 
 func (t *target) addFlags(f *pflag.FlagSet, verb string) {
@@ -49,15 +53,14 @@ var listModes = map[string]watch.ListMode{"whole": watch.ListWhole, "paged": wat
 // watchOptions are the watcher options of --list-mode.
 func (t *target) watchOptions() watch.Options { return watch.Options{List: listModes[t.ListMode]} }
 
-// complete reads KIND[,KIND...] [NAME...] or KIND/NAME and the namespace.
-func (t *target) complete(args []string) error {
-	t.kinds, t.names = args[0], args[1:]
-	if kind, name, ok := strings.Cut(args[0], "/"); ok {
-		if len(args) > 1 {
-			return fmt.Errorf("there is no need to specify a resource type as a separate argument when passing arguments in resource/name form")
-		}
-		t.kinds, t.names = kind, []string{name}
+// complete keeps the resource arguments (see kube.ParseArgs) and reads
+// the namespace. verb names the command in kubectl's answer to no
+// arguments, written to errOut.
+func (t *target) complete(args []string, errOut io.Writer, verb string) error {
+	if len(args) == 0 {
+		return noKind(errOut, verb)
 	}
+	t.args = args
 	var err error
 	if t.namespace, _, err = t.configFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
 		return fmt.Errorf("reading the kubeconfig: %w", err)
@@ -68,14 +71,17 @@ func (t *target) complete(args []string) error {
 	return nil
 }
 
+// noKind says what kubectl get says without arguments: a hint on errOut,
+// then a usage error. Unlike kubectl's, it names this plugin's help.
+func noKind(errOut io.Writer, verb string) error {
+	fmt.Fprintf(errOut, "You must specify the type of resource to %s. Use \"kubectl api-resources\" for a complete list of supported resources.\n\n", verb)
+	return errors.New("Required resource not specified.\n" + // kubectl's words, capital and all
+		"Use \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\n" +
+		"See 'kubectl reflect " + verb + " -h' for help and examples")
+}
+
 // validate checks what needs no server.
 func (t *target) validate() error {
-	if len(t.names) > 0 && t.AllNamespaces {
-		return fmt.Errorf("a resource cannot be retrieved by name across all namespaces")
-	}
-	if len(t.names) > 0 && strings.Contains(t.kinds, ",") {
-		return fmt.Errorf("names can only be given with a single kind, not %q", t.kinds)
-	}
 	if _, err := labels.Parse(t.LabelSelector); err != nil {
 		return fmt.Errorf("invalid label selector %q: %w", t.LabelSelector, err)
 	}
@@ -88,19 +94,65 @@ func (t *target) validate() error {
 	return nil
 }
 
-// resolve reads the client config and resolves the kinds through the
-// server's discovery.
+// resolve reads the client config, then the arguments as kubectl does:
+// categories expanded through the server's discovery, kinds resolved
+// through its RESTMapper.
 func (t *target) resolve() error {
 	var err error
 	if t.config, err = t.configFlags.ToRESTConfig(); err != nil {
 		return fmt.Errorf("reading the kubeconfig: %w", err)
 	}
+	args, err := kube.ParseArgs(t.args, kube.ArgsOptions{
+		Selector:       strings.TrimSpace(t.LabelSelector) != "" || strings.TrimSpace(t.FieldSelector) != "",
+		ReplaceAliases: resource.NewBuilder(t.configFlags).ReplaceAliases,
+	})
+	if err != nil {
+		return err
+	}
 	mapper, err := t.configFlags.ToRESTMapper()
 	if err != nil {
 		return fmt.Errorf("reading the server's resource types: %w", err)
 	}
-	t.resources, err = kube.Resolve(mapper, t.kinds)
-	return err
+	if t.targets, err = kube.ResolveArgs(mapper, args); err != nil {
+		return err
+	}
+	t.resources = t.resources[:0]
+	for _, tg := range t.targets {
+		if len(tg.Names) > 0 && tg.Resource.Namespaced && t.AllNamespaces {
+			return errors.New("a resource cannot be retrieved by name across all namespaces")
+		}
+		if !slices.Contains(t.resources, tg.Resource) {
+			t.resources = append(t.resources, tg.Resource)
+		}
+	}
+	return nil
+}
+
+// errEmptyName is kubectl's (client-go's) error for a name "".
+var errEmptyName = errors.New("resource name may not be empty")
+
+// named says whether the arguments name objects (KIND NAME, KIND/NAME).
+func (t *target) named() bool { return len(t.targets) > 0 && len(t.targets[0].Names) > 0 }
+
+// singleItem says whether the arguments name exactly one object, which
+// kubectl then prints alone rather than in a List.
+func (t *target) singleItem() bool { return len(t.targets) == 1 && len(t.targets[0].Names) == 1 }
+
+// names returns the names asked of res, each once, in the order given;
+// nil asks for every object.
+func (t *target) names(res kube.Resource) []string {
+	var names []string
+	for _, tg := range t.targets {
+		if tg.Resource != res {
+			continue
+		}
+		for _, n := range tg.Names {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	return names
 }
 
 // reflector is the client and store of one kind.
@@ -109,8 +161,9 @@ type reflector struct {
 	store  *store.Store[*object.Object]
 }
 
-// reflectors builds one client and store per kind. One name narrows the
-// list with a field selector; several are picked from the store. The stores
+// reflectors builds one client and store per resource, in the order of
+// t.resources. One name narrows the list with a field selector; several
+// are kept by the client (kube.Scope.Names). The stores
 // keep JSON as it came (kube.Scope.Pack off): packing and unpacking would be
 // an eighth of watch's CPU per live event, for memory that watch and get,
 // which live as long as their command, do not need back.
@@ -119,15 +172,18 @@ func (t *target) reflectors(table bool, prune object.Prune) ([]*reflector, error
 	if err != nil {
 		return nil, err
 	}
-	fieldSelector := t.FieldSelector
-	if len(t.names) == 1 {
-		fieldSelector = joinSelectors("metadata.name="+t.names[0], fieldSelector)
-	}
 	out := make([]*reflector, 0, len(t.resources))
 	for _, res := range t.resources {
 		scope := kube.Scope{
-			Namespace: t.namespace, LabelSelector: t.LabelSelector, FieldSelector: fieldSelector,
+			Namespace: t.namespace, LabelSelector: t.LabelSelector, FieldSelector: t.FieldSelector,
 			Table: table, Prune: prune,
+		}
+		switch names := t.names(res); len(names) {
+		case 0:
+		case 1:
+			scope.FieldSelector = joinSelectors("metadata.name="+names[0], scope.FieldSelector)
+		default:
+			scope.Names = names
 		}
 		out = append(out, newReflector(kube.NewClient(rc, res, scope)))
 	}

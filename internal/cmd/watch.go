@@ -12,11 +12,15 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
 const watchExample = `  # Stream config maps, secrets and deployments of every namespace
   kubectl reflect watch configmaps,secrets,deploy.apps -A
+
+  # Two config maps by name, waiting for the one that does not exist yet
+  kubectl reflect watch cm settings feature-flags -n web
 
   # Only changes from now on, as NDJSON, for one labelled set
   kubectl reflect watch cm -l app=web --watch-only -o json
@@ -47,15 +51,15 @@ type WatchOptions struct {
 func NewCmdWatch(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &WatchOptions{target: target{configFlags: flags}, IOStreams: streams}
 	c := &cobra.Command{
-		Use:     "watch KIND[,KIND...] [NAME] [flags]",
+		Use:     "watch (KIND[,KIND...] [NAME...] | KIND/NAME...) [flags]",
 		Short:   "Stream what is applied to and deleted from one or more kinds",
 		Example: watchExample,
 		Long: `Watch lists the objects of each kind, prints them as APPLIED, then prints every
 change as APPLIED or DELETED. It never stops on its own: when a watch ends it
 resumes from the last resourceVersion; when that is too old (410 Gone) it
 relists and prints only what changed meanwhile, deletions included.`,
-		Args:              cobra.RangeArgs(1, 2),
-		ValidArgsFunction: completeKindArgs(flags, 1),
+		Args:              cobra.ArbitraryArgs, // kubectl's checks and words: target.complete and kube.ParseArgs
+		ValidArgsFunction: completeKindArgs(flags, -1),
 		RunE:              runE(o),
 	}
 	f := c.Flags()
@@ -73,7 +77,7 @@ relists and prints only what changed meanwhile, deletions included.`,
 
 // Complete reads the arguments, the namespace and the terminal.
 func (o *WatchOptions) Complete(args []string) error {
-	if err := o.target.complete(args); err != nil {
+	if err := o.target.complete(args, o.ErrOut, "watch"); err != nil {
 		return err
 	}
 	var err error
@@ -88,9 +92,6 @@ func (o *WatchOptions) Complete(args []string) error {
 // Validate checks flags that need no server; then it resolves the kinds,
 // which needs the server's discovery.
 func (o *WatchOptions) Validate() error {
-	if len(o.names) > 1 {
-		return fmt.Errorf("watch takes at most one name, got %d", len(o.names))
-	}
 	if err := o.target.validate(); err != nil {
 		return err
 	}
@@ -106,7 +107,13 @@ func (o *WatchOptions) Validate() error {
 	if o.Diff && o.Output != "" && o.Output != "yaml" {
 		return fmt.Errorf("--diff prints YAML diffs and cannot be combined with -o %s", o.Output)
 	}
-	return o.target.resolve()
+	if err := o.target.resolve(); err != nil {
+		return err
+	}
+	if slices.ContainsFunc(o.targets, func(tg kube.Target) bool { return slices.Contains(tg.Names, "") }) {
+		return errEmptyName // a name no object has, which get reports and watch would wait for forever
+	}
+	return nil
 }
 
 func parseEvents(values []string) (map[output.EventType]bool, error) {

@@ -3,6 +3,7 @@ package kube
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync/atomic"
 
@@ -47,6 +48,10 @@ type Scope struct {
 	// Pack keeps objects' JSON compressed (object.DecoderOptions.Pack): for
 	// stores that live long, not for a one-shot listing.
 	Pack bool
+	// Names, when set, keeps only the objects of these names: the server
+	// has a field selector for one name (metadata.name=...), not for
+	// several, so the others are decoded and dropped here.
+	Names []string
 }
 
 // Client lists and watches one resource. It implements
@@ -57,6 +62,7 @@ type Client struct {
 	scope    Scope
 	path     string
 	decoding decoding
+	names    map[string]bool // Scope.Names; nil keeps every object
 	columns  atomic.Pointer[[]object.Column]
 }
 
@@ -64,12 +70,22 @@ var _ watch.Client[*object.Object] = (*Client)(nil)
 
 // NewClient returns a Client for resource within scope.
 func NewClient(rc rest.Interface, resource Resource, scope Scope) *Client {
-	return &Client{
+	c := &Client{
 		rest: rc, resource: resource, scope: scope,
 		path:     resourcePath(resource, scope.Namespace),
 		decoding: newDecoding(resource, scope),
 	}
+	if len(scope.Names) > 0 {
+		c.names = make(map[string]bool, len(scope.Names))
+		for _, n := range scope.Names {
+			c.names[n] = true
+		}
+	}
+	return c
 }
+
+// keeps says whether obj is one the scope asks for.
+func (c *Client) keeps(obj *object.Object) bool { return c.names == nil || c.names[obj.Name] }
 
 // Reuse gives the client the objects a store already holds: an object
 // listed or watched again at the same resourceVersion is returned as the
@@ -146,6 +162,9 @@ func (c *Client) List(ctx context.Context, opts watch.ListOptions) (watch.Page[*
 		return page, fmt.Errorf("listing %s: %w", c.resource, err)
 	}
 	c.setColumns(cols)
+	if c.names != nil {
+		page.Items = slices.DeleteFunc(page.Items, func(obj *object.Object) bool { return !c.keeps(obj) })
+	}
 	return page, nil
 }
 

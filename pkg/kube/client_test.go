@@ -239,6 +239,10 @@ func TestListDecodes(t *testing.T) {
 		name: "plain JSON from a server that cannot make a Table", body: configMapList, scope: Scope{Table: true},
 		wantItems: configMapListItems,
 		wantRV:    "100", wantCont: "tok-1",
+	}, {
+		name: "names kept", body: configMapList, scope: Scope{Names: []string{"d", "a", "nope"}},
+		wantItems: []item{configMapListItems[0], configMapListItems[3]},
+		wantRV:    "100", wantCont: "tok-1",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -301,6 +305,32 @@ func TestWatchDecodes(t *testing.T) {
 	wantCols := []object.Column{{Name: "Name", Type: "string", Format: "name"}, {Name: "Data", Type: "integer"}}
 	if cols := c.Columns(); !reflect.DeepEqual(cols, wantCols) {
 		t.Errorf("Columns() = %+v, want %+v", cols, wantCols)
+	}
+}
+
+// TestWatchKeepsNames: with Scope.Names, the events of other objects are
+// skipped; bookmarks and errors still come.
+func TestWatchKeepsNames(t *testing.T) {
+	body := strings.Join([]string{evTableAdded, evTableModified, evTableBookmarkEnd, evExpired}, "\n")
+	c := NewClient(serve(t, &fakeAPI{status: http.StatusOK, body: body}), configMaps, Scope{Table: true, Names: []string{"a", "b"}})
+	s, err := c.Watch(t.Context(), watch.WatchOptions{})
+	if err != nil {
+		t.Fatalf("Watch: %v", err)
+	}
+	defer s.Close()
+	var types []watch.WatchEventType
+	for {
+		ev, err := s.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("Next: %v", err)
+		}
+		types = append(types, ev.Type)
+	}
+	if want := []watch.WatchEventType{watch.WatchBookmark, watch.WatchError}; !reflect.DeepEqual(types, want) {
+		t.Errorf("event types = %v, want %v (the events of c skipped)", types, want)
 	}
 }
 

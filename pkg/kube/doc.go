@@ -1,6 +1,8 @@
-// Package kube is where kubectl-reflect meets the API server: it resolves
-// the kinds a user types (cm, deploy.apps, deployments.v1.apps, CRD short
-// names) through the RESTMapper the way kubectl does, and implements
+// Package kube is where kubectl-reflect meets the API server: it reads the
+// resource arguments a user types as kubectl get does (args.go: KIND NAME...,
+// KIND/NAME..., categories such as "all", with kubectl's refusals), resolves
+// the kinds (cm, deploy.apps, deployments.v1.apps, CRD short names) through
+// the RESTMapper the way kubectl does (resolve.go), and implements
 // watch.Client for any resource over REST, decoding list answers and watch
 // events straight into *object.Object without building maps. Both are read
 // as streams: a LIST answer item by item as it arrives (list.go), a watch

@@ -3,6 +3,7 @@ package kube
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -24,6 +25,44 @@ func (r Resource) String() string { return r.GVR.GroupResource().String() }
 // not serve.
 var ErrUnknownKind = errors.New("the server doesn't have a resource type")
 
+// Target is one resource and the names asked of it, in the order given;
+// no names means every object of the resource.
+type Target struct {
+	Resource Resource
+	Names    []string
+}
+
+// ResolveArgs resolves the kinds of ParseArgs's answer as kubectl does,
+// each argument as one kind. Kinds without names are kept once each, in
+// order; names of the same resource given one after the other (cm/a
+// configmap/b) are merged, so that a resource named again later (cm/a
+// secret/b cm/c) is a new Target, as kubectl starts a new table there.
+func ResolveArgs(mapper meta.RESTMapper, args []Arg) ([]Target, error) {
+	var out []Target
+	seen := map[schema.GroupVersionResource]bool{}
+	for _, arg := range args {
+		m, err := mappingFor(mapper, arg.Kind)
+		if err != nil {
+			return nil, err
+		}
+		r := resourceOf(m)
+		switch {
+		case len(arg.Names) == 0 && seen[r.GVR]:
+		case len(arg.Names) > 0 && len(out) > 0 && out[len(out)-1].Resource == r:
+			last := &out[len(out)-1]
+			last.Names = append(last.Names, arg.Names...)
+		default:
+			out = append(out, Target{Resource: r, Names: slices.Clone(arg.Names)})
+		}
+		seen[r.GVR] = true
+	}
+	return out, nil
+}
+
+func resourceOf(m *meta.RESTMapping) Resource {
+	return Resource{GVR: m.Resource, Kind: m.GroupVersionKind.Kind, Namespaced: m.Scope.Name() == meta.RESTScopeNameNamespace}
+}
+
 // Resolve turns a comma-separated list of kinds (as typed after `kubectl
 // get`) into resources, in order and without duplicates.
 func Resolve(mapper meta.RESTMapper, kinds string) ([]Resource, error) {
@@ -38,7 +77,7 @@ func Resolve(mapper meta.RESTMapper, kinds string) ([]Resource, error) {
 		if err != nil {
 			return nil, err
 		}
-		r := Resource{GVR: m.Resource, Kind: m.GroupVersionKind.Kind, Namespaced: m.Scope.Name() == meta.RESTScopeNameNamespace}
+		r := resourceOf(m)
 		if !seen[r.GVR] {
 			seen[r.GVR] = true
 			out = append(out, r)
@@ -57,11 +96,7 @@ func mappingFor(mapper meta.RESTMapper, arg string) (*meta.RESTMapping, error) {
 		gvk, _ = mapper.KindFor(*fullGVR)
 	}
 	if gvk.Empty() {
-		var err error
-		gvk, err = mapper.KindFor(gr.WithVersion(""))
-		if err != nil && !meta.IsNoMatchError(err) {
-			return nil, fmt.Errorf("resolving %q: %w", arg, err)
-		}
+		gvk, _ = mapper.KindFor(gr.WithVersion("")) // as kubectl: a kind may still match
 	}
 	if !gvk.Empty() {
 		return mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
@@ -78,10 +113,13 @@ func mappingFor(mapper meta.RESTMapper, arg string) (*meta.RESTMapping, error) {
 	}
 	m, err := mapper.RESTMapping(gk)
 	if err != nil {
-		if meta.IsNoMatchError(err) {
-			return nil, fmt.Errorf("%w %q", ErrUnknownKind, arg)
+		if !meta.IsNoMatchError(err) {
+			return nil, fmt.Errorf("resolving %q: %w", arg, err)
 		}
-		return nil, fmt.Errorf("resolving %q: %w", arg, err)
+		if gr.Group != "" { // kubectl's words: the resource up to the first dot, then the rest
+			return nil, fmt.Errorf("%w %q in group %q", ErrUnknownKind, gr.Resource, gr.Group)
+		}
+		return nil, fmt.Errorf("%w %q", ErrUnknownKind, gr.Resource)
 	}
 	return m, nil
 }

@@ -31,16 +31,22 @@ func newStream(body io.ReadCloser, c *Client) *stream {
 
 func (s *stream) Close() { s.body.Close() }
 
-// Next implements watch.Stream.
+// Next implements watch.Stream. It skips the events of objects the
+// client's scope does not keep (Scope.Names).
 func (s *stream) Next() (watch.WatchEvent[*object.Object], error) {
-	frame, err := s.frames.next()
-	if err != nil {
-		if err == io.EOF {
-			return watch.WatchEvent[*object.Object]{}, io.EOF
+	for {
+		frame, err := s.frames.next()
+		if err != nil {
+			if err == io.EOF {
+				return watch.WatchEvent[*object.Object]{}, io.EOF
+			}
+			return watch.WatchEvent[*object.Object]{}, fmt.Errorf("reading watch of %s: %w", s.client.resource, err)
 		}
-		return watch.WatchEvent[*object.Object]{}, fmt.Errorf("reading watch of %s: %w", s.client.resource, err)
+		ev, err := s.decode(view(frame))
+		if err != nil || ev.Object == nil || s.client.keeps(ev.Object) {
+			return ev, err
+		}
 	}
-	return s.decode(view(frame))
 }
 
 func (s *stream) decode(frame string) (watch.WatchEvent[*object.Object], error) {

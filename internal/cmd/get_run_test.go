@@ -1,0 +1,60 @@
+package cmd
+
+import (
+	"errors"
+	"testing"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+)
+
+// TestWithKind: kubectl names the kind in its tables when its answer holds
+// several kinds: every kind listed counts, empty or not; of names, only the
+// objects found.
+func TestWithKind(t *testing.T) {
+	cm, secret := &reflector{}, &reflector{}
+	a := []*object.Object{{Name: "a"}}
+	tests := []struct {
+		name  string
+		snaps []snapshot
+		want  bool
+	}{
+		{"one kind", []snapshot{{r: cm, objs: a}}, false},
+		{"two kinds listed, one empty", []snapshot{{r: cm, objs: a}, {r: secret}}, true},
+		{"two kinds named, one found", []snapshot{{r: cm, names: []string{"a"}, objs: a}, {r: secret, names: []string{"a"}}}, false},
+		{"two kinds named, both found", []snapshot{{r: cm, names: []string{"a"}, objs: a}, {r: secret, names: []string{"a"}, objs: a}}, true},
+		{"one kind named twice", []snapshot{{r: cm, names: []string{"a"}, objs: a}, {r: secret, names: []string{"b"}}, {r: cm, names: []string{"a"}, objs: a}}, false},
+		{"nothing", nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := withKind(tt.snaps); got != tt.want {
+				t.Errorf("withKind = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestMissingMessage: a server's error reads "Error from server (Reason)",
+// another "error: ..." alone and bare among others, as kubectl prints them.
+func TestMissingMessage(t *testing.T) {
+	notFound := apierrors.NewNotFound(schema.GroupResource{Resource: "configmaps"}, "nope")
+	tests := []struct {
+		err   error
+		alone bool
+		want  string
+	}{
+		{notFound, true, `Error from server (NotFound): configmaps "nope" not found`},
+		{notFound, false, `Error from server (NotFound): configmaps "nope" not found`},
+		{errEmptyName, true, "error: resource name may not be empty"},
+		{errEmptyName, false, "resource name may not be empty"},
+		{errors.New("x"), false, "x"},
+	}
+	for _, tt := range tests {
+		if got := missingMessage(tt.err, tt.alone); got != tt.want {
+			t.Errorf("missingMessage(%v, %v) = %q, want %q", tt.err, tt.alone, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,73 @@
+package cmd
+
+import (
+	"reflect"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+)
+
+var (
+	cmResource     = kube.Resource{GVR: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Kind: "ConfigMap", Namespaced: true}
+	secretResource = kube.Resource{GVR: schema.GroupVersionResource{Version: "v1", Resource: "secrets"}, Kind: "Secret", Namespaced: true}
+)
+
+// TestTargetNames: the names asked of a resource, each once, in the order
+// given; how many objects the arguments name.
+func TestTargetNames(t *testing.T) {
+	tests := []struct {
+		name       string
+		targets    []kube.Target
+		cm, secret []string
+		named      bool
+		single     bool
+	}{
+		{"kinds", []kube.Target{{Resource: cmResource}, {Resource: secretResource}}, nil, nil, false, false},
+		{"one name", []kube.Target{{Resource: cmResource, Names: []string{"a"}}}, []string{"a"}, nil, true, true},
+		{"one name twice", []kube.Target{{Resource: cmResource, Names: []string{"a", "a"}}}, []string{"a"}, nil, true, false},
+		{"cm/a secret/b cm/c cm/a", []kube.Target{
+			{Resource: cmResource, Names: []string{"a"}}, {Resource: secretResource, Names: []string{"b"}},
+			{Resource: cmResource, Names: []string{"c", "a"}},
+		}, []string{"a", "c"}, []string{"b"}, true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tg := &target{targets: tt.targets}
+			if got := tg.names(cmResource); !reflect.DeepEqual(got, tt.cm) {
+				t.Errorf("names(configmaps) = %q, want %q", got, tt.cm)
+			}
+			if got := tg.names(secretResource); !reflect.DeepEqual(got, tt.secret) {
+				t.Errorf("names(secrets) = %q, want %q", got, tt.secret)
+			}
+			if tg.named() != tt.named || tg.singleItem() != tt.single {
+				t.Errorf("named, singleItem = %v, %v; want %v, %v", tg.named(), tg.singleItem(), tt.named, tt.single)
+			}
+		})
+	}
+}
+
+// TestTables: kubectl starts a table where the resource changes among the
+// objects it prints, so targets that found nothing do not split a table.
+func TestTables(t *testing.T) {
+	cm, secret := &reflector{}, &reflector{}
+	a, b, c := &object.Object{Name: "a"}, &object.Object{Name: "b"}, &object.Object{Name: "c"}
+	got := tables([]snapshot{
+		{r: cm, objs: []*object.Object{a}},
+		{r: secret}, // secret/nope
+		{r: cm, objs: []*object.Object{b}},
+		{r: secret, objs: []*object.Object{c}},
+		{r: cm},
+	})
+	want := []snapshot{{r: cm, objs: []*object.Object{a, b}}, {r: secret, objs: []*object.Object{c}}}
+	if len(got) != len(want) {
+		t.Fatalf("tables = %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i].r != want[i].r || !reflect.DeepEqual(got[i].objs, want[i].objs) {
+			t.Errorf("table %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
