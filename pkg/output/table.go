@@ -18,10 +18,15 @@ import (
 //
 // Rows wait in Print and are laid out in Flush, so the rows of one flush (the
 // initial list, typically) align together; widths are kept per kind and only
-// grow, so later rows line up under the header whenever they fit. When a
-// second kind shows up, names show their kind (configmap/foo) like
-// `kubectl get cm,deploy`, and a header is printed again, after a blank line,
-// whenever a row's kind differs from the last header's.
+// grow, so later rows line up under the header whenever they fit.
+//
+// Several kinds in one stream: names show their kind (configmap/foo) like
+// `kubectl get cm,deploy`, from the first row when ShowKind or SeveralKinds
+// says so, else from the second kind on. Each kind's header is printed once, before its
+// first row (after a blank line unless it is the first), and every event
+// after that is one line, whatever its kind: EVENT, NAMESPACE and a leading
+// NAME are as wide for every kind, so rows of all kinds start aligned and
+// the rest of a row lines up under its own kind's header.
 type tablePrinter struct {
 	w       *bufio.Writer
 	opts    Options
@@ -29,8 +34,9 @@ type tablePrinter struct {
 	now     func() time.Time
 	layouts map[kindKey]*layout
 	pending []pendingRow
-	header  *layout  // whose header was printed last; nil before the first
-	cells   []string // scratch: the cells of a run of rows, row after row
+	lead    map[string]int // widths of the leading columns shared by kinds, by header
+	headed  bool           // a header was printed
+	cells   []string       // scratch: the cells of a run of rows, row after row
 }
 
 type pendingRow struct {
@@ -39,7 +45,7 @@ type pendingRow struct {
 }
 
 func newTablePrinter(w *bufio.Writer, opts Options, wide bool, now func() time.Time) *tablePrinter {
-	return &tablePrinter{w: w, opts: opts, wide: wide, now: now, layouts: map[kindKey]*layout{}}
+	return &tablePrinter{w: w, opts: opts, wide: wide, now: now, layouts: map[kindKey]*layout{}, lead: map[string]int{}}
 }
 
 func (p *tablePrinter) Print(ev Event) error {
@@ -60,13 +66,13 @@ func (p *tablePrinter) layoutFor(ev Event) *layout {
 	if l != nil && (ev.Columns == nil || slices.Equal(l.columns, ev.Columns)) {
 		return l
 	}
-	l = newLayout(k, ev.Columns, p.wide, p.opts.AllNamespaces)
+	l = newLayout(k, ev.Columns, p.wide, p.opts)
 	p.layouts[key] = l
 	return l
 }
 
 func (p *tablePrinter) Flush() error {
-	showKinds := p.opts.ShowKind || len(p.layouts) > 1
+	showKinds := p.opts.ShowKind || p.opts.SeveralKinds || len(p.layouts) > 1
 	now := p.now()
 	for rest := p.pending; len(rest) > 0; {
 		n := 1
@@ -83,8 +89,8 @@ func (p *tablePrinter) Flush() error {
 	return p.w.Flush()
 }
 
-// printRun prints rows of one layout: the header first if the last one
-// printed was another's.
+// printRun prints rows of one layout: its header first if it was never
+// printed.
 func (p *tablePrinter) printRun(l *layout, rows []pendingRow, showKinds bool, now time.Time) error {
 	n := len(l.headers)
 	cells := p.cells[:0]
@@ -93,18 +99,19 @@ func (p *tablePrinter) printRun(l *layout, rows []pendingRow, showKinds bool, no
 	}
 	defer func() { clear(cells); p.cells = cells[:0] }()
 
-	header := !p.opts.NoHeaders && p.header != l
+	header := !p.opts.NoHeaders && !l.headed
 	if header {
 		l.widths.fit(l.headers)
 	}
 	for i := 0; i < len(cells); i += n {
 		l.widths.fit(cells[i : i+n])
 	}
+	p.shareLead(l)
 	if header {
-		if p.header != nil {
+		if p.headed {
 			p.w.WriteString("\n")
 		}
-		p.header = l
+		p.headed, l.headed = true, true
 		if err := writeRow(p.w, l.widths, l.headers, ""); err != nil {
 			return err
 		}
@@ -119,4 +126,15 @@ func (p *tablePrinter) printRun(l *layout, rows []pendingRow, showKinds bool, no
 		}
 	}
 	return nil
+}
+
+// shareLead widens l's leading columns (EVENT, NAMESPACE, NAME) to the
+// widest any kind has needed, and records l's, so that rows of every kind
+// start aligned. The last column of a row is never padded, so it is left out.
+func (p *tablePrinter) shareLead(l *layout) {
+	for i := 0; i < l.lead && i < len(l.widths); i++ {
+		h := l.headers[i]
+		w := max(l.widths[i], p.lead[h])
+		l.widths[i], p.lead[h] = w, w
+	}
 }
