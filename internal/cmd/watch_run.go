@@ -21,15 +21,12 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
 		defer cancel()
 	}
-	printer, err := output.New(o.Out, output.Options{
-		Format: o.Output, AllNamespaces: o.AllNamespaces, NoHeaders: o.NoHeaders, Color: o.color,
-		ShowKind: len(o.resources) > 1, Diff: o.Diff,
-	})
+	printer, err := output.New(o.Out, o.printOpts)
 	if err != nil {
 		return err
 	}
-	table := !o.Diff && (o.Output == "" || o.Output == "wide")
-	reflectors, err := o.reflectors(table, object.Prune{ManagedFields: !o.ShowManagedFields})
+	table := !o.Diff && o.PrintFlags.table()
+	reflectors, err := o.reflectors(table, object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields})
 	if err != nil {
 		return err
 	}
