@@ -44,7 +44,11 @@ type WatchOptions struct {
 
 // NewCmdWatch is `kubectl reflect watch`.
 func NewCmdWatch(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &WatchOptions{target: target{configFlags: flags}, IOStreams: streams, PrintFlags: newWatchPrintFlags()}
+	return newCmdWatch(&WatchOptions{target: target{configFlags: flags}, IOStreams: streams, PrintFlags: newWatchPrintFlags()})
+}
+
+// newCmdWatch is `kubectl reflect watch` running o.
+func newCmdWatch(o *WatchOptions) *cobra.Command {
 	c := &cobra.Command{
 		Use:     "watch KIND[,KIND...] [NAME] [flags]",
 		Short:   "Stream what is applied to and deleted from one or more kinds",
@@ -54,7 +58,7 @@ change as APPLIED or DELETED. It never stops on its own: when a watch ends it
 resumes from the last resourceVersion; when that is too old (410 Gone) it
 relists and prints only what changed meanwhile, deletions included.`,
 		Args:              cobra.RangeArgs(1, 2),
-		ValidArgsFunction: completeKindArgs(flags, 1),
+		ValidArgsFunction: completeKindArgs(o.configFlags, 1),
 		RunE:              runE(o),
 	}
 	f := c.Flags()

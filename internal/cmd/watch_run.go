@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
@@ -45,9 +46,11 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 			kind: kindOf(r.client.Resource()), client: r.client, tracker: newTracker(),
 			sub: r.store.Subscribe(ctx, store.SubscribeOptions{Wake: wake}),
 		}
+		s := streams[i]
 		wg.Go(func() {
 			if err := r.run(ctx, o.watchOptions(), report); err != nil {
 				report.errorf("%v", err)
+				s.end(wake)
 				mu.Lock()
 				failures++
 				if failures == len(reflectors) {
@@ -77,7 +80,22 @@ type stream struct {
 	tracker *tracker
 	initial []output.Event // events before the first Synced
 	synced  bool
+	ended   atomic.Bool // its reflector failed for good: it will never sync
 }
+
+// end marks s as ended and wakes the printer, so that the kinds after it
+// do not wait for its list.
+func (s *stream) end(wake chan<- struct{}) {
+	s.ended.Store(true)
+	select {
+	case wake <- struct{}{}:
+	default:
+	}
+}
+
+// listed says whether the kinds after s may print: s printed its initial
+// state, or never will.
+func (s *stream) listed() bool { return s.synced || s.ended.Load() }
 
 // print prints what the subscriptions carry until ctx ends or --max-events
 // is reached, flushing whenever they have nothing more.
@@ -100,6 +118,9 @@ func (o *WatchOptions) print(ctx context.Context, p output.Printer, streams []*s
 				}
 			}
 			n += len(batch)
+			if !s.listed() {
+				break // the kinds after s wait for its list: kinds print in the order given
+			}
 		}
 		if n > 0 {
 			if err := p.Flush(); err != nil {
