@@ -74,58 +74,57 @@ func (p *tablePrinter) layoutFor(ev Event) *layout {
 func (p *tablePrinter) Flush() error {
 	showKinds := p.opts.ShowKind || p.opts.SeveralKinds || len(p.layouts) > 1
 	now := p.now()
-	for rest := p.pending; len(rest) > 0; {
-		n := 1
-		for n < len(rest) && rest[n].l == rest[0].l {
-			n++
+	cells := p.cells[:0]
+	for _, r := range p.pending {
+		cells = r.l.appendRow(cells, r.ev, showKinds, now)
+	}
+	all := cells
+	defer func() { clear(all); p.cells = all[:0] }()
+	p.fit(cells)
+	for _, r := range p.pending {
+		l := r.l
+		if !p.opts.NoHeaders && !l.headed {
+			if p.headed {
+				p.w.WriteString("\n")
+			}
+			p.headed, l.headed = true, true
+			if err := writeRow(p.w, l.widths, l.headers, ""); err != nil {
+				return err
+			}
 		}
-		if err := p.printRun(rest[0].l, rest[:n], showKinds, now); err != nil {
+		colour := ""
+		if p.opts.Color {
+			colour = eventColour(r.ev.Type)
+		}
+		n := len(l.headers)
+		if err := writeRow(p.w, l.widths, cells[:n], colour); err != nil {
 			return err
 		}
-		rest = rest[n:]
+		cells = cells[n:]
 	}
 	clear(p.pending)
 	p.pending = p.pending[:0]
 	return p.w.Flush()
 }
 
-// printRun prints rows of one layout: its header first if it was never
-// printed.
-func (p *tablePrinter) printRun(l *layout, rows []pendingRow, showKinds bool, now time.Time) error {
-	n := len(l.headers)
-	cells := p.cells[:0]
-	for _, r := range rows {
-		cells = l.appendRow(cells, r.ev, showKinds, now)
-	}
-	defer func() { clear(cells); p.cells = cells[:0] }()
-
-	header := !p.opts.NoHeaders && !l.headed
-	if header {
-		l.widths.fit(l.headers)
-	}
-	for i := 0; i < len(cells); i += n {
-		l.widths.fit(cells[i : i+n])
-	}
-	p.shareLead(l)
-	if header {
-		if p.headed {
-			p.w.WriteString("\n")
+// fit grows the widths of the pending rows' layouts to hold their cells
+// (cells holds them row after row) and the headers still to print, then
+// shares the leading widths among those layouts, so that the kinds of one
+// flush (the initial lists) line up too.
+func (p *tablePrinter) fit(cells []string) {
+	for _, r := range p.pending {
+		n := len(r.l.headers)
+		if !p.opts.NoHeaders && !r.l.headed {
+			r.l.widths.fit(r.l.headers)
 		}
-		p.headed, l.headed = true, true
-		if err := writeRow(p.w, l.widths, l.headers, ""); err != nil {
-			return err
+		r.l.widths.fit(cells[:n])
+		cells = cells[n:]
+	}
+	for range 2 { // the first pass finds the widest, the second widens all
+		for _, r := range p.pending {
+			p.shareLead(r.l)
 		}
 	}
-	for i, r := range rows {
-		colour := ""
-		if p.opts.Color {
-			colour = eventColour(r.ev.Type)
-		}
-		if err := writeRow(p.w, l.widths, cells[i*n:(i+1)*n], colour); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // shareLead widens l's leading columns (EVENT, NAMESPACE, NAME) to the

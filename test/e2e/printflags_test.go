@@ -375,7 +375,9 @@ func TestGetWatchIsWatch(t *testing.T) {
 // kinds were given in (secrets before config maps here, though their lists
 // may end in any order) and prints each kind's header once; every later
 // event is one line, its EVENT and NAME aligned across kinds
-// (testdata/watch-multi-kind.golden, AGE blanked).
+// (testdata/watch-multi-kind.golden, AGE blanked). The first kind's name is
+// the longest of the initial lists, so the layout does not depend on whether
+// the two lists are printed in one flush or two.
 func TestWatchMultiKindLayout(t *testing.T) {
 	cp := cluster.Get(t)
 	cs := admin(t, cp)
@@ -388,7 +390,7 @@ func TestWatchMultiKindLayout(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	createSecret("token")
+	createSecret("database-credentials")
 	createCM(t, cs, ns, "settings", labels, "a", "1", "b", "2")
 	createCM(t, cs, ns, "feature-flags", labels)
 
@@ -406,7 +408,7 @@ func TestWatchMultiKindLayout(t *testing.T) {
 	next(1)
 	deleteCM(t, cs, ns, "feature-flags")
 	next(1)
-	if err := cs.CoreV1().Secrets(ns).Delete(ctx, "token", metav1.DeleteOptions{}); err != nil {
+	if err := cs.CoreV1().Secrets(ns).Delete(ctx, "database-credentials", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	next(1)
