@@ -281,7 +281,6 @@ func TestWatchEventFormatsMatchKubectl(t *testing.T) {
 // kyaml: ours carries the event, as json and yaml do; it equals kubectl's
 // --output-watch-events -o kyaml once ADDED and MODIFIED read APPLIED, with
 // managedFields (see below).
-// A bad -o fails as kubectl's does: the same one-line error, exit 1.
 func TestWatchNewPrintFlagsMatchKubectl(t *testing.T) {
 	cp := cluster.Get(t)
 	c := newPrintChanges(t, cp)
@@ -328,10 +327,30 @@ func TestWatchNewPrintFlagsMatchKubectl(t *testing.T) {
 		}
 	}
 
-	// A bad -o: kubectl's message, one line, exit 1.
-	_, stderr, code := runOnce(t, nil, "watch", "cm", "-o", "x", "--kubeconfig", cp.AdminKubeconfig())
-	_, kubectlErr, _ := kubectl(t, cp.AdminKubeconfig(), "get", "cm", "-w", "-o", "x")
-	assertOneLineError(t, stderr, code, strings.TrimPrefix(strings.TrimSpace(kubectlErr), "error: "))
+}
+
+// TestPrintFlagErrorsMatchKubectl: bad print flags fail as kubectl get -w
+// fails on them: the same message, one `error: ...` line, a non-zero exit.
+func TestPrintFlagErrorsMatchKubectl(t *testing.T) {
+	cp := cluster.Get(t)
+	for _, flags := range [][]string{
+		{"-o", "x"},
+		{"-o", "jsonpath"},
+		{"-o", "jsonpath={.a"},
+		{"-o", "go-template={{.a"},
+		{"--template", "{{.a"},
+		{"-o", "custom-columns=A"},
+		{"-o", "jsonpath-file=/nonexistent"},
+	} {
+		t.Run(strings.Join(flags, " "), func(t *testing.T) {
+			_, stderr, code := runOnce(t, nil, append([]string{"watch", "cm", "--kubeconfig", cp.AdminKubeconfig()}, flags...)...)
+			_, kubectlErr, kubectlCode := kubectl(t, cp.AdminKubeconfig(), append([]string{"get", "cm", "-w"}, flags...)...)
+			if kubectlCode == 0 {
+				t.Fatalf("kubectl get -w %v exited 0", flags)
+			}
+			assertOneLineError(t, stderr, code, strings.TrimPrefix(strings.TrimSpace(kubectlErr), "error: "))
+		})
+	}
 }
 
 // TestGetWatchIsWatch: `get -w` is `watch` with get's flags: the same
