@@ -22,7 +22,10 @@ const watchExample = `  # Stream config maps, secrets and deployments of every n
   kubectl reflect watch cm -l app=web --watch-only -o json
 
   # Wait for the next deletion of a pod, then exit
-  kubectl reflect watch pod/web-0 --events deleted --max-events 1`
+  kubectl reflect watch pod/web-0 --events deleted --max-events 1
+
+  # One line per event for a script: "configmap/settings applied", "... deleted"
+  kubectl reflect watch cm -o name --output-watch-events`
 
 // WatchOptions are the flags and resolved inputs of `kubectl reflect watch`.
 type WatchOptions struct {
@@ -65,6 +68,7 @@ relists and prints only what changed meanwhile, deletions included.`,
 	o.target.addFlags(f, "Watch")
 	o.PrintFlags.AddFlags(c)
 	addWatchEventsFlag(c, &o.PrintFlags.OutputWatchEvents)
+	_ = f.MarkHidden("sort-by") // accepted as kubectl get -w accepts it, with its warning; a stream has no order to pick
 	f.BoolVar(&o.WatchOnly, "watch-only", false, "Skip the objects that exist at start; print changes only")
 	f.StringSliceVar(&o.Events, "events", []string{"applied", "deleted"}, "Event types to print: applied, deleted")
 	_ = c.RegisterFlagCompletionFunc("events", completeEvents)
