@@ -154,11 +154,31 @@ func (c *printChanges) run(streams []*printStream, header func(*printStream) boo
 	readEvents(streams, 1)
 }
 
-// ageAtEnd is the AGE cell at the end of a table row: it ticks between
-// streams started a moment apart, and it is the last column, never padded.
-var ageAtEnd = regexp.MustCompile(`\b[0-9]+[smhd]([0-9]+[smh])?$`)
+// ageCell is an AGE cell and the padding after it: ages tick between
+// streams started a moment apart, and a padded AGE ("9s" or "10s") is
+// always as wide (under a minute: at most 3 characters, padded to 6).
+var ageCell = regexp.MustCompile(`\b[0-9]+[smhd]([0-9]+[smh])?( +|$)`)
 
-// applied is kubectl's event type as we print it: ADDED and MODIFIED are
+// blankAges replaces every AGE cell of a table row with <age>.
+func blankAges(line string) string {
+	return ageCell.ReplaceAllStringFunc(line, func(m string) string {
+		if strings.HasSuffix(m, " ") {
+			return "<age>   "
+		}
+		return "<age>"
+	})
+}
+
+// blankAgesOfLines is blankAges on every line.
+func blankAgesOfLines(lines []string) string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = blankAges(l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// asApplied is kubectl's event type as we print it: ADDED and MODIFIED are
 // both APPLIED.
 func asApplied(t string) string {
 	if t == "ADDED" || t == "MODIFIED" {
@@ -171,7 +191,7 @@ func asApplied(t string) string {
 // padding after it.
 func afterFirstCell(line string) string {
 	_, rest, _ := strings.Cut(line, " ")
-	return ageAtEnd.ReplaceAllString(strings.TrimLeft(rest, " "), "<age>")
+	return blankAges(strings.TrimLeft(rest, " "))
 }
 
 // TestWatchTableMatchesKubectlGetWatch: `watch` prints the table `kubectl get
@@ -179,8 +199,8 @@ func afterFirstCell(line string) string {
 // --show-labels, -L and --show-kind.
 //
 // Identical, byte for byte: every line after the EVENT cell (headers, cells,
-// padding and how columns widen when a longer name comes), AGE aside, which
-// ticks.
+// padding and how columns widen when a longer name comes), AGE cells aside,
+// which tick.
 // Different by design: our EVENT column is always there (kubectl has it
 // only with --output-watch-events) and says APPLIED for kubectl's ADDED and
 // MODIFIED, so its width differs too.
@@ -207,7 +227,7 @@ func TestWatchTableMatchesKubectlGetWatch(t *testing.T) {
 	for i := range variants {
 		o, k, ke := ours[i], theirs[i], theirsWithEvents[i]
 		for j := range o.lines {
-			if got, want := afterFirstCell(o.lines[j]), ageAtEnd.ReplaceAllString(k.lines[j], "<age>"); got != want {
+			if got, want := afterFirstCell(o.lines[j]), blankAges(k.lines[j]); got != want {
 				t.Errorf("%s, line %d after EVENT:\n got %q\nwant %q (%s)", o.name, j, got, want, k.name)
 			}
 			if got, want := afterFirstCell(o.lines[j]), afterFirstCell(ke.lines[j]); got != want {
@@ -369,7 +389,7 @@ func TestGetWatchIsWatch(t *testing.T) {
 	c.run(streams, func(s *printStream) bool { return !strings.Contains(s.name, "name") })
 	for i := 0; i < len(streams); i += 2 {
 		w, g := streams[i], streams[i+1]
-		if got, want := ageAtEnd.ReplaceAllString(strings.Join(g.lines, "\n"), "<age>"), ageAtEnd.ReplaceAllString(strings.Join(w.lines, "\n"), "<age>"); got != want {
+		if got, want := blankAgesOfLines(g.lines), blankAgesOfLines(w.lines); got != want {
 			t.Errorf("%s:\n%s\nwant (%s):\n%s", g.name, got, w.name, want)
 		}
 	}
@@ -417,7 +437,7 @@ func TestWatchMultiKindLayout(t *testing.T) {
 	var lines []string
 	next := func(n int) {
 		for range n {
-			lines = append(lines, ageAtEnd.ReplaceAllString(p.next(), "<age>"))
+			lines = append(lines, blankAges(p.next()))
 		}
 	}
 	next(2 + 1 + 3) // secrets: header, row; blank; config maps: header, 2 rows
