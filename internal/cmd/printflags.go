@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -73,10 +72,11 @@ func (f watchPrintFlags) table() bool {
 	return format == "" || format == "wide"
 }
 
-// sortByWarning is kubectl's warning for --sort-by with --watch.
+// sortByWarning is kubectl's warning for --sort-by with --watch, "" when
+// there is no --sort-by.
 func (f watchPrintFlags) sortByWarning() string {
 	if *f.HumanReadableFlags.SortBy == "" {
 		return ""
 	}
-	return fmt.Sprintf("--watch requested, --sort-by will be ignored for watch events received")
+	return "--watch requested, --sort-by will be ignored for watch events received"
 }
