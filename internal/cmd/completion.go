@@ -57,6 +57,7 @@ func initCompletion(root *cobra.Command, flags *genericclioptions.ConfigFlags) {
 		names := listNames(c.Context(), flags, "namespaces", "")
 		return filterPrefix(names, toComplete), cobra.ShellCompDirectiveNoFileComp
 	})
+	registerKubeconfigCompletion(root, flags)
 }
 
 // completeKindArgs completes `KIND[,KIND...] [NAME...]`: kinds for the
@@ -64,6 +65,9 @@ func initCompletion(root *cobra.Command, flags *genericclioptions.ConfigFlags) {
 // more arguments (-1: no limit), skipping names already typed.
 func completeKindArgs(flags *genericclioptions.ConfigFlags, maxNames int) cobra.CompletionFunc {
 	return func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) == 0 && strings.Contains(toComplete, "/") {
+			return completeTypeName(c, flags, toComplete), cobra.ShellCompDirectiveNoFileComp
+		}
 		if len(args) == 0 {
 			dc, err := flags.ToDiscoveryClient()
 			if err != nil {

@@ -5,7 +5,9 @@
 //
 // Files: root.go (the root command, error printing), target.go (what a
 // command reads: kinds, names, namespace, selectors, and one reflector per
-// kind), watch*.go and tracker.go (`watch`), get*.go (`get`), version.go.
+// kind), printflags.go (the print flags of a stream, `watch` and `get -w`
+// alike), watch*.go and tracker.go (`watch`), get*.go (`get`; get_watch.go
+// runs `watch` for `get -w`), completion*.go, version.go.
 //
 // It is internal because its only user is cmd/kubectl-reflect.
 package cmd

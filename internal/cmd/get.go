@@ -29,6 +29,7 @@ type GetOptions struct {
 
 	PrintFlags     *get.PrintFlags
 	IgnoreNotFound bool
+	getWatchFlags
 }
 
 // NewCmdGet is `kubectl reflect get`.
@@ -39,13 +40,15 @@ func NewCmdGet(flags *genericclioptions.ConfigFlags, streams genericiooptions.IO
 		Short:   "Print objects from a reflector's store, with kubectl's columns and formats",
 		Example: getExample,
 		Long: `Get runs a reflector for each kind, waits for its first list and prints the
-store's snapshot with the server's printer columns, exactly as kubectl get does.`,
+store's snapshot with the server's printer columns, exactly as kubectl get does.
+With -w or --watch-only it is "kubectl reflect watch" with get's flags.`,
 		Args:              cobra.ArbitraryArgs, // kubectl's checks and words: target.complete and kube.ParseArgs
 		ValidArgsFunction: completeKindArgs(flags, -1),
-		RunE:              runE(o),
+		RunE:              getRunE(o),
 	}
 	o.target.addFlags(c.Flags(), "List")
 	o.PrintFlags.AddFlags(c)
+	o.getWatchFlags.addFlags(c)
 	c.Flags().BoolVar(&o.IgnoreNotFound, "ignore-not-found", false, "If the requested object does not exist the command will return exit code 0.")
 	return c
 }

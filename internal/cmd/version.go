@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/version"
 )
@@ -30,14 +31,15 @@ func NewCmdVersion(streams genericiooptions.IOStreams) *cobra.Command {
 			return o.Run()
 		},
 	}
-	c.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: json, or empty for one line")
+	c.Flags().StringVarP(&o.Output, "output", "o", "", "One of 'yaml' or 'json'; empty for one line")
+	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]cobra.Completion{"json", "yaml"}, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
 
 // Validate checks the output format.
 func (o *VersionOptions) Validate() error {
-	if o.Output != "" && o.Output != "json" {
-		return fmt.Errorf("--output must be 'json' or empty, not %q", o.Output)
+	if o.Output != "" && o.Output != "json" && o.Output != "yaml" {
+		return fmt.Errorf("--output must be 'yaml' or 'json', not %q", o.Output)
 	}
 	return nil
 }
@@ -45,12 +47,20 @@ func (o *VersionOptions) Validate() error {
 // Run prints the version.
 func (o *VersionOptions) Run() error {
 	info := version.Get()
-	if o.Output == "json" {
+	switch o.Output {
+	case "json":
 		b, err := json.MarshalIndent(info, "", "  ")
 		if err != nil {
 			return err
 		}
 		_, err = fmt.Fprintln(o.Out, string(b))
+		return err
+	case "yaml":
+		b, err := yaml.Marshal(info)
+		if err != nil {
+			return err
+		}
+		_, err = o.Out.Write(b)
 		return err
 	}
 	_, err := fmt.Fprintf(o.Out, "kubectl-reflect %s (commit %s, built %s, %s)\n",

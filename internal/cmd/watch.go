@@ -26,30 +26,36 @@ const watchExample = `  # Stream config maps, secrets and deployments of every n
   kubectl reflect watch cm -l app=web --watch-only -o json
 
   # Wait for the next deletion of a pod, then exit
-  kubectl reflect watch pod/web-0 --events deleted --max-events 1`
+  kubectl reflect watch pod/web-0 --events deleted --max-events 1
+
+  # One line per event for a script: "configmap/settings applied", "... deleted"
+  kubectl reflect watch cm -o name --output-watch-events`
 
 // WatchOptions are the flags and resolved inputs of `kubectl reflect watch`.
 type WatchOptions struct {
 	target
 	genericiooptions.IOStreams
 
-	Output            string
-	NoHeaders         bool
-	WatchOnly         bool
-	Events            []string
-	MaxEvents         int
-	Timeout           time.Duration
-	ShowManagedFields bool
-	Diff              bool
+	PrintFlags watchPrintFlags
+	WatchOnly  bool
+	Events     []string
+	MaxEvents  int
+	Timeout    time.Duration
+	Diff       bool
 
-	events   map[output.EventType]bool
-	color    bool
-	progress bool
+	events    map[output.EventType]bool
+	color     bool
+	progress  bool
+	printOpts output.Options // what the print flags ask for, checked by Validate
 }
 
 // NewCmdWatch is `kubectl reflect watch`.
 func NewCmdWatch(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &WatchOptions{target: target{configFlags: flags}, IOStreams: streams}
+	return newCmdWatch(&WatchOptions{target: target{configFlags: flags}, IOStreams: streams, PrintFlags: newWatchPrintFlags()})
+}
+
+// newCmdWatch is `kubectl reflect watch` running o.
+func newCmdWatch(o *WatchOptions) *cobra.Command {
 	c := &cobra.Command{
 		Use:     "watch (KIND[,KIND...] [NAME...] | KIND/NAME...) [flags]",
 		Short:   "Stream what is applied to and deleted from one or more kinds",
@@ -59,18 +65,19 @@ change as APPLIED or DELETED. It never stops on its own: when a watch ends it
 resumes from the last resourceVersion; when that is too old (410 Gone) it
 relists and prints only what changed meanwhile, deletions included.`,
 		Args:              cobra.ArbitraryArgs, // kubectl's checks and words: target.complete and kube.ParseArgs
-		ValidArgsFunction: completeKindArgs(flags, -1),
+		ValidArgsFunction: completeKindArgs(o.configFlags, -1),
 		RunE:              runE(o),
 	}
 	f := c.Flags()
 	o.target.addFlags(f, "Watch")
-	f.StringVarP(&o.Output, "output", "o", "", "Output format: wide, json (NDJSON), yaml, name, jsonpath=..., custom-columns=..., go-template=...")
-	f.BoolVar(&o.NoHeaders, "no-headers", false, "Print tables without headers")
+	o.PrintFlags.AddFlags(c)
+	addWatchEventsFlag(c, &o.PrintFlags.OutputWatchEvents)
+	_ = f.MarkHidden("sort-by") // accepted as kubectl get -w accepts it, with its warning; a stream has no order to pick
 	f.BoolVar(&o.WatchOnly, "watch-only", false, "Skip the objects that exist at start; print changes only")
 	f.StringSliceVar(&o.Events, "events", []string{"applied", "deleted"}, "Event types to print: applied, deleted")
+	_ = c.RegisterFlagCompletionFunc("events", completeEvents)
 	f.IntVar(&o.MaxEvents, "max-events", 0, "Exit after printing this many events (0: no limit)")
 	f.DurationVar(&o.Timeout, "timeout", 0, "Exit after this long (0: never), e.g. 30s")
-	f.BoolVar(&o.ShowManagedFields, "show-managed-fields", false, "Keep metadata.managedFields in json and yaml output")
 	f.BoolVar(&o.Diff, "diff", false, "Print changes to objects already seen as unified diffs of their YAML (resourceVersion, managedFields and generation left out)")
 	return c
 }
@@ -101,17 +108,32 @@ func (o *WatchOptions) Validate() error {
 	if o.Timeout < 0 {
 		return fmt.Errorf("--timeout must not be negative, got %s", o.Timeout)
 	}
-	if err := output.ValidateFormat(o.Output); err != nil {
+	if err := o.validatePrintFlags(); err != nil {
 		return err
-	}
-	if o.Diff && o.Output != "" && o.Output != "yaml" {
-		return fmt.Errorf("--diff prints YAML diffs and cannot be combined with -o %s", o.Output)
 	}
 	if err := o.target.resolve(); err != nil {
 		return err
 	}
 	if slices.ContainsFunc(o.targets, func(tg kube.Target) bool { return slices.Contains(tg.Names, "") }) {
 		return errEmptyName // a name no object has, which get reports and watch would wait for forever
+	}
+	o.printOpts.SeveralKinds = len(o.resources) > 1
+	return nil
+}
+
+// validatePrintFlags checks the print flags and keeps the printer options
+// they ask for.
+func (o *WatchOptions) validatePrintFlags() error {
+	if format := o.PrintFlags.format(); o.Diff && format != "" && format != "yaml" {
+		return fmt.Errorf("--diff prints YAML diffs and cannot be combined with -o %s", format)
+	}
+	var err error
+	if o.printOpts, err = o.PrintFlags.options(); err != nil {
+		return err
+	}
+	o.printOpts.AllNamespaces, o.printOpts.Color, o.printOpts.Diff = o.AllNamespaces, o.color, o.Diff
+	if w := o.PrintFlags.sortByWarning(); w != "" {
+		fmt.Fprintln(o.ErrOut, "warning: "+w)
 	}
 	return nil
 }

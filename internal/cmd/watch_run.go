@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
@@ -21,15 +22,12 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
 		defer cancel()
 	}
-	printer, err := output.New(o.Out, output.Options{
-		Format: o.Output, AllNamespaces: o.AllNamespaces, NoHeaders: o.NoHeaders, Color: o.color,
-		ShowKind: len(o.resources) > 1, Diff: o.Diff,
-	})
+	printer, err := output.New(o.Out, o.printOpts)
 	if err != nil {
 		return err
 	}
-	table := !o.Diff && (o.Output == "" || o.Output == "wide")
-	reflectors, err := o.reflectors(table, object.Prune{ManagedFields: !o.ShowManagedFields})
+	table := !o.Diff && o.PrintFlags.table()
+	reflectors, err := o.reflectors(table, object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields})
 	if err != nil {
 		return err
 	}
@@ -50,9 +48,11 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 			// applied, as kubectl's get -w does.
 			sub: r.store.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered, Wake: wake}),
 		}
+		s := streams[i]
 		wg.Go(func() {
 			if err := r.run(ctx, o.watchOptions(), report); err != nil {
 				report.errorf("%v", err)
+				s.end(wake)
 				mu.Lock()
 				failures++
 				if failures == len(reflectors) {
@@ -82,7 +82,22 @@ type stream struct {
 	tracker *tracker
 	initial []output.Event // events before the first Synced
 	synced  bool
+	ended   atomic.Bool // its reflector failed for good: it will never sync
 }
+
+// end marks s as ended and wakes the printer, so that the kinds after it
+// do not wait for its list.
+func (s *stream) end(wake chan<- struct{}) {
+	s.ended.Store(true)
+	select {
+	case wake <- struct{}{}:
+	default:
+	}
+}
+
+// listed says whether the kinds after s may print: s printed its initial
+// state, or never will.
+func (s *stream) listed() bool { return s.synced || s.ended.Load() }
 
 // print prints what the subscriptions carry until ctx ends or --max-events
 // is reached, flushing whenever they have nothing more.
@@ -105,6 +120,9 @@ func (o *WatchOptions) print(ctx context.Context, p output.Printer, streams []*s
 				}
 			}
 			n += len(batch)
+			if !s.listed() {
+				break // the kinds after s wait for its list: kinds print in the order given
+			}
 		}
 		if n > 0 {
 			if err := p.Flush(); err != nil {

@@ -7,22 +7,25 @@
 // store. JSON output writes each object's JSON as it was received, without
 // decoding it.
 //
-// New picks the printer for an -o value (ValidateFormat checks one cheaply):
+// New picks the printer for an -o value; Native says which it prints itself:
 //
 //   - "" and "wide" (table.go, layout.go, align.go): a streaming table,
-//     EVENT, [NAMESPACE,] then the server's columns, aligned like kubectl's
-//     tabwriter; AGE is recomputed from creationTimestamp when rows are
-//     flushed. Several kinds in one stream show as kind/name, with a header
-//     whenever the kind changes.
+//     EVENT, [NAMESPACE,] then the server's columns, then label columns (-L,
+//     --show-labels), aligned like kubectl's tabwriter; AGE is recomputed
+//     from creationTimestamp when rows are flushed. Several kinds in one
+//     stream show as kind/name; each kind's header is printed once, before
+//     its first row, and every later event is one line whatever its kind,
+//     its EVENT, NAMESPACE and NAME columns aligned across kinds.
 //   - "json" (json.go): NDJSON, {"type":"APPLIED","object":<raw>} per line.
 //   - "yaml" (yaml.go): a document per event, "type:" then "object:".
-//   - "name" (name.go): kind[.group]/name per line.
-//   - "jsonpath", "go-template" and their -file forms (template.go), and
-//     "custom-columns" and its -file form (columns.go): kubectl's templates,
-//     applied to the event's object, not to the event: the root of
-//     {.metadata.name} is the object, and the event type is not visible.
-//     Missing keys are allowed, as kubectl's --allow-missing-template-keys
-//     defaults to.
+//   - "name" (name.go): kind[.group]/name per line, with the event type after
+//     it under Options.WatchEvents ("configmap/foo deleted").
+//   - every other format (kubectl.go): kubectl's own printer, built by the
+//     caller from kubectl's get print flags (jsonpath, jsonpath-as-json,
+//     go-template, template, custom-columns, their -file forms, kyaml). It
+//     gets the event's object, as with kubectl get -w, or with
+//     Options.WatchEvents the event, {type, object}, as with kubectl's
+//     --output-watch-events (kyaml always gets the event, as json and yaml).
 //   - Options.Diff (diff.go): `watch --diff`, the first sighting as YAML and
 //     every later APPLIED as a unified diff against Event.Old, noise
 //     (resourceVersion, managedFields, generation) left out.

@@ -1,6 +1,8 @@
 package output
 
 import (
+	"k8s.io/cli-runtime/pkg/printers"
+
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 )
 
@@ -35,17 +37,31 @@ type Event struct {
 
 // Options choose and tune a printer.
 type Options struct {
-	// Format is kubectl's -o value: "" (table), "wide", "json", "yaml",
-	// "name", "jsonpath=...", "jsonpath-file=...", "custom-columns=...",
-	// "custom-columns-file=...", "go-template=...", "go-template-file=...".
+	// Format is kubectl's -o value. "" (table), "wide", "json", "yaml" and
+	// "name" are printed here (see Native); any other goes through Printer.
 	Format string
+	// Printer is kubectl's printer for a Format that is not Native
+	// (jsonpath=..., go-template=..., custom-columns=..., kyaml, ...), as
+	// kubectl's get.PrintFlags build it; New ignores it otherwise.
+	Printer printers.ResourcePrinter
+	// WatchEvents, as kubectl's --output-watch-events, gives Printer the
+	// event, {type, object}, instead of the object, and adds the event type
+	// to -o name. json and yaml always carry the event, and so does kyaml.
+	WatchEvents bool
 	// AllNamespaces adds a NAMESPACE column to tables.
 	AllNamespaces bool
 	NoHeaders     bool
-	// ShowKind shows names as kind/name from the first row on, as when the
-	// stream carries several kinds (it does so by itself once it sees a
-	// second kind).
+	// ShowKind shows names as kind/name from the first row on, as
+	// --show-kind (a table does so by itself once it sees a second kind).
 	ShowKind bool
+	// SeveralKinds says the stream carries several kinds: names show their
+	// kind from the first row, and with AllNamespaces cluster-scoped kinds
+	// get an empty NAMESPACE column, so that every row's NAME lines up.
+	SeveralKinds bool
+	// ShowLabels adds a LABELS column to tables, as --show-labels.
+	ShowLabels bool
+	// ColumnLabels adds a column per label key to tables, as -L.
+	ColumnLabels []string
 	// Color colours event types (a terminal without NO_COLOR).
 	Color bool
 	// Diff prints APPLIED events of objects already seen as unified diffs

@@ -115,6 +115,18 @@ func deployment(t testing.TB, ns, name string, age time.Duration, replicas, read
 	return obj
 }
 
+// labelled is obj with labels, and the same Table cells.
+func labelled(t testing.TB, obj *object.Object, labels map[string]string) *object.Object {
+	var m map[string]any
+	if err := json.Unmarshal(obj.JSON(), &m); err != nil {
+		t.Fatal(err)
+	}
+	m["metadata"].(map[string]any)["labels"] = labels
+	out := decode(t, m)
+	out.Cells = obj.Cells
+	return out
+}
+
 // namespace is a Namespace without Table cells.
 func namespace(t testing.TB, name string, age time.Duration) *object.Object {
 	return decode(t, map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": meta("", name, age)})

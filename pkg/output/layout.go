@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/duration"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
@@ -23,7 +24,13 @@ type layout struct {
 	namespace bool            // a NAMESPACE column follows EVENT
 	name, age int             // index in source of the name and age columns, -1 if not shown
 	prefix    string          // "deployment.apps/", put before names when kinds show
+	labels    []string        // label keys shown as columns after the server's (-L)
+	allLabels bool            // a LABELS column comes last (--show-labels)
+	lead      int             // how many columns, from EVENT to NAME, line up across kinds
 	widths    widths
+	// headed says whether the header was printed; each layout's header is
+	// printed once, before its first row.
+	headed bool
 }
 
 // fallbackColumns stand in when the server sent no Table for a kind.
@@ -33,11 +40,14 @@ var fallbackColumns = []object.Column{
 }
 
 // newLayout lays out kind k's rows. wide shows every column, not only those
-// of priority 0.
-func newLayout(k Kind, columns []object.Column, wide, allNamespaces bool) *layout {
-	l := &layout{columns: slices.Clone(columns), name: -1, age: -1, prefix: kindPrefix(k)}
+// of priority 0; opts add NAMESPACE and label columns.
+func newLayout(k Kind, columns []object.Column, wide bool, opts Options) *layout {
+	l := &layout{
+		columns: slices.Clone(columns), name: -1, age: -1, prefix: kindPrefix(k),
+		labels: opts.ColumnLabels, allLabels: opts.ShowLabels,
+	}
 	l.headers = append(l.headers, "EVENT")
-	if allNamespaces && k.Namespaced {
+	if opts.AllNamespaces && (k.Namespaced || opts.SeveralKinds) {
 		l.namespace = true
 		l.headers = append(l.headers, "NAMESPACE")
 	}
@@ -59,7 +69,23 @@ func newLayout(k Kind, columns []object.Column, wide, allNamespaces bool) *layou
 		l.source = append(l.source, i)
 		l.headers = append(l.headers, strings.ToUpper(c.Name))
 	}
+	l.lead = len(l.headers) - len(l.source) // EVENT [NAMESPACE]
+	if l.name == 0 {
+		l.lead++ // and NAME, when it comes first
+	}
+	for _, key := range l.labels {
+		l.headers = append(l.headers, labelHeader(key))
+	}
+	if l.allLabels {
+		l.headers = append(l.headers, "LABELS")
+	}
 	return l
+}
+
+// labelHeader is the header kubectl gives the column of a label key (-L):
+// the key's last path segment, upper-cased.
+func labelHeader(key string) string {
+	return strings.ToUpper(key[strings.LastIndexByte(key, '/')+1:])
 }
 
 // nameColumn finds the column holding the object's name: the one of format
@@ -100,6 +126,26 @@ func (l *layout) appendRow(dst []string, ev Event, showKinds bool, now time.Time
 			v = age(obj.JSON(), v, now)
 		}
 		dst = append(dst, cellText(v))
+	}
+	if len(l.labels) > 0 || l.allLabels {
+		dst = l.appendLabels(dst, obj.JSON())
+	}
+	return dst
+}
+
+// appendLabels appends the label cells: the value of each -L key, then all
+// labels as k=v,... sorted by key (or <none>), as kubectl prints them.
+func (l *layout) appendLabels(dst []string, raw []byte) []string {
+	set := map[string]string{}
+	gjson.GetBytes(raw, "metadata.labels").ForEach(func(k, v gjson.Result) bool {
+		set[k.Str] = v.Str
+		return true
+	})
+	for _, key := range l.labels {
+		dst = append(dst, cellText(set[key]))
+	}
+	if l.allLabels {
+		dst = append(dst, cellText(labels.FormatLabels(set)))
 	}
 	return dst
 }

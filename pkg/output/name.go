@@ -8,9 +8,13 @@ import (
 )
 
 // namePrinter writes `<kind>[.<group>]/<name>` per event, as kubectl -o name
-// does: configmap/foo, deployment.apps/web.
+// does: configmap/foo, deployment.apps/web. With events it adds the event
+// type the way kubectl's name printer adds an operation ("configmap/foo
+// deleted"): kubectl's -o name drops the type even with
+// --output-watch-events, which would make APPLIED and DELETED look the same.
 type namePrinter struct {
-	w *bufio.Writer
+	w      *bufio.Writer
+	events bool
 }
 
 func (p *namePrinter) Print(ev Event) error {
@@ -19,6 +23,10 @@ func (p *namePrinter) Print(ev Event) error {
 	}
 	p.w.WriteString(kindPrefix(kindOf(ev)))
 	p.w.WriteString(ev.Object.Name)
+	if p.events {
+		p.w.WriteString(" ")
+		p.w.WriteString(strings.ToLower(string(ev.Type)))
+	}
 	_, err := p.w.WriteString("\n")
 	return err
 }

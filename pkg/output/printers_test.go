@@ -26,9 +26,11 @@ func TestObjectFormats(t *testing.T) {
 	events := []Event{cmEvent(Applied, cm), deployEvent(Applied, web), cmEvent(Deleted, cm)}
 
 	tests := []struct {
-		format    string
-		noHeaders bool
-		want      string
+		format      string
+		template    string // --template
+		noHeaders   bool
+		watchEvents bool
+		want        string
 	}{
 		{format: "json", want: `{"type":"APPLIED","object":` + string(cm.JSON()) + "}\n" +
 			`{"type":"APPLIED","object":` + string(web.JSON()) + "}\n" +
@@ -53,11 +55,26 @@ func TestObjectFormats(t *testing.T) {
 			"ConfigMap    settings\n" +
 			"Deployment   web\n" +
 			"ConfigMap    settings\n"},
+		// Formats kubectl's get print flags add.
+		{format: `template={{.metadata.name}}{{"\n"}}`, want: "settings\nweb\nsettings\n"},
+		{template: `{{.kind}}{{"\n"}}`, want: "ConfigMap\nDeployment\nConfigMap\n"},
+		{format: "jsonpath", template: `{.metadata.name}{"\n"}`, want: "settings\nweb\nsettings\n"},
+		{format: "jsonpath-as-json={.metadata.name}", want: "[\n    \"settings\"\n]\n[\n    \"web\"\n]\n[\n    \"settings\"\n]\n"},
+		// --output-watch-events: templates see {type, object}; name adds the type.
+		{format: "name", watchEvents: true, want: "configmap/settings applied\ndeployment.apps/web applied\nconfigmap/settings deleted\n"},
+		{format: `jsonpath={.type} {.object.metadata.name}{"\n"}`, watchEvents: true, want: "APPLIED settings\nAPPLIED web\nDELETED settings\n"},
+		{format: `go-template={{.type}} {{.object.kind}}{{"\n"}}`, watchEvents: true, want: "APPLIED ConfigMap\nAPPLIED Deployment\nDELETED ConfigMap\n"},
+		{format: "custom-columns=EVENT:.type,NAME:.object.metadata.name", watchEvents: true, want: "" +
+			"EVENT     NAME\n" +
+			"APPLIED   settings\n" +
+			"APPLIED   web\n" +
+			"DELETED   settings\n"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.format, func(t *testing.T) {
+		t.Run(tt.format+tt.template, func(t *testing.T) {
 			var out bytes.Buffer
-			p, err := New(&out, Options{Format: tt.format, NoHeaders: tt.noHeaders})
+			opts := withKubectl(t, Options{Format: tt.format, NoHeaders: tt.noHeaders, WatchEvents: tt.watchEvents}, tt.template)
+			p, err := New(&out, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,7 +100,7 @@ func TestObjectFormats(t *testing.T) {
 // however many flushes, and that widths only grow.
 func TestColumnsHeaderOnce(t *testing.T) {
 	var out bytes.Buffer
-	p, err := New(&out, Options{Format: "custom-columns=NAME:.metadata.name,NS:.metadata.namespace"})
+	p, err := New(&out, withKubectl(t, Options{Format: "custom-columns=NAME:.metadata.name,NS:.metadata.namespace"}, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,8 +209,8 @@ func TestName(t *testing.T) {
 }
 
 func TestNoObject(t *testing.T) {
-	for _, format := range []string{"", "wide", "json", "yaml", "name", "jsonpath={.a}", "go-template={{.a}}", "custom-columns=A:.a"} {
-		p, err := New(&bytes.Buffer{}, Options{Format: format})
+	for _, format := range []string{"", "wide", "json", "yaml", "name", "jsonpath={.a}", "go-template={{.a}}", "custom-columns=A:.a", "kyaml"} {
+		p, err := New(&bytes.Buffer{}, withKubectl(t, Options{Format: format}, ""))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -88,6 +88,17 @@ func TestTableGolden(t *testing.T) {
 			{after: time.Minute, events: []Event{deployEvent(Applied, web)}},
 			{after: 2 * time.Minute, events: []Event{cmEvent(Applied, appConfig)}},
 		}},
+		{"several-kinds-all-namespaces.golden", Options{AllNamespaces: true, SeveralKinds: true}, []batch{
+			{events: []Event{cmEvent(Applied, rootCA), deployEvent(Applied, api), {Type: Applied, Kind: namespaceKind, Object: kubeSystem}}},
+			{after: time.Minute, events: []Event{deployEvent(Applied, api)}},
+			{after: 2 * time.Minute, events: []Event{{Type: Deleted, Kind: namespaceKind, Object: kubeSystem}}},
+			{after: 3 * time.Minute, events: []Event{cmEvent(Deleted, rootCA)}},
+		}},
+		{"show-kind.golden", Options{ShowKind: true}, []batch{cmList}},
+		{"labels.golden", Options{ShowLabels: true, ColumnLabels: []string{"app", "example.com/tier", "absent"}}, []batch{
+			{events: []Event{cmEvent(Applied, labelled(t, appConfig, map[string]string{"app": "web", "example.com/tier": "front", "b": "2"})), cmEvent(Applied, empty)}},
+			{after: time.Minute, events: []Event{cmEvent(Deleted, labelled(t, appConfig, map[string]string{"app": "web"}))}},
+		}},
 		{"no-table.golden", Options{}, []batch{
 			{events: []Event{{Type: Applied, Kind: namespaceKind, Object: kubeSystem}, {Type: Applied, Object: namespace(t, "default", 400*day)}}},
 		}},

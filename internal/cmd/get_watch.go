@@ -1,0 +1,50 @@
+package cmd
+
+import (
+	"errors"
+
+	"github.com/spf13/cobra"
+)
+
+// getWatchFlags are kubectl get's watch flags. With -w or --watch-only,
+// `get` is `watch`: the same stream, printer and flags, with kubectl get -w's
+// meaning (the objects that exist, then every change; --watch-only, changes
+// only), every kind given, not only one.
+type getWatchFlags struct {
+	Watch             bool
+	WatchOnly         bool
+	OutputWatchEvents bool
+}
+
+func (f *getWatchFlags) addFlags(c *cobra.Command) {
+	c.Flags().BoolVarP(&f.Watch, "watch", "w", false, "After listing/getting the requested objects, watch for changes, as `kubectl reflect watch` does.")
+	c.Flags().BoolVar(&f.WatchOnly, "watch-only", false, "Watch for changes to the requested objects, without listing/getting first.")
+	addWatchEventsFlag(c, &f.OutputWatchEvents)
+}
+
+var errWatchEventsWithoutWatch = errors.New("--output-watch-events option can only be used with --watch or --watch-only")
+
+// getRunE runs `get`, or `watch` under -w or --watch-only.
+func getRunE(o *GetOptions) func(*cobra.Command, []string) error {
+	return func(c *cobra.Command, args []string) error {
+		if !o.Watch && !o.WatchOnly {
+			if o.OutputWatchEvents {
+				return errWatchEventsWithoutWatch
+			}
+			return runE(o)(c, args)
+		}
+		return runE(o.asWatch())(c, args)
+	}
+}
+
+// asWatch is the watch that `get -w` runs: get's target and print flags,
+// every event type, no limit.
+func (o *GetOptions) asWatch() *WatchOptions {
+	return &WatchOptions{
+		target:     o.target,
+		IOStreams:  o.IOStreams,
+		PrintFlags: watchPrintFlags{PrintFlags: o.PrintFlags, OutputWatchEvents: o.OutputWatchEvents},
+		WatchOnly:  o.WatchOnly,
+		Events:     []string{"applied", "deleted"},
+	}
+}

@@ -1,0 +1,134 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"testing"
+	"testing/synctest"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
+)
+
+// orderFixture is watch's print loop over two kinds, secrets then config
+// maps, in that order, printing names.
+type orderFixture struct {
+	t       *testing.T
+	o       *WatchOptions
+	out     bytes.Buffer
+	streams []*stream
+	stores  []*store.Store[*object.Object]
+	wake    chan struct{}
+}
+
+func newOrderFixture(ctx context.Context, t *testing.T) *orderFixture {
+	f := &orderFixture{t: t, wake: make(chan struct{}, 1)}
+	f.o = &WatchOptions{events: map[output.EventType]bool{output.Applied: true, output.Deleted: true}}
+	for _, res := range []kube.Resource{
+		{GVR: schema.GroupVersionResource{Version: "v1", Resource: "secrets"}, Kind: "Secret", Namespaced: true},
+		{GVR: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Kind: "ConfigMap", Namespaced: true},
+	} {
+		st := store.New(store.Options[*object.Object]{})
+		f.stores = append(f.stores, st)
+		f.streams = append(f.streams, &stream{
+			kind: kindOf(res), client: kube.NewClient(nil, res, kube.Scope{}), tracker: newTracker(),
+			sub: st.Subscribe(ctx, store.SubscribeOptions{Wake: f.wake}),
+		})
+	}
+	return f
+}
+
+// list applies a whole list of names to the i-th kind's store.
+func (f *orderFixture) list(ctx context.Context, i int, names ...string) {
+	f.apply(ctx, i, watch.Event[*object.Object]{Type: watch.Init})
+	for _, name := range names {
+		f.apply(ctx, i, watch.Event[*object.Object]{Type: watch.InitApply, Object: f.object(i, name)})
+	}
+	f.apply(ctx, i, watch.Event[*object.Object]{Type: watch.InitDone, ResourceVersion: "1"})
+}
+
+func (f *orderFixture) apply(ctx context.Context, i int, ev watch.Event[*object.Object]) {
+	if err := f.stores[i].Apply(ctx, ev); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+func (f *orderFixture) object(i int, name string) *object.Object {
+	kind := []string{"Secret", "ConfigMap"}[i]
+	raw := fmt.Sprintf(`{"apiVersion":"v1","kind":%q,"metadata":{"name":%q,"namespace":"ns","resourceVersion":"1"}}`, kind, name)
+	obj, err := object.Decode([]byte(raw), object.Prune{})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return obj
+}
+
+// TestWatchPrintsKindsInTheOrderGiven: a kind's initial state waits until
+// the kinds before it have printed theirs, or ended for good; its changes
+// wait with it, in order.
+func TestWatchPrintsKindsInTheOrderGiven(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel() // on failure too: print returns
+		f := newOrderFixture(ctx, t)
+		printer, err := output.New(&f.out, output.Options{Format: "name"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- f.o.print(ctx, printer, f.streams, f.wake) }()
+
+		f.list(ctx, 1, "settings") // config maps list first...
+		f.apply(ctx, 1, watch.Event[*object.Object]{Type: watch.Apply, Object: f.object(1, "later")})
+		synctest.Wait()
+		if f.out.Len() != 0 {
+			t.Fatalf("config maps printed before secrets had listed:\n%s", f.out.String())
+		}
+		f.list(ctx, 0, "token") // ...and print once secrets have
+		synctest.Wait()
+		if got, want := f.out.String(), "secret/token\nconfigmap/settings\nconfigmap/later\n"; got != want {
+			t.Errorf("printed\n%s\nwant\n%s", got, want)
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestWatchKindsAfterAFailedOneGoOn: a kind that ended for good, never
+// listed, does not hold back the kinds after it.
+func TestWatchKindsAfterAFailedOneGoOn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel() // on failure too: print returns
+		f := newOrderFixture(ctx, t)
+		printer, err := output.New(&f.out, output.Options{Format: "name"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- f.o.print(ctx, printer, f.streams, f.wake) }()
+
+		f.list(ctx, 1, "settings")
+		synctest.Wait()
+		if f.out.Len() != 0 {
+			t.Fatalf("config maps printed before secrets had listed:\n%s", f.out.String())
+		}
+		f.streams[0].end(f.wake) // secrets: forbidden, say
+		synctest.Wait()
+		if got, want := f.out.String(), "configmap/settings\n"; got != want {
+			t.Errorf("printed\n%s\nwant\n%s", got, want)
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	})
+}
