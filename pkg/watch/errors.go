@@ -7,8 +7,10 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
-// TerminalError ends Run: retrying cannot fix it (the user may not list or
-// watch the resource, the resource does not exist, the request is invalid).
+// TerminalError ends Run: an error that Options.Retry does not retry, because
+// retrying cannot fix it (the user may not list or watch the resource, the
+// resource does not exist, the request is invalid) or because the watcher
+// gave up after RetryPolicy.MaxFailures failures in a row.
 type TerminalError struct{ Err error }
 
 func (e *TerminalError) Error() string { return e.Err.Error() }
@@ -32,10 +34,10 @@ func isGone(err error) bool {
 	return apierrors.IsResourceExpired(err) || apierrors.IsGone(err)
 }
 
-// isPermanent reports errors that no retry can fix.
+// isPermanent reports errors that no retry can fix. 401 and 404 are left to
+// RetryPolicy, which retries them in some cases.
 func isPermanent(err error) bool {
-	return apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) ||
-		apierrors.IsNotFound(err) || apierrors.IsBadRequest(err) ||
+	return apierrors.IsForbidden(err) || apierrors.IsBadRequest(err) ||
 		apierrors.IsInvalid(err) || apierrors.IsMethodNotSupported(err) ||
 		apierrors.IsNotAcceptable(err) || apierrors.IsUnsupportedMediaType(err)
 }
