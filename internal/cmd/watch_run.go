@@ -13,12 +13,13 @@ import (
 )
 
 // Run watches every kind until ctx ends, --timeout passes, --max-events
-// events are printed, or every kind has failed.
+// events are printed, or every kind has failed. It fails when --timeout
+// passed before some kind was ever listed (see notListed).
 func (o *WatchOptions) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if o.Timeout > 0 {
-		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
+		ctx, cancel = context.WithTimeoutCause(ctx, o.Timeout, errWatchTimeout)
 		defer cancel()
 	}
 	printer, err := output.New(o.Out, output.Options{
@@ -49,7 +50,7 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 			sub: r.store.Subscribe(ctx, store.SubscribeOptions{Wake: wake}),
 		}
 		wg.Go(func() {
-			if err := r.run(ctx, o.watchOptions(), report); err != nil {
+			if err := r.run(ctx, o.streamOptions(), report); err != nil {
 				report.errorf("%v", err)
 				mu.Lock()
 				failures++
@@ -59,6 +60,9 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 				mu.Unlock()
 			}
 		})
+		if len(o.names) > 0 {
+			wg.Go(func() { noteMissing(ctx, r, o.names, o.namespace, report) })
+		}
 	}
 	perr := o.print(ctx, printer, streams, wake)
 	cancel()
@@ -69,7 +73,7 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	if failures > 0 {
 		return errReported
 	}
-	return nil
+	return notListed(ctx, o.Timeout, reflectors)
 }
 
 // stream is one kind's subscription as the printer reads it.
