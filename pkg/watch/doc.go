@@ -11,7 +11,8 @@
 // those retrying cannot fix (403, 404, a bad request, a second 401 in a row;
 // the first is retried because credential plugins refresh on it). A watcher
 // meant to outlive its resource retries 404 too (RetryPolicy.NotFound); a
-// one-shot read gives up after a few failures (RetryPolicy.MaxFailures).
+// one-shot read gives up after a few failures (RetryPolicy.MaxFailures) or
+// at the first timeout (RetryPolicy.GiveUpOnTimeout).
 // Options.RequestTimeout bounds each LIST and the opening of each watch,
 // never an open watch.
 //

@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"context"
 	"errors"
 	"time"
 
@@ -40,6 +41,12 @@ func isPermanent(err error) bool {
 	return apierrors.IsForbidden(err) || apierrors.IsBadRequest(err) ||
 		apierrors.IsInvalid(err) || apierrors.IsMethodNotSupported(err) ||
 		apierrors.IsNotAcceptable(err) || apierrors.IsUnsupportedMediaType(err)
+}
+
+// isTimeout reports a request that timed out: the server's 504 Timeout, or
+// Options.RequestTimeout passing (a LIST's context deadline, or timedOut).
+func isTimeout(err error) bool {
+	return apierrors.IsTimeout(err) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // streamingListUnsupported reports a server that refuses sendInitialEvents:

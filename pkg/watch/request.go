@@ -40,8 +40,20 @@ func (m *machine[T]) watch(ctx context.Context, opts WatchOptions) (Stream[T], e
 	if err == nil {
 		err = context.DeadlineExceeded
 	}
-	return nil, fmt.Errorf("%w (no answer within %v)", err, d)
+	return nil, timedOut{err: err, after: d}
 }
+
+// timedOut is a watch request that had no answer within
+// Options.RequestTimeout. Its context was canceled, so err says "context
+// canceled"; timedOut is also context.DeadlineExceeded.
+type timedOut struct {
+	err   error
+	after time.Duration
+}
+
+func (e timedOut) Error() string        { return fmt.Sprintf("%v (no answer within %v)", e.err, e.after) }
+func (e timedOut) Unwrap() error        { return e.err }
+func (e timedOut) Is(target error) bool { return target == context.DeadlineExceeded }
 
 // cancelOnClose is a Stream whose Close also ends the context it reads on.
 type cancelOnClose[T any] struct {

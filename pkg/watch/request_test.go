@@ -41,6 +41,26 @@ func TestRequestTimeout(t *testing.T) {
 			}
 		})
 	})
+	t.Run("GiveUpOnTimeout: a LIST without an answer ends Run", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			opts := paged
+			opts.Retry = RetryPolicy{MaxFailures: 3, GiveUpOnTimeout: true}
+			r := runScript(t, opts, nil, listHangs())
+			if !IsTerminal(r.err) || !errors.Is(r.err, context.DeadlineExceeded) {
+				t.Errorf("Run = %v, want a terminal context.DeadlineExceeded", r.err)
+			}
+			diff(t, "retries", r.retries, nil)
+		})
+	})
+	t.Run("GiveUpOnTimeout: a WATCH without an answer ends Run", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			opts := Options{RequestTimeout: d, Retry: RetryPolicy{GiveUpOnTimeout: true}}
+			r := runScript(t, opts, nil, watchHangs())
+			if !IsTerminal(r.err) || !errors.Is(r.err, context.DeadlineExceeded) || r.err.Error() != "context canceled (no answer within 2s)" {
+				t.Errorf("Run = %v, want a terminal timeout", r.err)
+			}
+		})
+	})
 	t.Run("a streaming list without an answer", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			r := runScript(t, Options{RequestTimeout: d}, nil, watchHangs(), watchOK(eof, initialEventsEnd("10")))

@@ -27,6 +27,11 @@ type RetryPolicy struct {
 	// one-shot read gives up in bounded time. An attempt that makes progress
 	// (a page, an event) starts the count over.
 	MaxFailures int
+	// GiveUpOnTimeout ends Run at a request that timed out (the server's
+	// 504, or Options.RequestTimeout passing) instead of retrying it: a
+	// one-shot read has then waited as long as it was willing to, and kubectl
+	// does not try again either.
+	GiveUpOnTimeout bool
 }
 
 // retries reports whether Run retries err, the failures-th failed attempt
@@ -40,6 +45,8 @@ func (p RetryPolicy) retries(err error, failures int, prev error) bool {
 		return prev == nil || !apierrors.IsUnauthorized(prev)
 	case apierrors.IsNotFound(err):
 		return p.NotFound
+	case isTimeout(err):
+		return !p.GiveUpOnTimeout
 	}
 	return !isPermanent(err)
 }

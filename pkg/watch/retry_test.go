@@ -1,8 +1,10 @@
 package watch
 
 import (
+	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
@@ -11,7 +13,10 @@ import (
 // in a row so far and the one before.
 func TestRetryPolicy(t *testing.T) {
 	forWatch := RetryPolicy{NotFound: true}
-	oneShot := RetryPolicy{MaxFailures: 3}
+	oneShot := RetryPolicy{MaxFailures: 3, GiveUpOnTimeout: true}
+	serverTimeout := apierrors.NewTimeoutError("the server was unable to return a response in the time allotted", 0)
+	listTimeout := fmt.Errorf("listing pods: %w", context.DeadlineExceeded)
+	watchTimeout := timedOut{err: fmt.Errorf("watching pods: %w", context.Canceled), after: time.Second}
 	tests := []struct {
 		name     string
 		policy   RetryPolicy
@@ -43,6 +48,14 @@ func TestRetryPolicy(t *testing.T) {
 		{"MaxFailures: a first 401 at the limit is not retried", oneShot, unauthorized, 3, internal, false},
 		{"MaxFailures: 404 final at once", oneShot, notFound, 1, nil, false},
 		{"MaxFailures 1: nothing retried", RetryPolicy{MaxFailures: 1}, errReset, 1, nil, false},
+		{"zero value: server timeout (504) retried", RetryPolicy{}, serverTimeout, 1, nil, true},
+		{"zero value: LIST past RequestTimeout retried", RetryPolicy{}, listTimeout, 1, nil, true},
+		{"zero value: WATCH past RequestTimeout retried", RetryPolicy{}, watchTimeout, 1, nil, true},
+		{"GiveUpOnTimeout: server timeout (504) final", oneShot, serverTimeout, 1, nil, false},
+		{"GiveUpOnTimeout: LIST past RequestTimeout final", oneShot, listTimeout, 1, nil, false},
+		{"GiveUpOnTimeout: WATCH past RequestTimeout final", oneShot, watchTimeout, 1, nil, false},
+		{"GiveUpOnTimeout: other errors still retried", oneShot, errReset, 1, nil, true},
+		{"GiveUpOnTimeout: a canceled request is no timeout", oneShot, fmt.Errorf("x: %w", context.Canceled), 1, nil, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
