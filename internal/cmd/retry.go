@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"time"
+
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
@@ -17,6 +19,9 @@ func (t *target) oneShotOptions() watch.Options {
 	opts := t.watchOptions()
 	opts.Retry = watch.RetryPolicy{MaxFailures: oneShotAttempts, GiveUpOnTimeout: true}
 	opts.RequestTimeout = t.config.Timeout
+	// Retried quietly: the few seconds of retries are not worth a line
+	// each, and the last error, when get gives up, says it all.
+	opts.OnError = func(error, time.Duration) {}
 	return opts
 }
 
