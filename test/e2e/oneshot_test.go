@@ -124,8 +124,8 @@ func TestGetInterrupted(t *testing.T) {
 	if err := p.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	if code := p.wait(); code != 130 {
-		t.Errorf("exit %d, want 130; stderr: %s", code, p.stderr.String())
+	if code := p.wait(); code != 130 || p.stderr.String() != "" {
+		t.Errorf("exit %d, stderr %q; want 130 and nothing said", code, p.stderr.String())
 	}
 	for l := range p.lines {
 		t.Errorf("printed %q", l)
