@@ -33,7 +33,8 @@ type snapshot struct {
 
 // Run syncs a reflector per kind, takes the stores' snapshots and prints
 // them. A kind that fails is reported and the others are printed; missing
-// names are reported as kubectl does.
+// names are reported as kubectl does. Interrupted before every kind has
+// listed, it prints nothing and returns errInterrupted.
 func (o *GetOptions) Run(ctx context.Context) error {
 	prune := object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields}
 	reflectors, err := o.reflectors(o.humanReadable(), prune)
@@ -43,7 +44,7 @@ func (o *GetOptions) Run(ctx context.Context) error {
 	report := newReporter(o.ErrOut, isTerminal(o.ErrOut))
 	failed := o.sync(ctx, reflectors, report)
 	if ctx.Err() != nil {
-		return nil // interrupted: print nothing half-listed
+		return errInterrupted // print nothing half-listed
 	}
 	snaps := o.snapshots(reflectors, failed)
 	missing := o.missing(snaps)
@@ -69,14 +70,15 @@ func (o *GetOptions) Run(ctx context.Context) error {
 }
 
 // sync runs every reflector until its store has its first list, and
-// returns those that failed for good (already reported).
+// returns those that failed for good (already reported): a request that
+// fails oneShotAttempts times in a row, or an error retrying cannot fix.
 func (o *GetOptions) sync(ctx context.Context, reflectors []*reflector, report *reporter) map[*reflector]bool {
 	var mu sync.Mutex
 	failed := map[*reflector]bool{}
 	var wg sync.WaitGroup
 	for _, r := range reflectors {
 		wg.Go(func() {
-			if err := r.list(ctx, o.watchOptions(), report); err != nil {
+			if err := r.list(ctx, o.oneShotOptions(), report); err != nil {
 				report.errorf("%v", err)
 				mu.Lock()
 				failed[r] = true

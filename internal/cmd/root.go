@@ -80,14 +80,12 @@ func setupLogs(verbosity int) error {
 }
 
 // Execute runs root with ctx, prints an error once as `error: ...` and
-// returns the process exit code.
+// returns the process exit code: 0, 1 after an error, 130 when a signal
+// interrupted a command before it was done (see exitCode).
 func Execute(ctx context.Context, root *cobra.Command, streams genericiooptions.IOStreams) int {
 	err := errors.Join(root.ExecuteContext(ctx), stopProfile(root))
-	if err == nil {
-		return 0
-	}
-	if !errors.Is(err, errReported) {
+	if err != nil && !errors.Is(err, errReported) && !errors.Is(err, errInterrupted) {
 		fmt.Fprintln(streams.ErrOut, "error: "+strings.TrimSpace(err.Error()))
 	}
-	return 1
+	return exitCode(err)
 }

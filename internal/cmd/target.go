@@ -208,11 +208,14 @@ func joinSelectors(a, b string) string {
 }
 
 // run runs r's watcher into its store; it returns only the error that ended
-// it for good. Retried errors and relists are reported as warnings.
+// it for good. Retried errors (unless opts.OnError handles them) and relists
+// are reported as warnings.
 func (r *reflector) run(ctx context.Context, opts watch.Options, report *reporter) error {
 	name := r.client.Resource().String()
-	opts.OnError = func(err error, retryIn time.Duration) {
-		report.warnf("%v; retrying in %s", err, retryIn.Round(100*time.Millisecond))
+	if opts.OnError == nil {
+		opts.OnError = func(err error, retryIn time.Duration) {
+			report.warnf("%v; retrying in %s", err, retryIn.Round(100*time.Millisecond))
+		}
 	}
 	opts.OnRelist = func(err error) {
 		report.warnf("%s: %v; relisting", name, err)

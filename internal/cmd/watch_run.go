@@ -14,12 +14,13 @@ import (
 )
 
 // Run watches every kind until ctx ends, --timeout passes, --max-events
-// events are printed, or every kind has failed.
+// events are printed, or every kind has failed. It fails when --timeout
+// passed before some kind was ever listed (see notListed).
 func (o *WatchOptions) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if o.Timeout > 0 {
-		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
+		ctx, cancel = context.WithTimeoutCause(ctx, o.Timeout, errWatchTimeout)
 		defer cancel()
 	}
 	printer, err := output.New(o.Out, o.printOpts)
@@ -50,7 +51,7 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 		}
 		s := streams[i]
 		wg.Go(func() {
-			if err := r.run(ctx, o.watchOptions(), report); err != nil {
+			if err := r.run(ctx, o.streamOptions(), report); err != nil {
 				report.errorf("%v", err)
 				s.end(wake)
 				mu.Lock()
@@ -61,6 +62,9 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 				mu.Unlock()
 			}
 		})
+		if names := o.names(r.client.Resource()); len(names) > 0 {
+			wg.Go(func() { noteMissing(ctx, r, names, o.namespace, report) })
+		}
 	}
 	perr := o.print(ctx, printer, streams, wake)
 	cancel()
@@ -71,7 +75,7 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	if failures > 0 {
 		return errReported
 	}
-	return nil
+	return notListed(ctx, o.Timeout, reflectors)
 }
 
 // stream is one kind's subscription as the printer reads it.

@@ -21,9 +21,14 @@ const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/js
 
 // NewRESTClient returns one client for every resource of a server. It
 // speaks JSON and has no client-side rate limit: a watcher makes few
-// requests, and a paged list must not wait for a token bucket.
+// requests, and a paged list must not wait for a token bucket. It ignores
+// cfg.Timeout (kubectl's --request-timeout), which client-go makes the
+// http.Client's and which would also cut every watch at that age; the
+// caller bounds requests through their context instead (a watcher with
+// watch.Options.RequestTimeout).
 func NewRESTClient(cfg *rest.Config) (rest.Interface, error) {
 	cfg = dynamic.ConfigFor(cfg)
+	cfg.Timeout = 0
 	// Only JSON: the decoding here reads JSON, whatever client-go's CBOR
 	// feature gates say.
 	cfg.AcceptContentTypes, cfg.ContentType = "application/json", "application/json"

@@ -6,8 +6,15 @@
 // bookmark; see ListMode), then watches
 // from the list's resourceVersion, resumes from the last resourceVersion it saw
 // when a watch ends, relists on 410 Gone, and backs off exponentially with
-// jitter on errors (honouring Retry-After on 429). Errors that retrying cannot
-// fix (403, 404, 401, a bad request) end Run with a *TerminalError.
+// jitter on errors (honouring Retry-After on 429). Options.Retry (a
+// RetryPolicy) says which errors end Run with a *TerminalError: by default
+// those retrying cannot fix (403, 404, a bad request, a second 401 in a row;
+// the first is retried because credential plugins refresh on it). A watcher
+// meant to outlive its resource retries 404 too (RetryPolicy.NotFound); a
+// one-shot read gives up after a few failures (RetryPolicy.MaxFailures) or
+// at the first timeout (RetryPolicy.GiveUpOnTimeout).
+// Options.RequestTimeout bounds each LIST and the opening of each watch,
+// never an open watch.
 //
 // Events form a closed set: Init, InitApply, InitDone, Apply, Delete and
 // Bookmark. Init..InitDone bracket a (re)list; a consumer that keeps state

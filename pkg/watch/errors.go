@@ -1,14 +1,17 @@
 package watch
 
 import (
+	"context"
 	"errors"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
-// TerminalError ends Run: retrying cannot fix it (the user may not list or
-// watch the resource, the resource does not exist, the request is invalid).
+// TerminalError ends Run: an error that Options.Retry does not retry, because
+// retrying cannot fix it (the user may not list or watch the resource, the
+// resource does not exist, the request is invalid) or because the watcher
+// gave up after RetryPolicy.MaxFailures failures in a row.
 type TerminalError struct{ Err error }
 
 func (e *TerminalError) Error() string { return e.Err.Error() }
@@ -32,12 +35,18 @@ func isGone(err error) bool {
 	return apierrors.IsResourceExpired(err) || apierrors.IsGone(err)
 }
 
-// isPermanent reports errors that no retry can fix.
+// isPermanent reports errors that no retry can fix. 401 and 404 are left to
+// RetryPolicy, which retries them in some cases.
 func isPermanent(err error) bool {
-	return apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) ||
-		apierrors.IsNotFound(err) || apierrors.IsBadRequest(err) ||
+	return apierrors.IsForbidden(err) || apierrors.IsBadRequest(err) ||
 		apierrors.IsInvalid(err) || apierrors.IsMethodNotSupported(err) ||
 		apierrors.IsNotAcceptable(err) || apierrors.IsUnsupportedMediaType(err)
+}
+
+// isTimeout reports a request that timed out: the server's 504 Timeout, or
+// Options.RequestTimeout passing (a LIST's context deadline, or timedOut).
+func isTimeout(err error) bool {
+	return apierrors.IsTimeout(err) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // streamingListUnsupported reports a server that refuses sendInitialEvents:

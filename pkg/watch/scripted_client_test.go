@@ -80,6 +80,7 @@ type reply struct {
 	err    error
 	events []WatchEvent[obj]
 	end    end
+	hangs  bool // no answer: the call returns the context's error when it ends
 }
 
 // listOK answers a LIST with one page of objects (each at the page's RV).
@@ -92,6 +93,12 @@ func listOK(rv, cont string, names ...string) reply {
 }
 
 func listFails(err error) reply { return reply{kind: listCall, err: err} }
+
+// listHangs is a LIST the server never answers.
+func listHangs() reply { return reply{kind: listCall, hangs: true} }
+
+// watchHangs is a WATCH the server never answers.
+func watchHangs() reply { return reply{kind: watchCall, hangs: true} }
 
 // watchOK answers a WATCH with a stream of events followed by e.
 func watchOK(e end, events ...WatchEvent[obj]) reply {
@@ -180,6 +187,10 @@ func (c *scriptedClient) List(ctx context.Context, opts ListOptions) (Page[obj],
 	if !ok {
 		return Page[obj]{}, stopped(ctx)
 	}
+	if r.hangs {
+		<-ctx.Done()
+		return Page[obj]{}, ctx.Err()
+	}
 	return r.page, r.err
 }
 
@@ -188,6 +199,10 @@ func (c *scriptedClient) Watch(ctx context.Context, opts WatchOptions) (Stream[o
 	r, ok := c.next(call{Kind: watchCall, Watch: opts})
 	if !ok {
 		return nil, stopped(ctx)
+	}
+	if r.hangs {
+		<-ctx.Done()
+		return nil, ctx.Err()
 	}
 	if r.err != nil {
 		return nil, r.err

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/utils/clock"
 )
@@ -28,6 +27,16 @@ type Options struct {
 	// Backoff between failed attempts (default DefaultBackoff). It starts
 	// over once an attempt makes progress.
 	Backoff *wait.Backoff
+	// Retry says which errors Run retries and for how long (the zero value:
+	// transient errors forever, 404 never; see RetryPolicy).
+	Retry RetryPolicy
+	// RequestTimeout bounds each request the watcher makes (0: no bound): a
+	// List call, its body included, and the opening of a watch, until the
+	// Client returns its Stream. It does not bound the stream that follows,
+	// which lasts until the server's timeoutSeconds: a request timeout that
+	// cut every watch would turn a quiet watch into a string of errors.
+	// kubectl's --request-timeout belongs here, not in the http.Client.
+	RequestTimeout time.Duration
 	// OnError is told about every error that the watcher retries, with the
 	// delay before the retry. Terminal errors are returned by Run instead.
 	OnError func(err error, retryIn time.Duration)
@@ -88,19 +97,19 @@ func New[T any](client Client[T], opts Options) *Watcher[T] {
 }
 
 // Run lists and watches until ctx ends (then it returns nil), the handler
-// fails (its error) or the server answers with an error that retrying cannot
-// fix (a *TerminalError). Every other error is reported to Options.OnError
+// fails (its error) or an attempt fails in a way Options.Retry does not
+// retry (a *TerminalError). Every other error is reported to Options.OnError
 // and retried after a backoff.
 func (w *Watcher[T]) Run(ctx context.Context, handle Handler[T]) error {
 	m := &machine[T]{w: w, emit: handle, streaming: w.opts.List == ListStreaming}
 	defer m.closeStream()
 	b := newBackoff(*w.opts.Backoff)
-	unauthorized := false // one 401 is retried: credential plugins refresh on it
+	failures, prev := 0, error(nil) // the failed attempts since the last progress
 	for ctx.Err() == nil {
 		progressed, err := m.step(ctx)
 		if progressed {
 			b.reset()
-			unauthorized = false
+			failures, prev = 0, nil
 		}
 		if err == nil {
 			continue
@@ -112,10 +121,10 @@ func (w *Watcher[T]) Run(ctx context.Context, handle Handler[T]) error {
 		if errors.As(err, &he) {
 			return he.err
 		}
-		if isPermanent(err) && (!apierrors.IsUnauthorized(err) || unauthorized) {
+		if failures++; !w.opts.Retry.retries(err, failures, prev) {
 			return &TerminalError{Err: err}
 		}
-		unauthorized = apierrors.IsUnauthorized(err)
+		prev = err
 		delay := b.next(err)
 		w.opts.OnError(err, delay)
 		if !w.sleep(ctx, delay) {

@@ -1,0 +1,102 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
+)
+
+// TestExitCode: nil exits 0, an interruption 130 (wrapped too), anything
+// else 1.
+func TestExitCode(t *testing.T) {
+	tests := []struct {
+		err  error
+		want int
+	}{
+		{nil, 0},
+		{errors.New("boom"), 1},
+		{errReported, 1},
+		{errInterrupted, 130},
+		{fmt.Errorf("get: %w", errInterrupted), 130},
+		{errors.Join(errInterrupted, errors.New("stopping the profile")), 130},
+	}
+	for _, tc := range tests {
+		if got := exitCode(tc.err); got != tc.want {
+			t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.want)
+		}
+	}
+}
+
+// testReflector is a reflector for configmaps whose store has listed
+// objects named names when listed is true, and never listed otherwise.
+func testReflector(t *testing.T, resource string, listed bool, names ...string) *reflector {
+	t.Helper()
+	res := kube.Resource{GVR: schema.GroupVersionResource{Version: "v1", Resource: resource}, Kind: "ConfigMap", Namespaced: true}
+	r := newReflector(kube.NewClient(nil, res, kube.Scope{}))
+	if !listed {
+		return r
+	}
+	ctx := t.Context()
+	events := []watch.Event[*object.Object]{{Type: watch.Init}}
+	for _, n := range names {
+		events = append(events, watch.Event[*object.Object]{Type: watch.InitApply, Object: &object.Object{Namespace: "ns", Name: n, ResourceVersion: "1"}})
+	}
+	events = append(events, watch.Event[*object.Object]{Type: watch.InitDone, ResourceVersion: "1"})
+	for _, ev := range events {
+		if err := r.store.Apply(ctx, ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return r
+}
+
+// TestNotListed: a watch that --timeout ended fails when some kind never
+// listed, naming those kinds; one that ended otherwise, or listed every
+// kind, does not.
+func TestNotListed(t *testing.T) {
+	listed, unlisted := testReflector(t, "configmaps", true), testReflector(t, "secrets", false)
+	timedOut, cancel := context.WithTimeoutCause(t.Context(), 0, errWatchTimeout)
+	defer cancel()
+	<-timedOut.Done()
+	canceled, cancel2 := context.WithCancel(t.Context())
+	cancel2()
+
+	err := notListed(timedOut, 3*time.Second, []*reflector{listed, unlisted})
+	if err == nil || err.Error() != "secrets not listed within --timeout 3s" {
+		t.Errorf("timed out, secrets never listed: %v", err)
+	}
+	if err := notListed(timedOut, 3*time.Second, []*reflector{listed}); err != nil {
+		t.Errorf("timed out, every kind listed: %v, want nil", err)
+	}
+	if err := notListed(canceled, 3*time.Second, []*reflector{unlisted}); err != nil {
+		t.Errorf("interrupted: %v, want nil (Ctrl-C exits 0)", err)
+	}
+}
+
+// TestNoteMissing: after the first list, each name not found is told once
+// on stderr, with the namespace; found names are not.
+func TestNoteMissing(t *testing.T) {
+	var buf bytes.Buffer
+	r := testReflector(t, "configmaps", true, "here")
+	noteMissing(t.Context(), r, []string{"here", "nope"}, "ns", newReporter(&buf, false))
+	if want := "configmaps \"nope\" not found in namespace ns; waiting for it to be created\n"; buf.String() != want {
+		t.Errorf("stderr %q, want %q", buf.String(), want)
+	}
+
+	buf.Reset()
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	noteMissing(ctx, testReflector(t, "configmaps", false), []string{"nope"}, "ns", newReporter(&buf, false))
+	if buf.Len() != 0 {
+		t.Errorf("interrupted before the first list: stderr %q, want nothing", buf.String())
+	}
+}

@@ -1,0 +1,99 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+)
+
+// gadgetCRD is a CRD of its own for the test that deletes it: the other
+// tests' Widget CRD stays.
+const gadgetCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.example.com
+spec:
+  group: example.com
+  names: {kind: Gadget, plural: gadgets, singular: gadget}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        x-kubernetes-preserve-unknown-fields: true
+`
+
+// applyGadgetCRD creates the Gadget CRD and waits until it is served.
+func applyGadgetCRD(t *testing.T, kubeconfig string) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "crd.yaml")
+	if err := os.WriteFile(file, []byte(gadgetCRD), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := kubectl(t, kubeconfig, "apply", "-f", file); code != 0 {
+		t.Fatalf("applying the CRD: %s", stderr)
+	}
+	if _, stderr, code := kubectl(t, kubeconfig, "wait", "--for=condition=Established", "crd/gadgets.example.com", "--timeout=60s"); code != 0 {
+		t.Fatalf("waiting for the CRD: %s", stderr)
+	}
+}
+
+func createGadget(t *testing.T, dc dynamic.Interface, ns, name string) {
+	t.Helper()
+	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "gadgets"}
+	g := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": map[string]any{"name": name},
+	}}
+	if _, err := dc.Resource(gvr).Namespace(ns).Create(context.Background(), g, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("creating gadget %s: %v", name, err)
+	}
+}
+
+// TestWatchCRDDeletedAndRecreated: a CRD deleted while its kind is watched
+// does not end the watch. Its objects are printed as DELETED, the kind's
+// outage is reported as a warning, and once the CRD is back, a Gadget
+// created afterwards is printed; no error, and watch still runs.
+func TestWatchCRDDeletedAndRecreated(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	kc := cp.AdminKubeconfig()
+	dc := dynamic.NewForConfigOrDie(cp.AdminConfig())
+	applyGadgetCRD(t, kc)
+	t.Cleanup(func() { kubectl(t, kc, "delete", "crd", "gadgets.example.com", "--ignore-not-found") })
+	createGadget(t, dc, ns, "g1")
+
+	p := start(t, cp, "watch", "gadgets", "-n", ns, "-o", "json")
+	if got := p.nextEvent().String(); got != "APPLIED Gadget/"+ns+"/g1" {
+		t.Fatalf("first event %s, want g1 APPLIED", got)
+	}
+	if _, stderr, code := kubectl(t, kc, "delete", "crd", "gadgets.example.com", "--wait"); code != 0 {
+		t.Fatalf("deleting the CRD: %s", stderr)
+	}
+	if got := p.nextEvent().String(); got != "DELETED Gadget/"+ns+"/g1" {
+		t.Errorf("after the CRD's deletion: %s, want g1 DELETED", got)
+	}
+	p.waitStderr("the server could not find the requested resource")
+
+	applyGadgetCRD(t, kc)
+	createGadget(t, dc, ns, "g2")
+	if got := p.nextEvent().String(); got != "APPLIED Gadget/"+ns+"/g2" {
+		t.Errorf("after the CRD is back: %s, want g2 APPLIED", got)
+	}
+	p.running()
+	for _, l := range strings.Split(strings.TrimRight(p.stderr.String(), "\n"), "\n") {
+		if !strings.HasPrefix(l, "warning: ") {
+			t.Errorf("stderr line is not a warning: %q", l)
+		}
+	}
+}

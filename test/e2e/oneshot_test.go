@@ -1,0 +1,249 @@
+package e2e
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/url"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
+)
+
+// warmDiscovery runs `get` once with cacheDir as --cache-dir and
+// server as --server ("" for the kubeconfig's), so that later runs resolve
+// kinds from the cache and the request that fails is the LIST, not the
+// discovery before it.
+func warmDiscovery(t *testing.T, cp *controlplane.ControlPlane, cacheDir, server string, args ...string) {
+	t.Helper()
+	args = append(args, "--cache-dir", cacheDir, "--kubeconfig", cp.AdminKubeconfig())
+	if server != "" {
+		args = append(args, "--server", server)
+	}
+	if _, stderr, code := runOnce(t, nil, append([]string{"get"}, args...)...); code != 0 {
+		t.Fatalf("warming the discovery cache: exit %d: %s", code, stderr)
+	}
+}
+
+// assertOneShotFailure checks how a one-shot read fails: exit code 1,
+// nothing on stdout, and stderr one line, `error: ...` from us (want in it),
+// kubectl's own one line from kubectl.
+func assertOneShotFailure(t *testing.T, who, stdout, stderr string, code int, want string) {
+	t.Helper()
+	if code != 1 || stdout != "" {
+		t.Errorf("%s: exit %d, stdout %q; want exit 1 and nothing on stdout", who, code, stdout)
+	}
+	lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+	if len(lines) != 1 || (who == "ours" && !strings.HasPrefix(lines[0], "error: ")) {
+		t.Errorf("%s: stderr is not one error line:\n%s", who, stderr)
+	}
+	if !strings.Contains(stderr, want) {
+		t.Errorf("%s: stderr %q does not say %q", who, stderr, want)
+	}
+}
+
+// TestGetRequestTimeout: with --request-timeout=1ms the LIST cannot be
+// answered in time; get fails as kubectl get does, at the first timeout and
+// without retrying: one error line, exit 1, nothing on stdout.
+func TestGetRequestTimeout(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	createCM(t, cs, ns, "a", nil)
+	cache := t.TempDir()
+	warmDiscovery(t, cp, cache, "", "cm", "-n", ns)
+
+	out, stderr, code := runOnce(t, nil, "get", "cm", "-n", ns, "--request-timeout=1ms", "--cache-dir", cache, "--kubeconfig", cp.AdminKubeconfig())
+	assertOneShotFailure(t, "ours", out, stderr, code, "context deadline exceeded")
+	kout, kerr, kcode := kubectl(t, cp.AdminKubeconfig(), "get", "cm", "-n", ns, "--request-timeout=1ms", "--cache-dir", cache)
+	assertOneShotFailure(t, "kubectl", kout, kerr, kcode, "Unable to connect to the server")
+}
+
+// TestAPIServerDown: with kube-apiserver down (kinds resolved from the
+// discovery cache), get gives up after a few quiet tries with one error
+// line and exit 1, as kubectl get does; watch --timeout ends with a
+// non-zero exit, saying which kinds it never listed.
+func TestAPIServerDown(t *testing.T) {
+	cp := controlplane.StartForTest(t, controlplane.Options{NoControllerManager: true})
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	createCM(t, cs, ns, "a", nil)
+	cache := t.TempDir()
+	warmDiscovery(t, cp, cache, "", "cm", "-n", ns)
+	if err := cp.StopAPIServer(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("get", func(t *testing.T) {
+		out, stderr, code := runOnce(t, nil, "get", "cm", "-n", ns, "--cache-dir", cache, "--kubeconfig", cp.AdminKubeconfig())
+		assertOneShotFailure(t, "ours", out, stderr, code, "connection refused")
+		kout, kerr, kcode := kubectl(t, cp.AdminKubeconfig(), "get", "cm", "-n", ns, "--cache-dir", cache)
+		assertOneShotFailure(t, "kubectl", kout, kerr, kcode, "refused")
+	})
+	t.Run("watch --timeout", func(t *testing.T) {
+		out, stderr, code := runOnce(t, nil, "watch", "cm", "-n", ns, "--timeout", "3s", "--cache-dir", cache, "--kubeconfig", cp.AdminKubeconfig())
+		if code != 1 || out != "" {
+			t.Errorf("exit %d, stdout %q; want exit 1 and nothing on stdout", code, out)
+		}
+		var errs []string
+		for _, l := range strings.Split(strings.TrimRight(stderr, "\n"), "\n") {
+			switch {
+			case strings.HasPrefix(l, "error: "):
+				errs = append(errs, l)
+			case !strings.HasPrefix(l, "warning: "):
+				t.Errorf("stderr line neither a warning nor an error: %q", l)
+			}
+		}
+		if want := "error: configmaps not listed within --timeout 3s"; len(errs) != 1 || errs[0] != want {
+			t.Errorf("errors %q, want just %q; stderr:\n%s", errs, want, stderr)
+		}
+	})
+}
+
+// TestGetInterrupted: get interrupted by SIGINT before it could list (the
+// server accepts connections and never answers) prints nothing on stdout
+// and exits 130, never 0 as if there were no objects; kubectl get dies by
+// the signal.
+func TestGetInterrupted(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	createCM(t, cs, ns, "a", nil)
+	px := newStallingProxy(t, cp.Server())
+	cache := t.TempDir()
+	warmDiscovery(t, cp, cache, px.URL(), "cm", "-n", ns)
+	px.stall()
+
+	p := start(t, cp, "get", "cm", "-n", ns, "--cache-dir", cache, "--server", px.URL())
+	px.waitStalled(t)
+	if err := p.cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if code := p.wait(); code != 130 || p.stderr.String() != "" {
+		t.Errorf("exit %d, stderr %q; want 130 and nothing said", code, p.stderr.String())
+	}
+	for l := range p.lines {
+		t.Errorf("printed %q", l)
+	}
+
+	px.forget()
+	k := exec.Command(kubectlBinary, "get", "cm", "-n", ns, "--cache-dir", cache, "--server", px.URL(), "--kubeconfig", cp.AdminKubeconfig())
+	var kout strings.Builder
+	k.Stdout = &kout
+	if err := k.Start(); err != nil {
+		t.Fatal(err)
+	}
+	px.waitStalled(t)
+	if err := k.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Wait(); err == nil || kout.String() != "" {
+		t.Errorf("kubectl interrupted: %v, stdout %q; want a failure and nothing on stdout", err, kout.String())
+	}
+}
+
+// stallingProxy forwards connections to the API server until stall; from
+// then on it accepts connections and never answers, like a server that
+// hangs.
+type stallingProxy struct {
+	ln       net.Listener
+	target   string
+	mu       sync.Mutex
+	stalled  bool
+	conns    []net.Conn
+	accepted chan struct{} // one value per connection accepted while stalled
+}
+
+func newStallingProxy(t *testing.T, server string) *stallingProxy {
+	t.Helper()
+	u, err := url.Parse(server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &stallingProxy{ln: ln, target: u.Host, accepted: make(chan struct{}, 100)}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.serve()
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		<-done
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		for _, c := range p.conns {
+			c.Close()
+		}
+	})
+	return p
+}
+
+func (p *stallingProxy) URL() string { return "https://" + p.ln.Addr().String() }
+
+func (p *stallingProxy) stall() {
+	p.mu.Lock()
+	p.stalled = true
+	p.mu.Unlock()
+}
+
+// forget forgets the connections accepted so far.
+func (p *stallingProxy) forget() {
+	for {
+		select {
+		case <-p.accepted:
+		default:
+			return
+		}
+	}
+}
+
+// waitStalled waits until a client has connected to the stalled proxy.
+func (p *stallingProxy) waitStalled(t *testing.T) {
+	t.Helper()
+	select {
+	case <-p.accepted:
+	case <-time.After(patience):
+		t.Fatalf("nobody connected within %s", patience)
+	}
+}
+
+func (p *stallingProxy) serve() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		p.conns = append(p.conns, c)
+		stalled := p.stalled
+		p.mu.Unlock()
+		if stalled {
+			p.accepted <- struct{}{}
+			continue
+		}
+		go p.pipe(c)
+	}
+}
+
+func (p *stallingProxy) pipe(c net.Conn) {
+	up, err := net.Dial("tcp", p.target)
+	if err != nil {
+		c.Close()
+		return
+	}
+	p.mu.Lock()
+	p.conns = append(p.conns, up)
+	p.mu.Unlock()
+	go func() { _, _ = io.Copy(up, c); up.Close() }()
+	_, _ = io.Copy(c, up)
+	c.Close()
+}
