@@ -182,7 +182,7 @@ func listNames(ctx context.Context, flags *genericclioptions.ConfigFlags, kind, 
 		return nil
 	}
 	page, err := kube.NewClient(rc, resources[0], kube.Scope{Namespace: namespace}).
-		List(ctx, watch.ListOptions{Limit: completionNameLimit})
+		List(ctx, watch.ListRequest{Limit: completionNameLimit})
 	if err != nil {
 		cobra.CompDebugln("listing names: "+err.Error(), true)
 		return nil

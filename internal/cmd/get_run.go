@@ -78,7 +78,7 @@ func (o *GetOptions) sync(ctx context.Context, reflectors []*reflector, report *
 	var wg sync.WaitGroup
 	for _, r := range reflectors {
 		wg.Go(func() {
-			if err := r.list(ctx, o.oneShotOptions(), report); err != nil {
+			if err := r.runUntilSynced(ctx, o.oneShotOptions(), report); err != nil {
 				report.errorf("%v", err)
 				mu.Lock()
 				failed[r] = true
@@ -90,8 +90,9 @@ func (o *GetOptions) sync(ctx context.Context, reflectors []*reflector, report *
 	return failed
 }
 
-// list runs r until its store has synced once.
-func (r *reflector) list(ctx context.Context, opts watch.Options, report *reporter) error {
+// runUntilSynced runs r's watcher (a LIST, or a streaming list's watch)
+// until its store has synced once, then stops it.
+func (r *reflector) runUntilSynced(ctx context.Context, opts watch.Options, report *reporter) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {

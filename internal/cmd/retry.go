@@ -16,7 +16,7 @@ const oneShotAttempts = 3
 // the server's) is not tried again, as kubectl does not, a failure that
 // persists for oneShotAttempts tries ends it, and a 404 is an answer.
 func (t *target) oneShotOptions() watch.Options {
-	opts := t.watchOptions()
+	opts := t.watcherOptions()
 	opts.Retry = watch.RetryPolicy{MaxFailures: oneShotAttempts, GiveUpOnTimeout: true}
 	opts.RequestTimeout = t.config.Timeout
 	// Retried quietly: the few seconds of retries are not worth a line
@@ -31,7 +31,7 @@ func (t *target) oneShotOptions() watch.Options {
 // passes), and a kind that disappears (its CRD deleted) is retried with
 // backoff until it is back, as client-go's reflector does.
 func (t *target) streamOptions() watch.Options {
-	opts := t.watchOptions()
+	opts := t.watcherOptions()
 	opts.Retry = watch.RetryPolicy{NotFound: true}
 	opts.RequestTimeout = t.config.Timeout
 	return opts

@@ -50,8 +50,9 @@ func (t *target) addFlags(f *pflag.FlagSet, verb string) {
 // listModes are the values of --list-mode.
 var listModes = map[string]watch.ListMode{"whole": watch.ListWhole, "paged": watch.ListPaged, "streaming": watch.ListStreaming}
 
-// watchOptions are the watcher options of --list-mode.
-func (t *target) watchOptions() watch.Options { return watch.Options{List: listModes[t.ListMode]} }
+// watcherOptions are the pkg/watch Watcher options of --list-mode, which
+// oneShotOptions and streamOptions complete.
+func (t *target) watcherOptions() watch.Options { return watch.Options{List: listModes[t.ListMode]} }
 
 // complete keeps the resource arguments (see kube.ParseArgs) and reads
 // the namespace. verb names the command in kubectl's answer to no

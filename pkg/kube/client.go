@@ -143,7 +143,7 @@ func (c *Client) request() *rest.Request {
 }
 
 // List implements watch.Client.
-func (c *Client) List(ctx context.Context, opts watch.ListOptions) (watch.Page[*object.Object], error) {
+func (c *Client) List(ctx context.Context, opts watch.ListRequest) (watch.Page[*object.Object], error) {
 	req := c.request()
 	if opts.Limit > 0 {
 		req.Param("limit", strconv.FormatInt(opts.Limit, 10))
@@ -174,7 +174,7 @@ func (c *Client) List(ctx context.Context, opts watch.ListOptions) (watch.Page[*
 }
 
 // Watch implements watch.Client.
-func (c *Client) Watch(ctx context.Context, opts watch.WatchOptions) (watch.Stream[*object.Object], error) {
+func (c *Client) Watch(ctx context.Context, opts watch.WatchRequest) (watch.Stream[*object.Object], error) {
 	req := c.request().Param("watch", "1")
 	if opts.ResourceVersion != "" {
 		req.Param("resourceVersion", opts.ResourceVersion)

@@ -71,7 +71,7 @@ func TestListRequest(t *testing.T) {
 		name       string
 		resource   Resource
 		scope      Scope
-		opts       watch.ListOptions
+		opts       watch.ListRequest
 		wantPath   string
 		wantQuery  url.Values
 		wantTable  bool
@@ -98,18 +98,18 @@ func TestListRequest(t *testing.T) {
 		wantPath:  "/api/v1/namespaces/ns1/configmaps",
 		wantQuery: url.Values{"labelSelector": {"app=web,tier!=db"}, "fieldSelector": {"metadata.name=a"}},
 	}, {
-		name: "first page", resource: configMaps, opts: watch.ListOptions{Limit: 500},
+		name: "first page", resource: configMaps, opts: watch.ListRequest{Limit: 500},
 		wantPath: "/api/v1/configmaps", wantQuery: url.Values{"limit": {"500"}},
 	}, {
-		name: "next page", resource: configMaps, opts: watch.ListOptions{Limit: 500, Continue: "tok/en=="},
+		name: "next page", resource: configMaps, opts: watch.ListRequest{Limit: 500, Continue: "tok/en=="},
 		wantPath: "/api/v1/configmaps", wantQuery: url.Values{"limit": {"500"}, "continue": {"tok/en=="}},
 	}, {
-		name: "at a resourceVersion", resource: configMaps, opts: watch.ListOptions{ResourceVersion: "10"},
+		name: "at a resourceVersion", resource: configMaps, opts: watch.ListRequest{ResourceVersion: "10"},
 		wantPath: "/api/v1/configmaps", wantQuery: url.Values{"resourceVersion": {"10"}},
 	}, {
 		name: "everything", resource: deployments,
 		scope:     Scope{Namespace: "ns1", LabelSelector: "app", FieldSelector: "status.phase!=x", Table: true},
-		opts:      watch.ListOptions{Limit: 2, Continue: "c", ResourceVersion: "0"},
+		opts:      watch.ListRequest{Limit: 2, Continue: "c", ResourceVersion: "0"},
 		wantPath:  "/apis/apps/v1/namespaces/ns1/deployments",
 		wantQuery: url.Values{"labelSelector": {"app"}, "fieldSelector": {"status.phase!=x"}, "limit": {"2"}, "continue": {"c"}, "resourceVersion": {"0"}, "includeObject": {"Object"}},
 		wantTable: true,
@@ -162,7 +162,7 @@ func TestWatchRequest(t *testing.T) {
 		name      string
 		resource  Resource
 		scope     Scope
-		opts      watch.WatchOptions
+		opts      watch.WatchRequest
 		wantPath  string
 		wantQuery url.Values
 		wantTable bool
@@ -171,19 +171,19 @@ func TestWatchRequest(t *testing.T) {
 		wantPath: "/api/v1/namespaces/ns1/configmaps", wantQuery: url.Values{"watch": {"1"}},
 	}, {
 		name: "from a resourceVersion with bookmarks and a timeout", resource: deployments,
-		opts:      watch.WatchOptions{ResourceVersion: "10", TimeoutSeconds: 317, AllowWatchBookmarks: true},
+		opts:      watch.WatchRequest{ResourceVersion: "10", TimeoutSeconds: 317, AllowWatchBookmarks: true},
 		wantPath:  "/apis/apps/v1/deployments",
 		wantQuery: url.Values{"watch": {"1"}, "resourceVersion": {"10"}, "timeoutSeconds": {"317"}, "allowWatchBookmarks": {"true"}},
 	}, {
 		name: "streaming list", resource: configMaps, scope: Scope{Namespace: "ns1"},
-		opts:     watch.WatchOptions{SendInitialEvents: true, AllowWatchBookmarks: true, TimeoutSeconds: 60},
+		opts:     watch.WatchRequest{SendInitialEvents: true, AllowWatchBookmarks: true, TimeoutSeconds: 60},
 		wantPath: "/api/v1/namespaces/ns1/configmaps",
 		wantQuery: url.Values{"watch": {"1"}, "sendInitialEvents": {"true"}, "resourceVersionMatch": {"NotOlderThan"},
 			"allowWatchBookmarks": {"true"}, "timeoutSeconds": {"60"}},
 	}, {
 		name: "cluster-scoped with selectors as a Table", resource: namespaces,
 		scope:     Scope{Namespace: "ignored", LabelSelector: "env=prod", FieldSelector: "metadata.name!=kube-system", Table: true},
-		opts:      watch.WatchOptions{ResourceVersion: "5"},
+		opts:      watch.WatchRequest{ResourceVersion: "5"},
 		wantPath:  "/api/v1/namespaces",
 		wantQuery: url.Values{"watch": {"1"}, "resourceVersion": {"5"}, "labelSelector": {"env=prod"}, "fieldSelector": {"metadata.name!=kube-system"}, "includeObject": {"Object"}},
 		wantTable: true,
@@ -250,7 +250,7 @@ func TestListDecodes(t *testing.T) {
 			if cols := c.Columns(); cols != nil {
 				t.Errorf("Columns() before any answer = %+v, want nil", cols)
 			}
-			page, err := c.List(t.Context(), watch.ListOptions{})
+			page, err := c.List(t.Context(), watch.ListRequest{})
 			if err != nil {
 				t.Fatalf("List: %v", err)
 			}
@@ -272,7 +272,7 @@ func TestListDecodes(t *testing.T) {
 func TestWatchDecodes(t *testing.T) {
 	body := strings.Join([]string{evTableAdded, evTableModified, evTableBookmarkEnd, evExpired}, "\n")
 	c := NewClient(serve(t, &fakeAPI{status: http.StatusOK, body: body}), configMaps, Scope{Table: true})
-	s, err := c.Watch(t.Context(), watch.WatchOptions{SendInitialEvents: true, AllowWatchBookmarks: true})
+	s, err := c.Watch(t.Context(), watch.WatchRequest{SendInitialEvents: true, AllowWatchBookmarks: true})
 	if err != nil {
 		t.Fatalf("Watch: %v", err)
 	}
@@ -313,7 +313,7 @@ func TestWatchDecodes(t *testing.T) {
 func TestWatchKeepsNames(t *testing.T) {
 	body := strings.Join([]string{evTableAdded, evTableModified, evTableBookmarkEnd, evExpired}, "\n")
 	c := NewClient(serve(t, &fakeAPI{status: http.StatusOK, body: body}), configMaps, Scope{Table: true, Names: []string{"a", "b"}})
-	s, err := c.Watch(t.Context(), watch.WatchOptions{})
+	s, err := c.Watch(t.Context(), watch.WatchRequest{})
 	if err != nil {
 		t.Fatalf("Watch: %v", err)
 	}
@@ -366,11 +366,11 @@ func TestServerErrors(t *testing.T) {
 		call func(*testing.T, *Client) error
 	}{
 		{"List", func(t *testing.T, c *Client) error {
-			_, err := c.List(t.Context(), watch.ListOptions{})
+			_, err := c.List(t.Context(), watch.ListRequest{})
 			return err
 		}},
 		{"Watch", func(t *testing.T, c *Client) error {
-			s, err := c.Watch(t.Context(), watch.WatchOptions{})
+			s, err := c.Watch(t.Context(), watch.WatchRequest{})
 			if err == nil {
 				s.Close()
 			}
@@ -413,7 +413,7 @@ func TestServerErrors(t *testing.T) {
 // connection) fails the List instead of reading as an empty list.
 func TestListNotJSON(t *testing.T) {
 	c := NewClient(serve(t, &fakeAPI{status: http.StatusOK, body: "<html><body>upstream connect error</body></html>"}), configMaps, Scope{})
-	if page, err := c.List(t.Context(), watch.ListOptions{}); err == nil {
+	if page, err := c.List(t.Context(), watch.ListRequest{}); err == nil {
 		t.Errorf("List = %d items, rv %q; want an error", len(page.Items), page.ResourceVersion)
 	}
 }
@@ -425,7 +425,7 @@ func TestRequestsJSONOnly(t *testing.T) {
 	for _, table := range []bool{false, true} {
 		api := &fakeAPI{status: http.StatusOK, body: emptyConfigMapList}
 		c := NewClient(serve(t, api), configMaps, Scope{Table: table})
-		if _, err := c.List(t.Context(), watch.ListOptions{}); err != nil {
+		if _, err := c.List(t.Context(), watch.ListRequest{}); err != nil {
 			t.Fatal(err)
 		}
 		if accept := api.last(t).Header.Get("Accept"); strings.Contains(accept, "cbor") {

@@ -11,13 +11,13 @@ import (
 type Client[T any] interface {
 	// List returns one page. Errors from the API server must be returned as
 	// *apierrors.StatusError (or wrap one) so that they can be classified.
-	List(ctx context.Context, opts ListOptions) (Page[T], error)
+	List(ctx context.Context, opts ListRequest) (Page[T], error)
 	// Watch opens a watch. The returned Stream is closed by the watcher.
-	Watch(ctx context.Context, opts WatchOptions) (Stream[T], error)
+	Watch(ctx context.Context, opts WatchRequest) (Stream[T], error)
 }
 
-// ListOptions are the parameters of one LIST request.
-type ListOptions struct {
+// ListRequest are the parameters of one LIST request.
+type ListRequest struct {
 	// ResourceVersion is "" for a consistent read of the latest state.
 	ResourceVersion string
 	Limit           int64
@@ -32,8 +32,8 @@ type Page[T any] struct {
 	Continue string
 }
 
-// WatchOptions are the parameters of one WATCH request.
-type WatchOptions struct {
+// WatchRequest are the parameters of one WATCH request.
+type WatchRequest struct {
 	ResourceVersion string
 	TimeoutSeconds  int64
 	// SendInitialEvents asks for a streaming list: every existing object as

@@ -7,7 +7,7 @@ import (
 )
 
 // list makes one List call, bounded by Options.RequestTimeout.
-func (m *machine[T]) list(ctx context.Context, opts ListOptions) (Page[T], error) {
+func (m *machine[T]) list(ctx context.Context, opts ListRequest) (Page[T], error) {
 	if d := m.w.opts.RequestTimeout; d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, d)
@@ -18,7 +18,7 @@ func (m *machine[T]) list(ctx context.Context, opts ListOptions) (Page[T], error
 
 // watch opens a watch. Options.RequestTimeout bounds the opening only: the
 // stream it returns lives until it is closed or ctx ends.
-func (m *machine[T]) watch(ctx context.Context, opts WatchOptions) (Stream[T], error) {
+func (m *machine[T]) watch(ctx context.Context, opts WatchRequest) (Stream[T], error) {
 	d := m.w.opts.RequestTimeout
 	if d <= 0 {
 		return m.w.client.Watch(ctx, opts)

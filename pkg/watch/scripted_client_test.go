@@ -29,8 +29,8 @@ const (
 // call is one request the watcher made, with all its options.
 type call struct {
 	Kind  callKind
-	List  ListOptions
-	Watch WatchOptions
+	List  ListRequest
+	Watch WatchRequest
 }
 
 // String shows every option but TimeoutSeconds, which is random; the harness
@@ -51,15 +51,15 @@ func (c call) String() string {
 
 // The calls a watcher with default options is expected to make.
 func pageCall(cont string) string {
-	return call{Kind: listCall, List: ListOptions{Limit: 500, Continue: cont}}.String()
+	return call{Kind: listCall, List: ListRequest{Limit: 500, Continue: cont}}.String()
 }
 
 func streamingListCall() string {
-	return call{Kind: watchCall, Watch: WatchOptions{SendInitialEvents: true, AllowWatchBookmarks: true}}.String()
+	return call{Kind: watchCall, Watch: WatchRequest{SendInitialEvents: true, AllowWatchBookmarks: true}}.String()
 }
 
 func watchCallFrom(rv string) string {
-	return call{Kind: watchCall, Watch: WatchOptions{ResourceVersion: rv, AllowWatchBookmarks: true}}.String()
+	return call{Kind: watchCall, Watch: WatchRequest{ResourceVersion: rv, AllowWatchBookmarks: true}}.String()
 }
 
 // end is how a scripted stream ends once its events are read.
@@ -182,7 +182,7 @@ func stopped(ctx context.Context) error {
 }
 
 // List implements Client.
-func (c *scriptedClient) List(ctx context.Context, opts ListOptions) (Page[obj], error) {
+func (c *scriptedClient) List(ctx context.Context, opts ListRequest) (Page[obj], error) {
 	r, ok := c.next(call{Kind: listCall, List: opts})
 	if !ok {
 		return Page[obj]{}, stopped(ctx)
@@ -195,7 +195,7 @@ func (c *scriptedClient) List(ctx context.Context, opts ListOptions) (Page[obj],
 }
 
 // Watch implements Client.
-func (c *scriptedClient) Watch(ctx context.Context, opts WatchOptions) (Stream[obj], error) {
+func (c *scriptedClient) Watch(ctx context.Context, opts WatchRequest) (Stream[obj], error) {
 	r, ok := c.next(call{Kind: watchCall, Watch: opts})
 	if !ok {
 		return nil, stopped(ctx)
@@ -413,11 +413,11 @@ func TestScriptedClient(t *testing.T) {
 		watchOK(eof),
 	)
 
-	page, err := c.List(ctx, ListOptions{Limit: 5, Continue: "x"})
+	page, err := c.List(ctx, ListRequest{Limit: 5, Continue: "x"})
 	if err != nil || page.Continue != "c1" || len(page.Items) != 1 {
 		t.Fatalf("List = %+v, %v", page, err)
 	}
-	s, err := c.Watch(ctx, WatchOptions{ResourceVersion: "10", AllowWatchBookmarks: true, TimeoutSeconds: 7})
+	s, err := c.Watch(ctx, WatchRequest{ResourceVersion: "10", AllowWatchBookmarks: true, TimeoutSeconds: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -435,7 +435,7 @@ func TestScriptedClient(t *testing.T) {
 		t.Fatalf("Next after Close = %v, want errStreamClosed", err)
 	}
 
-	s2, _ := c.Watch(ctx, WatchOptions{})
+	s2, _ := c.Watch(ctx, WatchRequest{})
 	for range 2 {
 		if _, err := s2.Next(); !errors.Is(err, io.EOF) {
 			t.Fatalf("Next at the end = %v, want io.EOF", err)
@@ -446,12 +446,12 @@ func TestScriptedClient(t *testing.T) {
 	}
 	s2.Close()
 
-	if _, err := c.List(ctx, ListOptions{}); !errors.Is(err, context.Canceled) || !c.ranOut() || ctx.Err() == nil {
+	if _, err := c.List(ctx, ListRequest{}); !errors.Is(err, context.Canceled) || !c.ranOut() || ctx.Err() == nil {
 		t.Fatalf("List past the script = %v (ranOut %v, ctx %v)", err, c.ranOut(), ctx.Err())
 	}
 	want := []call{
-		{Kind: listCall, List: ListOptions{Limit: 5, Continue: "x"}},
-		{Kind: watchCall, Watch: WatchOptions{ResourceVersion: "10", AllowWatchBookmarks: true, TimeoutSeconds: 7}},
+		{Kind: listCall, List: ListRequest{Limit: 5, Continue: "x"}},
+		{Kind: watchCall, Watch: WatchRequest{ResourceVersion: "10", AllowWatchBookmarks: true, TimeoutSeconds: 7}},
 		{Kind: watchCall},
 		{Kind: listCall},
 	}

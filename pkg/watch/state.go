@@ -112,7 +112,7 @@ func (m *machine[T]) startList(ctx context.Context) (bool, error) {
 		m.state, m.cont = StateListing, ""
 		return false, nil
 	}
-	s, err := m.watch(ctx, WatchOptions{
+	s, err := m.watch(ctx, WatchRequest{
 		SendInitialEvents:   true,
 		AllowWatchBookmarks: true,
 		TimeoutSeconds:      m.w.watchTimeout(),
@@ -134,7 +134,7 @@ func (m *machine[T]) listPage(ctx context.Context) (bool, error) {
 	if m.unpaged || m.w.opts.List == ListWhole {
 		limit = 0
 	}
-	page, err := m.list(ctx, ListOptions{Limit: limit, Continue: m.cont})
+	page, err := m.list(ctx, ListRequest{Limit: limit, Continue: m.cont})
 	if err != nil {
 		if isGone(err) { // the continue token expired: start over, in one request
 			m.expired(err)
@@ -188,7 +188,7 @@ func (m *machine[T]) readInitialEvent(ctx context.Context) (bool, error) {
 }
 
 func (m *machine[T]) openWatch(ctx context.Context) (bool, error) {
-	s, err := m.watch(ctx, WatchOptions{
+	s, err := m.watch(ctx, WatchRequest{
 		ResourceVersion:     m.rv,
 		AllowWatchBookmarks: true,
 		TimeoutSeconds:      m.w.watchTimeout(),

@@ -48,8 +48,8 @@ func TestRun(t *testing.T) {
 		opts:   Options{List: ListPaged, PageSize: 2},
 		script: []reply{listOK("8", "c1", "a", "b")},
 		wantCalls: []string{
-			call{Kind: listCall, List: ListOptions{Limit: 2}}.String(),
-			call{Kind: listCall, List: ListOptions{Limit: 2, Continue: "c1"}}.String(),
+			call{Kind: listCall, List: ListRequest{Limit: 2}}.String(),
+			call{Kind: listCall, List: ListRequest{Limit: 2, Continue: "c1"}}.String(),
 		},
 		wantEvents: []string{"Init", "InitApply a", "InitApply b"},
 	}, {
