@@ -1,0 +1,232 @@
+//go:build linux
+
+package demo
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// patience bounds every wait for something that should happen; it guards
+// against hangs and is never a performance expectation.
+const patience = 90 * time.Second
+
+// TestDemoShowsChangesUntilCtrlC: the demo keeps printing changes round
+// after round (the old script died in round 2), a deletion and a
+// re-creation among them, the Deployment gets its ReplicaSet, and Ctrl-C
+// (SIGINT to the whole process group, as a terminal sends it) stops
+// everything and removes every temporary directory.
+func TestDemoShowsChangesUntilCtrlC(t *testing.T) {
+	d := startDemo(t)
+	d.waitFor("a ReplicaSet of deployment web", func(event, name string) bool {
+		return event == "APPLIED" && strings.HasPrefix(name, "replicaset.apps/web-")
+	})
+	d.waitFor("configmap settings-3 deleted", func(event, name string) bool {
+		return event == "DELETED" && name == "configmap/settings-3"
+	})
+	d.waitFor("configmap settings-3 created again", func(event, name string) bool {
+		return event == "APPLIED" && name == "configmap/settings-3"
+	})
+	// settings-1 changes every round: five more changes after the re-creation
+	// in round 3 take the demo well past where it used to stop.
+	updates := 0
+	d.waitFor("five more updates of configmap settings-1", func(event, name string) bool {
+		if event == "APPLIED" && name == "configmap/settings-1" {
+			updates++
+		}
+		return updates == 5
+	})
+	running := d.processes()
+	for _, want := range []string{"bash", "controlplane", "etcd", "kube-apiserver", "kube-controller", "kubectl-reflect"} {
+		if !slices.ContainsFunc(running, func(p string) bool { return strings.HasPrefix(p, want+" ") }) {
+			t.Errorf("no %s among the demo's processes %v: the check for leftovers would miss it", want, running)
+		}
+	}
+
+	d.signal(syscall.SIGINT, true)
+	d.checkStopped()
+}
+
+// TestDemoStopsOnSIGTERM: SIGTERM to the script alone (a process manager,
+// `timeout`, `kill PID`) stops everything it started too.
+func TestDemoStopsOnSIGTERM(t *testing.T) {
+	d := startDemo(t)
+	d.waitFor("the watch's first line", func(event, name string) bool { return event == "APPLIED" })
+	d.signal(syscall.SIGTERM, false)
+	d.checkStopped()
+}
+
+// demo is a running hack/demo.sh.
+type demo struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	marker string // an environment entry that only the demo's processes carry
+	tmpDir string // the demo's TMPDIR, empty at the start
+	lines  chan string
+	stderr *syncBuffer
+	done   chan struct{} // closed when the script has exited
+	err    error         // cmd.Wait's, valid after done
+}
+
+func startDemo(t *testing.T) *demo {
+	t.Helper()
+	script, err := filepath.Abs(filepath.Join("..", "..", "hack", "demo.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &demo{
+		t:      t,
+		marker: "KUBECTL_REFLECT_DEMO_TEST=" + rand.Text(),
+		tmpDir: t.TempDir(),
+		lines:  make(chan string, 10000),
+		stderr: &syncBuffer{},
+		done:   make(chan struct{}),
+	}
+	d.cmd = exec.Command("bash", script)
+	d.cmd.Env = append(os.Environ(), d.marker, "TMPDIR="+d.tmpDir, "DEMO_BIN_DIR="+binDir,
+		"PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"), "NO_COLOR=1")
+	d.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its own group, like a job in a terminal
+	d.cmd.Stderr = d.stderr
+	out, err := d.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			d.lines <- sc.Text()
+		}
+		d.err = d.cmd.Wait()
+		close(d.lines)
+		close(d.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-d.done:
+		default: // a failed test: stop the demo as a user would
+			_ = syscall.Kill(-d.cmd.Process.Pid, syscall.SIGINT)
+			<-d.done
+		}
+		if t.Failed() {
+			t.Logf("stderr of the demo:\n%s", d.stderr.String())
+		}
+	})
+	return d
+}
+
+// waitFor reads the watch's table lines until match accepts one, given its
+// EVENT and NAME columns.
+func (d *demo) waitFor(what string, match func(event, name string) bool) {
+	d.t.Helper()
+	deadline := time.After(patience)
+	for {
+		select {
+		case l, ok := <-d.lines:
+			if !ok {
+				d.t.Fatalf("waiting for %s: the demo ended (%v)", what, d.err)
+			}
+			if f := strings.Fields(l); len(f) >= 2 && match(f[0], f[1]) {
+				return
+			}
+		case <-deadline:
+			d.t.Fatalf("waiting for %s: not within %s", what, patience)
+		}
+	}
+}
+
+// signal sends sig to the script, or to its whole process group.
+func (d *demo) signal(sig syscall.Signal, group bool) {
+	d.t.Helper()
+	pid := d.cmd.Process.Pid
+	if group {
+		pid = -pid
+	}
+	if err := syscall.Kill(pid, sig); err != nil {
+		d.t.Fatal(err)
+	}
+}
+
+// checkStopped waits for the script to exit and checks that it exited 0,
+// that no process it started is left and that its TMPDIR is empty again.
+func (d *demo) checkStopped() {
+	d.t.Helper()
+	go func() { // drain the rest of the watch's output
+		for range d.lines {
+		}
+	}()
+	select {
+	case <-d.done:
+	case <-time.After(patience):
+		d.t.Fatalf("the demo did not exit within %s", patience)
+	}
+	if d.err != nil {
+		d.t.Errorf("the demo exited with %v, want status 0", d.err)
+	}
+	if !strings.Contains(d.stderr.String(), "demo: stopped and cleaned up") {
+		d.t.Errorf("the demo did not say it stopped and cleaned up")
+	}
+	if left := d.processes(); len(left) > 0 {
+		d.t.Errorf("processes left running: %v", left)
+	}
+	entries, err := os.ReadDir(d.tmpDir)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	for _, e := range entries {
+		d.t.Errorf("left in TMPDIR: %s", e.Name())
+	}
+}
+
+// processes returns "COMMAND PID" of the processes that carry the
+// demo's marker in their environment: the script and everything it started,
+// the control plane's components (in process groups of their own) included.
+func (d *demo) processes() []string {
+	d.t.Helper()
+	dirs, err := filepath.Glob("/proc/[0-9]*")
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	var names []string
+	for _, dir := range dirs {
+		env, err := os.ReadFile(filepath.Join(dir, "environ"))
+		if err != nil || !slices.Contains(strings.Split(string(env), "\x00"), d.marker) {
+			continue // gone, not ours, or a zombie (its environment reads empty)
+		}
+		comm, err := os.ReadFile(filepath.Join(dir, "comm"))
+		if err != nil {
+			continue
+		}
+		names = append(names, strings.TrimSpace(string(comm))+" "+filepath.Base(dir))
+	}
+	return names
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
