@@ -80,6 +80,9 @@ type demo struct {
 
 func startDemo(t *testing.T) *demo {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs a local control plane; skipped with -short")
+	}
 	script, err := filepath.Abs(filepath.Join("..", "..", "hack", "demo.sh"))
 	if err != nil {
 		t.Fatal(err)
