@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/rand"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
 )
 
 // patience bounds every wait for something that should happen; it guards
@@ -66,6 +69,45 @@ func TestDemoStopsOnSIGTERM(t *testing.T) {
 	d.checkStopped()
 }
 
+// TestDemoReportsAControlPlaneThatCannotStart: when the control plane
+// fails to start (here etcd exits at once), the demo says so with the
+// control plane's error, exits 1 and leaves nothing behind.
+func TestDemoReportsAControlPlaneThatCannotStart(t *testing.T) {
+	// A binary cache whose etcd fails, found under the real cache key.
+	cache := t.TempDir()
+	bins := controlPlaneBinaries
+	dir := filepath.Join(cache, filepath.Base(bins.Dir))
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	etcd := "#!/bin/sh\necho 'etcd: broken on purpose by the test' >&2\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(dir, filepath.Base(bins.Etcd)), []byte(etcd), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, real := range []string{bins.APIServer, bins.ControllerManager, bins.Kubectl} {
+		if err := os.Symlink(real, filepath.Join(dir, filepath.Base(real))); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	d := startDemo(t, controlplane.CacheEnv+"="+cache)
+	select {
+	case <-d.done:
+	case <-time.After(patience):
+		t.Fatalf("the demo did not exit within %s", patience)
+	}
+	var exit *exec.ExitError
+	if !errors.As(d.err, &exit) || exit.ExitCode() != 1 {
+		t.Errorf("the demo exited with %v, want status 1", d.err)
+	}
+	for _, want := range []string{"error: demo: the control plane did not start", "etcd: broken on purpose by the test"} {
+		if !strings.Contains(d.stderr.String(), want) {
+			t.Errorf("stderr does not say %q:\n%s", want, d.stderr.String())
+		}
+	}
+	d.checkNothingLeft()
+}
+
 // demo is a running hack/demo.sh.
 type demo struct {
 	t      *testing.T
@@ -78,7 +120,8 @@ type demo struct {
 	err    error         // cmd.Wait's, valid after done
 }
 
-func startDemo(t *testing.T) *demo {
+// startDemo runs hack/demo.sh with env added to its environment.
+func startDemo(t *testing.T, env ...string) *demo {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("runs a local control plane; skipped with -short")
@@ -98,6 +141,7 @@ func startDemo(t *testing.T) *demo {
 	d.cmd = exec.Command("bash", script)
 	d.cmd.Env = append(os.Environ(), d.marker, "TMPDIR="+d.tmpDir, "DEMO_BIN_DIR="+binDir,
 		"PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"), "NO_COLOR=1")
+	d.cmd.Env = append(d.cmd.Env, env...)
 	d.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its own group, like a job in a terminal
 	d.cmd.Stderr = d.stderr
 	out, err := d.cmd.StdoutPipe()
@@ -162,8 +206,8 @@ func (d *demo) signal(sig syscall.Signal, group bool) {
 	}
 }
 
-// checkStopped waits for the script to exit and checks that it exited 0,
-// that no process it started is left and that its TMPDIR is empty again.
+// checkStopped waits for the script to exit and checks that it exited 0
+// after saying so, leaving nothing behind.
 func (d *demo) checkStopped() {
 	d.t.Helper()
 	go func() { // drain the rest of the watch's output
@@ -181,6 +225,13 @@ func (d *demo) checkStopped() {
 	if !strings.Contains(d.stderr.String(), "demo: stopped and cleaned up") {
 		d.t.Errorf("the demo did not say it stopped and cleaned up")
 	}
+	d.checkNothingLeft()
+}
+
+// checkNothingLeft checks that no process the demo started is left and that
+// its TMPDIR is empty again.
+func (d *demo) checkNothingLeft() {
+	d.t.Helper()
 	if left := d.processes(); len(left) > 0 {
 		d.t.Errorf("processes left running: %v", left)
 	}

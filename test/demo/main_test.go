@@ -19,6 +19,9 @@ import (
 // first on PATH.
 var binDir string
 
+// controlPlaneBinaries are the cached control-plane binaries.
+var controlPlaneBinaries controlplane.Binaries
+
 func TestMain(m *testing.M) {
 	os.Exit(run(m))
 }
@@ -52,6 +55,7 @@ func prepareBinDir(dir string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("building the control plane: %w", err)
 	}
+	controlPlaneBinaries = bins
 	if err := os.Symlink(bins.Kubectl, filepath.Join(bin, "kubectl")); err != nil {
 		return "", err
 	}
