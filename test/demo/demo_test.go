@@ -30,6 +30,7 @@ const patience = 90 * time.Second
 // (SIGINT to the whole process group, as a terminal sends it) stops
 // everything and removes every temporary directory.
 func TestDemoShowsChangesUntilCtrlC(t *testing.T) {
+	skipIfShort(t)
 	d := startDemo(t)
 	d.waitFor("a ReplicaSet of deployment web", func(event, name string) bool {
 		return event == "APPLIED" && strings.HasPrefix(name, "replicaset.apps/web-")
@@ -63,6 +64,7 @@ func TestDemoShowsChangesUntilCtrlC(t *testing.T) {
 // TestDemoStopsOnSIGTERM: SIGTERM to the script alone (a process manager,
 // `timeout`, `kill PID`) stops everything it started too.
 func TestDemoStopsOnSIGTERM(t *testing.T) {
+	skipIfShort(t)
 	d := startDemo(t)
 	d.waitFor("the watch's first line", func(event, name string) bool { return event == "APPLIED" })
 	d.signal(syscall.SIGTERM, false)
@@ -73,6 +75,7 @@ func TestDemoStopsOnSIGTERM(t *testing.T) {
 // fails to start (here etcd exits at once), the demo says so with the
 // control plane's error, exits 1 and leaves nothing behind.
 func TestDemoReportsAControlPlaneThatCannotStart(t *testing.T) {
+	skipIfShort(t)
 	// A binary cache whose etcd fails, found under the real cache key.
 	cache := t.TempDir()
 	bins := controlPlaneBinaries
@@ -108,6 +111,13 @@ func TestDemoReportsAControlPlaneThatCannotStart(t *testing.T) {
 	d.checkNothingLeft()
 }
 
+func skipIfShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs a local control plane; skipped with -short")
+	}
+}
+
 // demo is a running hack/demo.sh.
 type demo struct {
 	t      *testing.T
@@ -123,9 +133,6 @@ type demo struct {
 // startDemo runs hack/demo.sh with env added to its environment.
 func startDemo(t *testing.T, env ...string) *demo {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("runs a local control plane; skipped with -short")
-	}
 	script, err := filepath.Abs(filepath.Join("..", "..", "hack", "demo.sh"))
 	if err != nil {
 		t.Fatal(err)
