@@ -31,6 +31,7 @@ const patience = 90 * time.Second
 // everything and removes every temporary directory.
 func TestDemoShowsChangesUntilCtrlC(t *testing.T) {
 	skipIfShort(t)
+	t.Parallel() // each demo has its own control plane, TMPDIR and marker
 	d := startDemo(t)
 	d.waitFor("a ReplicaSet of deployment web", func(event, name string) bool {
 		return event == "APPLIED" && strings.HasPrefix(name, "replicaset.apps/web-")
@@ -41,14 +42,15 @@ func TestDemoShowsChangesUntilCtrlC(t *testing.T) {
 	d.waitFor("configmap settings-3 created again", func(event, name string) bool {
 		return event == "APPLIED" && name == "configmap/settings-3"
 	})
-	// settings-1 changes every round: five more changes after the re-creation
-	// in round 3 take the demo well past where it used to stop.
+	// settings-1 changes every round: three more changes after the
+	// re-creation in round 3 take the demo to round 6 at least, well past
+	// round 2, where it used to stop.
 	updates := 0
-	d.waitFor("five more updates of configmap settings-1", func(event, name string) bool {
+	d.waitFor("three more updates of configmap settings-1", func(event, name string) bool {
 		if event == "APPLIED" && name == "configmap/settings-1" {
 			updates++
 		}
-		return updates == 5
+		return updates == 3
 	})
 	running := d.processes()
 	for _, want := range []string{"bash", "controlplane", "etcd", "kube-apiserver", "kube-controller", "kubectl-reflect"} {
@@ -65,6 +67,7 @@ func TestDemoShowsChangesUntilCtrlC(t *testing.T) {
 // `timeout`, `kill PID`) stops everything it started too.
 func TestDemoStopsOnSIGTERM(t *testing.T) {
 	skipIfShort(t)
+	t.Parallel() // each demo has its own control plane, TMPDIR and marker
 	d := startDemo(t)
 	d.waitFor("the watch's first line", func(event, name string) bool { return event == "APPLIED" })
 	d.signal(syscall.SIGTERM, false)
@@ -76,6 +79,7 @@ func TestDemoStopsOnSIGTERM(t *testing.T) {
 // control plane's error, exits 1 and leaves nothing behind.
 func TestDemoReportsAControlPlaneThatCannotStart(t *testing.T) {
 	skipIfShort(t)
+	t.Parallel() // each demo has its own control plane, TMPDIR and marker
 	// A binary cache whose etcd fails, found under the real cache key.
 	cache := t.TempDir()
 	bins := controlPlaneBinaries
@@ -196,8 +200,23 @@ func (d *demo) waitFor(what string, match func(event, name string) bool) {
 				return
 			}
 		case <-deadline:
+			d.logComponentLogs()
 			d.t.Fatalf("waiting for %s: not within %s", what, patience)
 		}
+	}
+}
+
+// logComponentLogs logs the end of each control-plane component's log,
+// which the demo removes when it stops.
+func (d *demo) logComponentLogs() {
+	logs, _ := filepath.Glob(filepath.Join(d.tmpDir, "kubectl-reflect-controlplane-*", "logs", "*.log"))
+	for _, l := range logs {
+		b, err := os.ReadFile(l)
+		if err != nil {
+			continue
+		}
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		d.t.Logf("last lines of %s:\n%s", filepath.Base(l), strings.Join(lines[max(0, len(lines)-30):], "\n"))
 	}
 }
 
