@@ -14,9 +14,9 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/kubectl-reflect-demo-XXXXXX") || exit 1
 export KUBECONFIG="$work/kubeconfig"
 controlplane_pid='' loop_pid='' watch_pid=''
 
-# stop ends what is running, newest first, and waits for each: the control
-# plane last, as it stops etcd, kube-apiserver and kube-controller-manager
-# and removes its own temporary directory.
+# stop ends the watch, the change loop and the control plane, waiting for
+# each: the control plane last, as it stops etcd, kube-apiserver and
+# kube-controller-manager and removes its own temporary directory.
 stop() {
   trap '' INT TERM # a second Ctrl-C must not cut the cleanup short
   for pid in $watch_pid $loop_pid $controlplane_pid; do
@@ -93,14 +93,14 @@ change_loop() {
     esac
   done
 }
-change_loop &
-loop_pid=$!
 
 echo "demo: kubectl reflect watch configmaps,secrets,deployments.apps,replicasets.apps -n demo   (Ctrl-C to stop)" >&2
 # In the background so that a signal runs the trap at once: bash runs a trap
 # only after its foreground command ends.
 PATH="$bin_dir:$PATH" kubectl reflect watch configmaps,secrets,deployments.apps,replicasets.apps -n demo &
 watch_pid=$!
+change_loop & # its first change comes 2 seconds later: the watch has listed by then
+loop_pid=$!
 wait "$watch_pid"
 status=$?
 watch_pid=''
