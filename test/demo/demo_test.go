@@ -243,7 +243,7 @@ func (d *demo) checkStopped() {
 	select {
 	case <-d.done:
 	case <-time.After(patience):
-		d.t.Fatalf("the demo did not exit within %s", patience)
+		d.t.Fatalf("the demo did not exit within %s; still running: %v", patience, d.processes())
 	}
 	if d.err != nil {
 		d.t.Errorf("the demo exited with %v, want status 0", d.err)
