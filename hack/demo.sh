@@ -19,11 +19,20 @@ controlplane_pid='' loop_pid='' watch_pid=''
 # kube-controller-manager and removes its own temporary directory.
 stop() {
   trap '' INT TERM # a second Ctrl-C must not cut the cleanup short
-  for pid in $watch_pid $loop_pid $controlplane_pid; do
-    kill -TERM "$pid" 2>/dev/null
-    wait "$pid" 2>/dev/null
-  done
+  [ -z "$watch_pid" ] || end "$watch_pid" 'kubectl reflect watch' 5
+  [ -z "$loop_pid" ] || end "$loop_pid" 'the change loop' 15 # a kubectl call may take 10s
+  [ -z "$controlplane_pid" ] || end "$controlplane_pid" 'the control plane' 30
   rm -rf "$work"
+}
+
+# end PID NAME SECONDS sends SIGTERM, and SIGKILL if the process is still
+# there SECONDS later (saying so: that is a bug), then reaps it.
+end() {
+  local tenths=$(($3 * 10))
+  kill -TERM "$1" 2>/dev/null
+  while kill -0 "$1" 2>/dev/null && ((tenths-- > 0)); do sleep 0.1; done
+  if kill -KILL "$1" 2>/dev/null; then echo "demo: $2 did not stop on SIGTERM within $3s: killed" >&2; fi
+  wait "$1" 2>/dev/null
 }
 finish() {
   trap - EXIT

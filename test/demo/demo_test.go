@@ -251,6 +251,9 @@ func (d *demo) checkStopped() {
 	if !strings.Contains(d.stderr.String(), "demo: stopped and cleaned up") {
 		d.t.Errorf("the demo did not say it stopped and cleaned up")
 	}
+	if strings.Contains(d.stderr.String(), "did not stop on SIGTERM") {
+		d.t.Errorf("the demo had to kill a process that ignored SIGTERM")
+	}
 	d.checkNothingLeft()
 }
 
