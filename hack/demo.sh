@@ -1,46 +1,117 @@
 #!/usr/bin/env bash
 # make demo: a local control plane, sample objects that keep changing, and
-# `kubectl reflect watch` showing them live. Ctrl-C stops and cleans up.
-set -euo pipefail
+# `kubectl reflect watch` showing them live. Ctrl-C (or SIGTERM) stops
+# everything the demo started and removes its temporary files.
+#
+# kubectl comes from PATH (the one built with the control plane if there is
+# none); kubectl-reflect from DEMO_BIN_DIR (default: bin, what `make build`
+# writes).
+set -uo pipefail
 cd "$(dirname "$0")/.."
-work=$(mktemp -d)
+bin_dir=${DEMO_BIN_DIR:-$PWD/bin}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/kubectl-reflect-demo-XXXXXX") || exit 1
 export KUBECONFIG="$work/kubeconfig"
-pids=()
-cleanup() {
-  trap - INT TERM EXIT
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
+controlplane_pid='' loop_pid='' watch_pid=''
+
+# stop ends the watch, the change loop and the control plane, waiting for
+# each: the control plane last, as it stops etcd, kube-apiserver and
+# kube-controller-manager and removes its own temporary directory.
+stop() {
+  trap '' INT TERM # a second Ctrl-C must not cut the cleanup short
+  [ -z "$watch_pid" ] || end "$watch_pid" 'kubectl reflect watch' 5
+  [ -z "$loop_pid" ] || end "$loop_pid" 'the change loop' 15 # a kubectl call may take 10s
+  [ -z "$controlplane_pid" ] || end "$controlplane_pid" 'the control plane' 30
   rm -rf "$work"
-  echo "demo: stopped and cleaned up" >&2
 }
-trap cleanup INT TERM EXIT
 
-echo "demo: starting a local control plane (etcd, kube-apiserver, kube-controller-manager)..." >&2
-go run ./test/controlplane/cmd/controlplane up --kubeconfig-out "$KUBECONFIG" >"$work/controlplane.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 300); do
-  [ -s "$KUBECONFIG" ] && kubectl --request-timeout=2s get --raw /readyz >/dev/null 2>&1 && break
-  sleep 0.5
+# end PID NAME SECONDS sends SIGTERM, and SIGKILL if the process is still
+# there SECONDS later (saying so: that is a bug), then reaps it.
+end() {
+  local tenths=$(($3 * 10))
+  kill -TERM "$1" 2>/dev/null
+  while kill -0 "$1" 2>/dev/null && ((tenths-- > 0)); do sleep 0.1; done
+  if kill -KILL "$1" 2>/dev/null; then echo "demo: $2 did not stop on SIGTERM within $3s: killed" >&2; fi
+  wait "$1" 2>/dev/null
+}
+finish() {
+  trap - EXIT
+  stop
+  echo "demo: stopped and cleaned up" >&2
+  exit 0
+}
+trap finish INT TERM
+trap stop EXIT
+
+fail() {
+  echo "error: demo: $*" >&2
+  exit 1
+}
+
+[ -x "$bin_dir/kubectl-reflect" ] || fail "$bin_dir/kubectl-reflect is missing: run \`make demo\` (or \`make build\` first)"
+
+# A binary, not `go run`, so that the signals of stop reach the control plane
+# itself rather than the go command wrapping it.
+echo "demo: building the control plane (etcd, kube-apiserver, kube-controller-manager; the first build takes minutes)..." >&2
+go build -o "$work/controlplane" ./test/controlplane/cmd/controlplane || fail "could not build test/controlplane/cmd/controlplane"
+binaries=$("$work/controlplane" build) || fail "could not build the control-plane binaries"
+command -v kubectl >/dev/null || PATH="$PATH:$binaries"
+
+echo "demo: starting the control plane..." >&2
+"$work/controlplane" up --kubeconfig-out "$KUBECONFIG" >/dev/null &
+controlplane_pid=$!
+# up writes the kubeconfig (whole, by a rename) once kube-apiserver is ready.
+until [ -e "$KUBECONFIG" ]; do
+  kill -0 "$controlplane_pid" 2>/dev/null || { wait "$controlplane_pid"; controlplane_pid=''; fail "the control plane did not start (its error is above)"; }
+  sleep 0.2
 done
-kubectl get --raw /readyz >/dev/null || { cat "$work/controlplane.log" >&2; exit 1; }
 
-kubectl create namespace demo >/dev/null
-for i in 1 2 3; do kubectl -n demo create configmap "settings-$i" --from-literal=round=0 >/dev/null; done
-kubectl -n demo create secret generic token --from-literal=value=s3cr3t >/dev/null
-kubectl -n demo create deployment web --image=nginx --replicas=2 >/dev/null
+kc() { kubectl --request-timeout=10s -n demo "$@" >/dev/null; }
+kubectl --request-timeout=10s create namespace demo >/dev/null &&
+  kc create configmap settings-1 --from-literal=round=0 &&
+  kc create configmap settings-2 --from-literal=color=blue &&
+  kc create configmap settings-3 --from-literal=round=0 &&
+  kc create secret generic token --from-literal=value=s3cr3t &&
+  kc create deployment web --image=nginx --replicas=2 ||
+  fail "could not create the sample objects with $(command -v kubectl)"
 
-# Change things while the watch runs: updates, a deletion, a re-creation.
-(
-  round=0
-  while sleep 2; do
-    round=$((round + 1))
-    kubectl -n demo create configmap "settings-1" --from-literal=round=$round --dry-run=client -o yaml | kubectl apply -f - >/dev/null 2>&1
-    kubectl -n demo scale deployment web --replicas=$((round % 3 + 1)) >/dev/null 2>&1
-    if ((round % 4 == 0)); then kubectl -n demo delete configmap settings-3 >/dev/null 2>&1; fi
-    if ((round % 4 == 2)); then kubectl -n demo create configmap settings-3 --from-literal=round=$round >/dev/null 2>&1; fi
+# change_loop changes something every 2 seconds until it gets SIGTERM:
+# updates, scaling (the deployment and replicaset controllers act on it),
+# a deletion and a re-creation. A failing kubectl is reported and the loop
+# goes on.
+change_loop() {
+  local sleeper=''
+  trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
+  try() { kc "$@" 2>/dev/null || echo "demo: kubectl $* failed" >&2; }
+  for ((round = 1; ; round++)); do
+    sleep 2 & sleeper=$!
+    wait "$sleeper"
+    local replicas=$((round % 3 + 1)) more=''
+    case $((round % 4)) in
+      1) more='delete configmap settings-3' ;;
+      2) more='patch secret token' ;;
+      3) more='re-create configmap settings-3' ;;
+    esac
+    echo "demo: round $round: patch configmap settings-1, scale deployment web to $replicas${more:+, $more}" >&2
+    try patch configmap settings-1 --type=merge -p "{\"data\":{\"round\":\"$round\"}}"
+    try scale deployment web --replicas=$replicas
+    case $((round % 4)) in
+      1) try delete configmap settings-3 ;;
+      2) try patch secret token --type=merge -p "{\"stringData\":{\"round\":\"$round\"}}" ;;
+      3) try create configmap settings-3 --from-literal=round=$round ;;
+    esac
   done
-) &
-pids+=($!)
+}
 
-echo "demo: kubectl reflect watch configmaps,secrets,deployments.apps -n demo   (Ctrl-C to stop)" >&2
-PATH="$PWD/bin:$PATH" kubectl reflect watch configmaps,secrets,deployments.apps -n demo || true
+echo "demo: kubectl reflect watch configmaps,secrets,deployments.apps,replicasets.apps -n demo   (Ctrl-C to stop)" >&2
+# In the background so that a signal runs the trap at once: bash runs a trap
+# only after its foreground command ends.
+PATH="$bin_dir:$PATH" kubectl reflect watch configmaps,secrets,deployments.apps,replicasets.apps -n demo &
+watch_pid=$!
+change_loop & # its first change comes 2 seconds later: the watch has listed by then
+loop_pid=$!
+wait "$watch_pid"
+status=$?
+watch_pid=''
+[ "$status" = 0 ] || fail "kubectl reflect watch exited with status $status"
+finish # it exits 0 when it gets SIGINT first

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -12,7 +13,9 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/cli-runtime/pkg/printers"
 	_ "k8s.io/client-go/plugin/pkg/client/auth" // exec, OIDC and other auth plugins
+	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 )
 
@@ -21,7 +24,9 @@ var errReported = errors.New("errors were reported")
 
 // NewCmdReflect is the root command, `kubectl reflect`.
 func NewCmdReflect(streams genericiooptions.IOStreams) *cobra.Command {
-	flags := genericclioptions.NewConfigFlags(true)
+	flags := genericclioptions.NewConfigFlags(true).
+		WithWarningPrinter(streams). // the RESTMapper's, e.g. an ambiguous short name
+		WithWrapConfigFn(printServerWarnings(streams.ErrOut))
 	root := &cobra.Command{
 		Use:   "kubectl-reflect",
 		Short: "Watch and query Kubernetes objects the way controllers do",
@@ -45,6 +50,19 @@ for the kinds you name and shows what they see.`,
 	root.AddCommand(NewCmdWatch(flags, streams), NewCmdGet(flags, streams), NewCmdVersion(streams))
 	initCompletion(root, flags)
 	return root
+}
+
+// printServerWarnings is a ConfigFlags.WrapConfigFn that prints the
+// warnings servers send (a deprecated API, an ignored field) as kubectl
+// does: "Warning: MESSAGE" on errOut, yellow on a terminal, each message
+// once per process however many requests (a list, every watch) carry it.
+// Without it client-go hands them to klog, which setupLogs silences.
+func printServerWarnings(errOut io.Writer) func(*rest.Config) *rest.Config {
+	handler := rest.NewWarningWriter(errOut, rest.WarningWriterOptions{Deduplicate: true, Color: printers.AllowsColorOutput(errOut)})
+	return func(c *rest.Config) *rest.Config {
+		c.WarningHandler = handler
+		return c
+	}
 }
 
 // options is what every command's Options struct does, in this order.

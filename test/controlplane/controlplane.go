@@ -66,16 +66,16 @@ func Start(ctx context.Context, opts Options) (*ControlPlane, error) {
 	return nil, fmt.Errorf("start control plane: %w", err)
 }
 
-func start(ctx context.Context, opts Options, bins Binaries) (c *ControlPlane, err error) {
+func start(ctx context.Context, opts Options, bins Binaries) (_ *ControlPlane, err error) {
 	dir, err := os.MkdirTemp("", "kubectl-reflect-controlplane-")
 	if err != nil {
 		return nil, fmt.Errorf("create temp dir: %w", err)
 	}
-	c = &ControlPlane{opts: opts, bins: bins, dir: dir, logDir: filepath.Join(dir, "logs"), sp: newSpawner()}
+	c := &ControlPlane{opts: opts, bins: bins, dir: dir, logDir: filepath.Join(dir, "logs"), sp: newSpawner()}
 	if opts.LogOutput != nil {
 		c.logOut = &lockedWriter{w: opts.LogOutput}
 	}
-	defer func() {
+	defer func() { // c, not a named result: every failure returns nil
 		if err != nil {
 			_ = c.Stop()
 		}

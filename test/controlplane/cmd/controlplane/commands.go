@@ -65,12 +65,19 @@ func newBuildCommand(stdout, stderr io.Writer) *cobra.Command {
 	return cmd
 }
 
+// demoControllers are the controllers "up" runs by default: the tests'
+// default (garbage collection, namespace deletion) and what takes a
+// Deployment to its ReplicaSet and Pods. The Pods stay Pending: there is no
+// scheduler and no kubelet.
+var demoControllers = []string{"garbage-collector-controller", "namespace-controller", "deployment-controller", "replicaset-controller"}
+
 // upOptions are the flags of "up".
 type upOptions struct {
 	build           buildOptions
 	kubeconfigOut   string
 	keepDir         bool
 	noCtrlManager   bool
+	controllers     []string
 	logs            bool
 	stopGracePeriod time.Duration
 }
@@ -94,6 +101,7 @@ func newUpCommand(stdout, stderr io.Writer) *cobra.Command {
 	f.StringVar(&o.kubeconfigOut, "kubeconfig-out", "", "also write the admin kubeconfig to `FILE` (default: use the one in the temp dir)")
 	f.BoolVar(&o.keepDir, "keep-dir", false, "keep the temp dir (data, logs, kubeconfigs) after shutdown")
 	f.BoolVar(&o.noCtrlManager, "no-controller-manager", false, "do not run kube-controller-manager")
+	f.StringSliceVar(&o.controllers, "controllers", demoControllers, "kube-controller-manager's controllers")
 	f.BoolVar(&o.logs, "logs", false, "copy component logs to stderr")
 	f.DurationVar(&o.stopGracePeriod, "stop-grace-period", 5*time.Second, "time each component gets after SIGTERM before SIGKILL")
 	return cmd
@@ -102,6 +110,9 @@ func newUpCommand(stdout, stderr io.Writer) *cobra.Command {
 func (o *upOptions) validate() error {
 	if o.stopGracePeriod <= 0 {
 		return errors.New("--stop-grace-period must be positive")
+	}
+	if !o.noCtrlManager && len(o.controllers) == 0 {
+		return errors.New("--controllers must name at least one controller")
 	}
 	return nil
 }
@@ -113,6 +124,7 @@ func (o *upOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
 		Build:               o.build.options(stderr),
 		KeepDir:             o.keepDir,
 		NoControllerManager: o.noCtrlManager,
+		Controllers:         o.controllers,
 		StopGracePeriod:     o.stopGracePeriod,
 	}
 	if o.logs {
@@ -143,7 +155,8 @@ func (o *upOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
 }
 
 // writeKubeconfig copies the admin kubeconfig to --kubeconfig-out, if set,
-// and returns the path to use.
+// and returns the path to use. The file appears whole (written beside it,
+// then renamed), so a script may take its existence as "ready".
 func (o *upOptions) writeKubeconfig(cp *controlplane.ControlPlane) (string, error) {
 	if o.kubeconfigOut == "" {
 		return cp.AdminKubeconfig(), nil
@@ -156,7 +169,12 @@ func (o *upOptions) writeKubeconfig(cp *controlplane.ControlPlane) (string, erro
 	if err != nil {
 		return "", fmt.Errorf("--kubeconfig-out: %w", err)
 	}
-	if err := os.WriteFile(path, b, 0o600); err != nil {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return "", fmt.Errorf("write --kubeconfig-out: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
 		return "", fmt.Errorf("write --kubeconfig-out: %w", err)
 	}
 	return path, nil

@@ -3,6 +3,12 @@
 //
 //	go run ./test/controlplane/cmd/controlplane build   # build or find the cached binaries
 //	go run ./test/controlplane/cmd/controlplane up      # run until Ctrl-C
+//
+// Unlike the tests' default, up runs kube-controller-manager's deployment
+// and replicaset controllers too (--controllers), so a Deployment gets its
+// ReplicaSet and Pods. Scripts should run a built binary, not `go run`:
+// the go command passes no signal on to the command it runs, and dies of
+// SIGTERM leaving it running.
 package main
 
 import (
