@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -82,7 +80,7 @@ func TestAmbiguousShortNameWarningLikeKubectl(t *testing.T) {
 	cp := cluster.Get(t)
 	kc := cp.AdminKubeconfig()
 	for _, group := range []string{"warn-a.example.com", "warn-b.example.com"} {
-		applyCRD(t, kc, group, "gizmos", "Gizmo", "gzw")
+		applyShortNamedCRD(t, kc, group, "gizmos", "Gizmo", "gzw")
 	}
 	_, kubectlErr, _ := kubectl(t, kc, "get", "gzw", "-A")
 	want := warnings(kubectlErr)
@@ -127,9 +125,9 @@ func createEndpoints(t *testing.T, cs kubernetes.Interface, ns, name string) {
 	}
 }
 
-// applyCRD creates a namespaced CRD with one short name, waits until it is
+// applyShortNamedCRD creates a namespaced CRD with one short name, waits until it is
 // served and deletes it after the test.
-func applyCRD(t *testing.T, kubeconfig, group, plural, kind, shortName string) {
+func applyShortNamedCRD(t *testing.T, kubeconfig, group, plural, kind, shortName string) {
 	t.Helper()
 	name := plural + "." + group
 	crd := `apiVersion: apiextensions.k8s.io/v1
@@ -142,15 +140,6 @@ spec:
   versions:
   - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
 `
-	file := filepath.Join(t.TempDir(), "crd.yaml")
-	if err := os.WriteFile(file, []byte(crd), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if _, stderr, code := kubectl(t, kubeconfig, "apply", "-f", file); code != 0 {
-		t.Fatalf("applying CRD %s: %s", name, stderr)
-	}
 	t.Cleanup(func() { kubectl(t, kubeconfig, "delete", "crd", name, "--wait=false") })
-	if _, stderr, code := kubectl(t, kubeconfig, "wait", "--for=condition=Established", "crd/"+name, "--timeout=60s"); code != 0 {
-		t.Fatalf("waiting for CRD %s: %s", name, stderr)
-	}
+	applyCRD(t, kubeconfig, name, crd)
 }
