@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -33,21 +31,6 @@ spec:
         x-kubernetes-preserve-unknown-fields: true
 `
 
-// applyGadgetCRD creates the Gadget CRD and waits until it is served.
-func applyGadgetCRD(t *testing.T, kubeconfig string) {
-	t.Helper()
-	file := filepath.Join(t.TempDir(), "crd.yaml")
-	if err := os.WriteFile(file, []byte(gadgetCRD), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if _, stderr, code := kubectl(t, kubeconfig, "apply", "-f", file); code != 0 {
-		t.Fatalf("applying the CRD: %s", stderr)
-	}
-	if _, stderr, code := kubectl(t, kubeconfig, "wait", "--for=condition=Established", "crd/gadgets.example.com", "--timeout=60s"); code != 0 {
-		t.Fatalf("waiting for the CRD: %s", stderr)
-	}
-}
-
 func createGadget(t *testing.T, dc dynamic.Interface, ns, name string) {
 	t.Helper()
 	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "gadgets"}
@@ -69,7 +52,7 @@ func TestWatchCRDDeletedAndRecreated(t *testing.T) {
 	ns := namespace(t, cs)
 	kc := cp.AdminKubeconfig()
 	dc := dynamic.NewForConfigOrDie(cp.AdminConfig())
-	applyGadgetCRD(t, kc)
+	applyCRD(t, kc, "gadgets.example.com", gadgetCRD)
 	t.Cleanup(func() { kubectl(t, kc, "delete", "crd", "gadgets.example.com", "--ignore-not-found") })
 	createGadget(t, dc, ns, "g1")
 
@@ -85,7 +68,7 @@ func TestWatchCRDDeletedAndRecreated(t *testing.T) {
 	}
 	p.waitStderr("the server could not find the requested resource")
 
-	applyGadgetCRD(t, kc)
+	applyCRD(t, kc, "gadgets.example.com", gadgetCRD)
 	createGadget(t, dc, ns, "g2")
 	if got := p.nextEvent().String(); got != "APPLIED Gadget/"+ns+"/g2" {
 		t.Errorf("after the CRD is back: %s, want g2 APPLIED", got)

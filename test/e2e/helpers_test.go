@@ -62,6 +62,20 @@ func start(t *testing.T, cp *controlplane.ControlPlane, args ...string) *proc {
 	}
 	cmd := exec.Command(binary, args...)
 	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	return startCmd(t, cmd)
+}
+
+// startKubectl runs kubectlBinary with args and the admin kubeconfig, as
+// start runs ours.
+func startKubectl(t *testing.T, cp *controlplane.ControlPlane, args ...string) *proc {
+	t.Helper()
+	return startCmd(t, exec.Command(kubectlBinary, append(args, "--kubeconfig", cp.AdminKubeconfig())...))
+}
+
+// startCmd starts cmd, reads its stdout line by line and kills it when the
+// test ends, logging its stderr if the test failed.
+func startCmd(t *testing.T, cmd *exec.Cmd) *proc {
+	t.Helper()
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +83,7 @@ func start(t *testing.T, cp *controlplane.ControlPlane, args ...string) *proc {
 	p := &proc{t: t, cmd: cmd, lines: make(chan string, 100000), stderr: &syncBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %v: %v", args, err)
+		t.Fatalf("starting %v: %v", cmd.Args, err)
 	}
 	go func() {
 		sc := bufio.NewScanner(out)
@@ -86,7 +100,7 @@ func start(t *testing.T, cp *controlplane.ControlPlane, args ...string) *proc {
 		_ = cmd.Process.Kill()
 		<-p.done
 		if t.Failed() {
-			t.Logf("stderr of %v:\n%s", args, p.stderr.String())
+			t.Logf("stderr of %v:\n%s", cmd.Args, p.stderr.String())
 		}
 	})
 	return p

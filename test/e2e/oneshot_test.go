@@ -2,15 +2,10 @@ package e2e
 
 import (
 	"context"
-	"io"
-	"net"
-	"net/url"
 	"os/exec"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
 )
@@ -114,7 +109,7 @@ func TestGetInterrupted(t *testing.T) {
 	cs := admin(t, cp)
 	ns := namespace(t, cs)
 	createCM(t, cs, ns, "a", nil)
-	px := newStallingProxy(t, cp.Server())
+	px := newProxy(t, cp.Server())
 	cache := t.TempDir()
 	warmDiscovery(t, cp, cache, px.URL(), "cm", "-n", ns)
 	px.stall()
@@ -145,105 +140,4 @@ func TestGetInterrupted(t *testing.T) {
 	if err := k.Wait(); err == nil || kout.String() != "" {
 		t.Errorf("kubectl interrupted: %v, stdout %q; want a failure and nothing on stdout", err, kout.String())
 	}
-}
-
-// stallingProxy forwards connections to the API server until stall; from
-// then on it accepts connections and never answers, like a server that
-// hangs.
-type stallingProxy struct {
-	ln       net.Listener
-	target   string
-	mu       sync.Mutex
-	stalled  bool
-	conns    []net.Conn
-	accepted chan struct{} // one value per connection accepted while stalled
-}
-
-func newStallingProxy(t *testing.T, server string) *stallingProxy {
-	t.Helper()
-	u, err := url.Parse(server)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &stallingProxy{ln: ln, target: u.Host, accepted: make(chan struct{}, 100)}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		p.serve()
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		<-done
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		for _, c := range p.conns {
-			c.Close()
-		}
-	})
-	return p
-}
-
-func (p *stallingProxy) URL() string { return "https://" + p.ln.Addr().String() }
-
-func (p *stallingProxy) stall() {
-	p.mu.Lock()
-	p.stalled = true
-	p.mu.Unlock()
-}
-
-// forget forgets the connections accepted so far.
-func (p *stallingProxy) forget() {
-	for {
-		select {
-		case <-p.accepted:
-		default:
-			return
-		}
-	}
-}
-
-// waitStalled waits until a client has connected to the stalled proxy.
-func (p *stallingProxy) waitStalled(t *testing.T) {
-	t.Helper()
-	select {
-	case <-p.accepted:
-	case <-time.After(patience):
-		t.Fatalf("nobody connected within %s", patience)
-	}
-}
-
-func (p *stallingProxy) serve() {
-	for {
-		c, err := p.ln.Accept()
-		if err != nil {
-			return
-		}
-		p.mu.Lock()
-		p.conns = append(p.conns, c)
-		stalled := p.stalled
-		p.mu.Unlock()
-		if stalled {
-			p.accepted <- struct{}{}
-			continue
-		}
-		go p.pipe(c)
-	}
-}
-
-func (p *stallingProxy) pipe(c net.Conn) {
-	up, err := net.Dial("tcp", p.target)
-	if err != nil {
-		c.Close()
-		return
-	}
-	p.mu.Lock()
-	p.conns = append(p.conns, up)
-	p.mu.Unlock()
-	go func() { _, _ = io.Copy(up, c); up.Close() }()
-	_, _ = io.Copy(c, up)
-	c.Close()
 }

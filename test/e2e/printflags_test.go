@@ -1,16 +1,13 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -27,41 +24,6 @@ var updateGolden = flag.Bool("update-golden", false, "rewrite test/e2e/testdata/
 // on the same objects and the same changes, one change at a time (each
 // waits until every printStream has printed the last), so that every printStream sees
 // every event in its own flush, as kubectl prints them.
-
-// startKubectl runs kubectlBinary with args and the admin kubeconfig, as
-// start runs ours.
-func startKubectl(t *testing.T, cp *controlplane.ControlPlane, args ...string) *proc {
-	t.Helper()
-	cmd := exec.Command(kubectlBinary, append(args, "--kubeconfig", cp.AdminKubeconfig())...)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &proc{t: t, cmd: cmd, lines: make(chan string, 100000), stderr: &syncBuffer{}, done: make(chan struct{})}
-	cmd.Stderr = p.stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting kubectl %v: %v", args, err)
-	}
-	go func() {
-		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 1<<20), 16<<20)
-		for sc.Scan() {
-			p.lines <- sc.Text()
-		}
-		p.err = cmd.Wait()
-		close(p.lines)
-		close(p.done)
-	}()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGCONT)
-		_ = cmd.Process.Kill()
-		<-p.done
-		if t.Failed() {
-			t.Logf("stderr of kubectl %v:\n%s", args, p.stderr.String())
-		}
-	})
-	return p
-}
 
 // printStream is one running watch and how to read one event's worth of its
 // output.

@@ -6,17 +6,22 @@ import (
 	"net/url"
 	"sync"
 	"testing"
+	"time"
 )
 
-// proxy is a loopback TCP proxy to the API server that a test can cut: a
-// client behind it is disconnected while the server goes on (and changes).
+// proxy is a loopback TCP proxy to the API server that a test can cut (a
+// client behind it is disconnected while the server goes on, and changes)
+// or stall (it accepts connections and never answers, like a server that
+// hangs).
 type proxy struct {
-	ln      net.Listener
-	target  string
-	mu      sync.Mutex
-	cut     bool
-	conns   map[net.Conn]struct{}
-	stopped chan struct{}
+	ln       net.Listener
+	target   string
+	mu       sync.Mutex
+	cut      bool
+	stalled  bool
+	conns    map[net.Conn]struct{}
+	stopped  chan struct{}
+	accepted chan struct{} // one value per connection accepted while stalled
 }
 
 // newProxy forwards a loopback port to server (https://host:port).
@@ -30,7 +35,7 @@ func newProxy(t *testing.T, server string) *proxy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &proxy{ln: ln, target: u.Host, conns: map[net.Conn]struct{}{}, stopped: make(chan struct{})}
+	p := &proxy{ln: ln, target: u.Host, conns: map[net.Conn]struct{}{}, stopped: make(chan struct{}), accepted: make(chan struct{}, 100)}
 	go p.serve()
 	t.Cleanup(func() {
 		ln.Close()
@@ -57,7 +62,12 @@ func (p *proxy) serve() {
 			continue
 		}
 		p.conns[c] = struct{}{}
+		stalled := p.stalled
 		p.mu.Unlock()
+		if stalled {
+			p.accepted <- struct{}{}
+			continue
+		}
 		go p.pipe(c)
 	}
 }
@@ -92,4 +102,32 @@ func (p *proxy) reconnect() {
 	p.mu.Lock()
 	p.cut = false
 	p.mu.Unlock()
+}
+
+// stall makes the proxy accept new connections and never answer them.
+func (p *proxy) stall() {
+	p.mu.Lock()
+	p.stalled = true
+	p.mu.Unlock()
+}
+
+// forget forgets the connections accepted while stalled so far.
+func (p *proxy) forget() {
+	for {
+		select {
+		case <-p.accepted:
+		default:
+			return
+		}
+	}
+}
+
+// waitStalled waits until a client has connected to the stalled proxy.
+func (p *proxy) waitStalled(t *testing.T) {
+	t.Helper()
+	select {
+	case <-p.accepted:
+	case <-time.After(patience):
+		t.Fatalf("nobody connected within %s", patience)
+	}
 }
