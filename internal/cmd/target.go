@@ -106,6 +106,7 @@ func (t *target) resolve() error {
 	args, err := kube.ParseArgs(t.args, kube.ArgsOptions{
 		Selector:       strings.TrimSpace(t.LabelSelector) != "" || strings.TrimSpace(t.FieldSelector) != "",
 		ReplaceAliases: resource.NewBuilder(t.configFlags).ReplaceAliases,
+		Command:        "kubectl reflect",
 	})
 	if err != nil {
 		return err

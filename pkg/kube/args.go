@@ -2,6 +2,7 @@ package kube
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"k8s.io/cli-runtime/pkg/resource"
@@ -23,6 +24,10 @@ type ArgsOptions struct {
 	// comma-separated list of kinds: cli-runtime's
 	// resource.Builder.ReplaceAliases. Nil expands nothing.
 	ReplaceAliases func(kinds string) string
+	// Command is how the user invokes the command, for the examples in
+	// messages ("kubectl reflect"); empty, the program's file name, as
+	// cli-runtime says it.
+	Command string
 }
 
 // ParseArgs reads the resource arguments of `kubectl get` as cli-runtime's
@@ -43,7 +48,7 @@ func ParseArgs(args []string, opts ArgsOptions) ([]Arg, error) {
 		return nil, errors.New("no resource type given")
 	}
 	if _, err := resource.HasNames(args); err != nil {
-		return nil, err // KIND/NAME beside other arguments
+		return nil, separateTypeError(err, opts.Command) // KIND/NAME beside other arguments
 	}
 	args = normalizeArgs(args)
 	if strings.Contains(args[0], "/") { // HasNames saw all or none
@@ -108,4 +113,17 @@ func parseTuples(args []string, opts ArgsOptions) ([]Arg, error) {
 		return nil, errors.New("selectors and the all flag cannot be used when passing resource/name arguments")
 	}
 	return out, nil
+}
+
+// separateTypeError is cli-runtime's error for KIND/NAME beside other
+// arguments with command, when set, in its examples instead of the
+// program's file name (kubectl-reflect, where the user typed kubectl
+// reflect).
+func separateTypeError(err error, command string) error {
+	if command == "" {
+		return err
+	}
+	return fmt.Errorf("there is no need to specify a resource type as a separate argument when passing "+
+		"arguments in resource/name form (e.g. '%s get resource/<resource_name>' instead of "+
+		"'%s get resource resource/<resource_name>'", command, command)
 }

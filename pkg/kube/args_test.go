@@ -64,18 +64,23 @@ func TestParseArgs(t *testing.T) {
 
 // TestParseArgsErrors: what kubectl refuses, with its words.
 func TestParseArgsErrors(t *testing.T) {
-	// cli-runtime names the command after os.Args[0] in one message.
-	mixed := `there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. '` +
-		filepath.Base(os.Args[0]) + ` get resource/<resource_name>' instead of '` + filepath.Base(os.Args[0]) + ` get resource resource/<resource_name>'`
+	// cli-runtime names the command after os.Args[0] in one message;
+	// ArgsOptions.Command names it instead.
+	mixed := func(command string) string {
+		return `there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. '` +
+			command + ` get resource/<resource_name>' instead of '` + command + ` get resource resource/<resource_name>'`
+	}
 	tests := []struct {
 		args     []string
 		selector bool
+		command  string
 		want     string
 	}{
 		{args: nil, want: "no resource type given"},
-		{args: []string{"cm", "cm/a"}, want: mixed},
-		{args: []string{"cm/a", "b"}, want: mixed},
-		{args: []string{"cm/a", "secret/b", "c"}, want: mixed},
+		{args: []string{"cm", "cm/a"}, want: mixed(filepath.Base(os.Args[0]))},
+		{args: []string{"cm/a", "b"}, want: mixed(filepath.Base(os.Args[0]))},
+		{args: []string{"cm/a", "secret/b", "c"}, want: mixed(filepath.Base(os.Args[0]))},
+		{args: []string{"cm", "cm/a"}, command: "kubectl reflect", want: mixed("kubectl reflect")},
 		{args: []string{"cm/a/b"}, want: "arguments in resource/name form may not have more than one slash"},
 		{args: []string{"cm,secret", "a/b"}, want: "arguments in resource/name form may not have more than one slash"},
 		{args: []string{"cm/"}, want: "arguments in resource/name form must have a single resource and name"},
@@ -89,7 +94,7 @@ func TestParseArgsErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			got, err := ParseArgs(tt.args, ArgsOptions{Selector: tt.selector, ReplaceAliases: replaceAliases})
+			got, err := ParseArgs(tt.args, ArgsOptions{Selector: tt.selector, ReplaceAliases: replaceAliases, Command: tt.command})
 			if err == nil {
 				t.Fatalf("ParseArgs(%q) = %+v, want an error", tt.args, got)
 			}
