@@ -3,6 +3,7 @@ package kube
 import (
 	"context"
 	"fmt"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"slices"
 	"strconv"
 	"sync/atomic"
@@ -62,24 +63,35 @@ type Scope struct {
 // Client lists and watches one resource. It implements
 // watch.Client[*object.Object] and is safe for concurrent use.
 type Client struct {
-	rest     rest.Interface
+	rest       rest.Interface
+	scope      Scope
+	ep         atomic.Pointer[endpoint] // replaced when rediscovery finds another version
+	names      map[string]bool          // Scope.Names; nil keeps every object
+	columns    atomic.Pointer[[]object.Column]
+	rediscover atomic.Pointer[Rediscover]
+}
+
+// endpoint is where and as what the client reads its resource: one served
+// version of it.
+type endpoint struct {
 	resource Resource
-	scope    Scope
 	path     string
 	decoding decoding
-	names    map[string]bool // Scope.Names; nil keeps every object
-	columns  atomic.Pointer[[]object.Column]
 }
+
+// Rediscover asks the server's discovery, afresh, which version of a
+// resource it serves now; see Client.Rediscover.
+type Rediscover func(ctx context.Context, r Resource) (Resource, error)
 
 var _ watch.Client[*object.Object] = (*Client)(nil)
 
 // NewClient returns a Client for resource within scope.
 func NewClient(rc rest.Interface, resource Resource, scope Scope) *Client {
-	c := &Client{
-		rest: rc, resource: resource, scope: scope,
-		path:     resourcePath(resource, scope.Namespace),
-		decoding: newDecoding(resource, scope),
-	}
+	c := &Client{rest: rc, scope: scope}
+	c.ep.Store(&endpoint{
+		resource: resource, path: resourcePath(resource, scope.Namespace),
+		decoding: newDecoding(resource, scope, new(atomic.Pointer[object.Known])),
+	})
 	if len(scope.Names) > 0 {
 		c.names = make(map[string]bool, len(scope.Names))
 		for _, n := range scope.Names {
@@ -97,10 +109,38 @@ func (c *Client) keeps(obj *object.Object) bool { return c.names == nil || c.nam
 // stored one instead of being decoded again, so that a relist of unchanged
 // objects allocates next to nothing. known is called from the goroutine that
 // reads the client's pages and events.
-func (c *Client) Reuse(known object.Known) { c.decoding.known.Store(&known) }
+func (c *Client) Reuse(known object.Known) { c.ep.Load().decoding.known.Store(&known) }
 
-// Resource is the resource this client reads.
-func (c *Client) Resource() Resource { return c.resource }
+// Rediscover gives the client a way to find its resource again when the
+// server answers 404 Not Found to a LIST or a WATCH: a custom resource whose
+// definition was deleted and may come back serving another version. The
+// client then reads the version rediscover returns from its next request
+// on (the 404 is still returned: the watcher retries it after a backoff).
+func (c *Client) Rediscover(rediscover Rediscover) { c.rediscover.Store(&rediscover) }
+
+// Resource is the resource this client reads: the version rediscovered
+// last, if any.
+func (c *Client) Resource() Resource { return c.ep.Load().resource }
+
+// notFound rediscovers the resource after ep answered 404, and moves the
+// client to the version the server serves now if it is another one.
+func (c *Client) notFound(ctx context.Context, ep *endpoint, err error) {
+	rediscover := c.rediscover.Load()
+	if rediscover == nil || !apierrors.IsNotFound(err) {
+		return
+	}
+	r, rerr := (*rediscover)(ctx, ep.resource)
+	if rerr != nil || r.GVR == ep.resource.GVR {
+		return // not served (yet), or served as before: retrying will do
+	}
+	next := &endpoint{
+		resource: r, path: resourcePath(r, c.scope.Namespace),
+		decoding: newDecoding(r, c.scope, ep.decoding.known),
+	}
+	if c.ep.CompareAndSwap(ep, next) {
+		c.columns.Store(nil) // another version may print other columns
+	}
+}
 
 // Columns are the server's Table columns once a Table answer has been seen
 // (nil before, or when Scope.Table is off or the server sent plain JSON).
@@ -128,8 +168,8 @@ func resourcePath(r Resource, namespace string) string {
 	return p + "/" + r.GVR.Resource
 }
 
-func (c *Client) request() *rest.Request {
-	req := c.rest.Get().AbsPath(c.path)
+func (c *Client) request(ep *endpoint) *rest.Request {
+	req := c.rest.Get().AbsPath(ep.path)
 	if c.scope.LabelSelector != "" {
 		req.Param("labelSelector", c.scope.LabelSelector)
 	}
@@ -144,7 +184,8 @@ func (c *Client) request() *rest.Request {
 
 // List implements watch.Client.
 func (c *Client) List(ctx context.Context, opts watch.ListRequest) (watch.Page[*object.Object], error) {
-	req := c.request()
+	ep := c.ep.Load()
+	req := c.request(ep)
 	if opts.Limit > 0 {
 		req.Param("limit", strconv.FormatInt(opts.Limit, 10))
 	}
@@ -158,13 +199,14 @@ func (c *Client) List(ctx context.Context, opts watch.ListRequest) (watch.Page[*
 	// back as the server's Status.
 	body, err := req.Stream(ctx)
 	if err != nil {
-		return watch.Page[*object.Object]{}, fmt.Errorf("listing %s: %w", c.resource, err)
+		c.notFound(ctx, ep, err)
+		return watch.Page[*object.Object]{}, fmt.Errorf("listing %s: %w", ep.resource, err)
 	}
 	ra := newReadAhead(body)
 	defer ra.Close()
-	page, cols, err := decodeList(ra, c.decoding)
+	page, cols, err := decodeList(ra, ep.decoding)
 	if err != nil {
-		return page, fmt.Errorf("listing %s: %w", c.resource, err)
+		return page, fmt.Errorf("listing %s: %w", ep.resource, err)
 	}
 	c.setColumns(cols)
 	if c.names != nil {
@@ -175,7 +217,8 @@ func (c *Client) List(ctx context.Context, opts watch.ListRequest) (watch.Page[*
 
 // Watch implements watch.Client.
 func (c *Client) Watch(ctx context.Context, opts watch.WatchRequest) (watch.Stream[*object.Object], error) {
-	req := c.request().Param("watch", "1")
+	ep := c.ep.Load()
+	req := c.request(ep).Param("watch", "1")
 	if opts.ResourceVersion != "" {
 		req.Param("resourceVersion", opts.ResourceVersion)
 	}
@@ -190,7 +233,8 @@ func (c *Client) Watch(ctx context.Context, opts watch.WatchRequest) (watch.Stre
 	}
 	body, err := req.Stream(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("watching %s: %w", c.resource, err)
+		c.notFound(ctx, ep, err)
+		return nil, fmt.Errorf("watching %s: %w", ep.resource, err)
 	}
-	return newStream(body, c), nil
+	return newStream(body, c, ep), nil
 }

@@ -34,12 +34,13 @@ type decoding struct {
 	known *atomic.Pointer[object.Known]
 }
 
-func newDecoding(r Resource, s Scope) decoding {
+// newDecoding decodes objects of r within s, reusing what known returns.
+func newDecoding(r Resource, s Scope, known *atomic.Pointer[object.Known]) decoding {
 	return decoding{
 		decoder: object.NewDecoder(object.DecoderOptions{
 			Prune: s.Prune, APIVersion: r.GVR.GroupVersion().String(), Kind: r.Kind, Pack: s.Pack,
 		}),
-		known: new(atomic.Pointer[object.Known]),
+		known: known,
 	}
 }
 

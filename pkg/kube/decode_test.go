@@ -14,7 +14,7 @@ import (
 )
 
 // decodingOf is how a Client of r with scope s decodes.
-func decodingOf(r Resource, s Scope) decoding { return NewClient(nil, r, s).decoding }
+func decodingOf(r Resource, s Scope) decoding { return NewClient(nil, r, s).ep.Load().decoding }
 
 // item is what a test expects of one decoded object.
 type item struct {

@@ -7,7 +7,9 @@
 // events straight into *object.Object without building maps. Both are read
 // as streams: a LIST answer item by item as it arrives (list.go), a watch
 // event by event, split at newlines (frames.go), from a buffer that holds one
-// item at a time.
+// item at a time. A Client answered 404 finds its resource again through
+// discovery (Client.Rediscover, RediscoverWith): a custom resource whose
+// definition was deleted may come back serving another version.
 //
 // It exists apart from pkg/watch so that the watcher stays a pure state
 // machine tested with scripted clients, and apart from the commands so that

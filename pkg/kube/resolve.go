@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -122,4 +123,21 @@ func mappingFor(mapper meta.RESTMapper, arg string) (*meta.RESTMapping, error) {
 		return nil, fmt.Errorf("%w %q", ErrUnknownKind, gr.Resource)
 	}
 	return m, nil
+}
+
+// RediscoverWith is a Client's Rediscover through mapper: it forgets what
+// mapper had discovered (when mapper can reset, as kubectl's deferred
+// discovery mapper can) and maps the resource's group and kind again, to
+// the version the server prefers now.
+func RediscoverWith(mapper meta.RESTMapper) Rediscover {
+	return func(_ context.Context, r Resource) (Resource, error) {
+		if m, ok := mapper.(meta.ResettableRESTMapper); ok {
+			m.Reset()
+		}
+		m, err := mapper.RESTMapping(schema.GroupKind{Group: r.GVR.Group, Kind: r.Kind})
+		if err != nil {
+			return Resource{}, fmt.Errorf("rediscovering %s: %w", r, err)
+		}
+		return resourceOf(m), nil
+	}
 }

@@ -23,10 +23,11 @@ type stream struct {
 	body   io.ReadCloser
 	frames frames
 	client *Client
+	ep     *endpoint // what the watch was opened on
 }
 
-func newStream(body io.ReadCloser, c *Client) *stream {
-	return &stream{body: body, frames: newFrames(body), client: c}
+func newStream(body io.ReadCloser, c *Client, ep *endpoint) *stream {
+	return &stream{body: body, frames: newFrames(body), client: c, ep: ep}
 }
 
 func (s *stream) Close() { s.body.Close() }
@@ -40,7 +41,7 @@ func (s *stream) Next() (watch.WatchEvent[*object.Object], error) {
 			if err == io.EOF {
 				return watch.WatchEvent[*object.Object]{}, io.EOF
 			}
-			return watch.WatchEvent[*object.Object]{}, fmt.Errorf("reading watch of %s: %w", s.client.resource, err)
+			return watch.WatchEvent[*object.Object]{}, fmt.Errorf("reading watch of %s: %w", s.ep.resource, err)
 		}
 		ev, err := s.decode(view(frame))
 		if err != nil || ev.Object == nil || s.client.keeps(ev.Object) {
@@ -64,11 +65,11 @@ func (s *stream) decode(frame string) (watch.WatchEvent[*object.Object], error) 
 	case "ERROR":
 		return watch.WatchEvent[*object.Object]{Type: watch.WatchError, Err: decodeStatus(f[1])}, nil
 	default:
-		return ev, fmt.Errorf("unknown watch event type %q from %s", f[0].Str, s.client.resource)
+		return ev, fmt.Errorf("unknown watch event type %q from %s", f[0].Str, s.ep.resource)
 	}
 	obj, err := s.decodeObject(f[1])
 	if err != nil {
-		return ev, fmt.Errorf("decoding a watch event of %s: %w", s.client.resource, err)
+		return ev, fmt.Errorf("decoding a watch event of %s: %w", s.ep.resource, err)
 	}
 	ev.Object, ev.ResourceVersion = obj, obj.ResourceVersion
 	return ev, nil
@@ -77,7 +78,7 @@ func (s *stream) decode(frame string) (watch.WatchEvent[*object.Object], error) 
 // decodeObject reads an event's object: the object itself, or a Table of
 // one row that carries it.
 func (s *stream) decodeObject(o gjson.Result) (*object.Object, error) {
-	d := s.client.decoding
+	d := s.ep.decoding
 	if o.Get("kind").Str != "Table" {
 		return decodeItem(o.Raw, gjson.Result{}, d)
 	}

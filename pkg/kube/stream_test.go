@@ -67,7 +67,7 @@ func readAll(t *testing.T, s *stream) ([]watch.WatchEvent[*object.Object], error
 }
 
 func newTestStream(body string, c *Client) *stream {
-	return newStream(io.NopCloser(strings.NewReader(body)), c)
+	return newStream(io.NopCloser(strings.NewReader(body)), c, c.ep.Load())
 }
 
 // TestStream: a watch body of events, however they are separated, decodes
@@ -281,7 +281,8 @@ func eventSnapshot(ev watch.WatchEvent[*object.Object]) string {
 // TestStreamClose closes the body.
 func TestStreamClose(t *testing.T) {
 	body := &closeRecorder{Reader: strings.NewReader(evAdded)}
-	s := newStream(body, NewClient(nil, configMaps, Scope{}))
+	c := NewClient(nil, configMaps, Scope{})
+	s := newStream(body, c, c.ep.Load())
 	s.Close()
 	if !body.closed {
 		t.Error("Close did not close the body")
