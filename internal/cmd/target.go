@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -35,6 +36,7 @@ type target struct {
 	args      []string // the resource arguments as typed
 	namespace string
 	config    *rest.Config
+	mapper    meta.RESTMapper // the server's kinds, as resolve read them
 	targets   []kube.Target   // what args name, in the order given
 	resources []kube.Resource // the resources of targets, each once, in order
 }
@@ -111,11 +113,10 @@ func (t *target) resolve() error {
 	if err != nil {
 		return err
 	}
-	mapper, err := t.configFlags.ToRESTMapper()
-	if err != nil {
+	if t.mapper, err = t.configFlags.ToRESTMapper(); err != nil {
 		return fmt.Errorf("reading the server's resource types: %w", err)
 	}
-	if t.targets, err = kube.ResolveArgs(mapper, args); err != nil {
+	if t.targets, err = kube.ResolveArgs(t.mapper, args); err != nil {
 		return err
 	}
 	t.resources = t.resources[:0]
@@ -187,7 +188,9 @@ func (t *target) reflectors(table bool, prune object.Prune) ([]*reflector, error
 		default:
 			scope.Names = names
 		}
-		out = append(out, newReflector(kube.NewClient(rc, res, scope)))
+		client := kube.NewClient(rc, res, scope)
+		client.Rediscover(kube.RediscoverWith(t.mapper)) // a CRD may come back serving another version
+		out = append(out, newReflector(client))
 	}
 	return out, nil
 }
