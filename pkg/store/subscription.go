@@ -54,8 +54,8 @@ var ErrClosed = errors.New("subscription closed")
 // relists), one that shows changes compares the state with what it knows.
 type Subscription[T Object] struct {
 	store  *Store[T]
-	signal chan struct{} // holds a token while changes may be pending
-	limit  int           // changes beyond one full state; 0: the coalescing default
+	signal chan struct{}  // holds a token while changes may be pending
+	limit  int            // changes beyond one full state; 0: the coalescing default
 	keep   func(Key) bool // SubscribeOptions.Keep; nil keeps every object
 
 	mu     sync.Mutex
