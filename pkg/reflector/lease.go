@@ -3,7 +3,6 @@ package reflector
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
@@ -38,17 +37,16 @@ func (l *Lease) Synced() <-chan struct{} { return l.e.r.store.Synced() }
 func (l *Lease) Done() <-chan struct{} { return l.e.done }
 
 // Err is, once Done is closed, the error that stopped the reflector for
-// good, naming its resource; nil before, or when it was released.
+// good (a *watch.TerminalError, whose message names the resource when the
+// client's errors do, as pkg/kube's do); nil before, or when it was
+// released.
 func (l *Lease) Err() error {
 	select {
 	case <-l.e.done:
+		return l.e.err
 	default:
 		return nil
 	}
-	if l.e.err == nil {
-		return nil
-	}
-	return fmt.Errorf("%s: %w", l.Resource(), l.e.err)
 }
 
 func (l *Lease) keeps(k store.Key) bool { return l.namespace == "" || k.Namespace == l.namespace }
