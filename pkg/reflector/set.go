@@ -46,10 +46,11 @@ type Set struct {
 
 // NewSet returns an empty Set.
 func NewSet(opts SetOptions) *Set {
-	if opts.Watch == nil {
-		w := DefaultWatchOptions()
-		opts.Watch = &w
+	w := DefaultWatchOptions()
+	if opts.Watch != nil {
+		w = *opts.Watch // a copy: the caller's may change
 	}
+	opts.Watch = &w
 	return &Set{opts: opts, running: map[key]*entry{}}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -206,8 +207,10 @@ func TestWaitForSyncFailure(t *testing.T) {
 	f := newFakeServer(cm("a", "x"))
 	f.forbid[nodes] = true
 	var listed []string
+	progress := 0
 	set := NewSet(SetOptions{NewClient: f.newClient, Hooks: Hooks{
-		OnListed: func(res kube.Resource) { listed = append(listed, res.GVR.Resource) },
+		OnProgress: func(res kube.Resource, n int) { progress = n },
+		OnListed:   func(res kube.Resource) { listed = append(listed, res.GVR.Resource) },
 	}})
 	good := set.Acquire(configMaps, kube.Scope{})
 	defer good.Release()
@@ -225,8 +228,8 @@ func TestWaitForSyncFailure(t *testing.T) {
 	default:
 		t.Error("configmaps did not sync")
 	}
-	if fmt.Sprint(listed) != "[configmaps]" {
-		t.Errorf("OnListed saw %v, want [configmaps]", listed)
+	if fmt.Sprint(listed) != "[configmaps]" || progress != 1 {
+		t.Errorf("OnListed saw %v, OnProgress %d; want [configmaps], 1", listed, progress)
 	}
 	again := set.Acquire(nodes, kube.Scope{})
 	defer again.Release()
@@ -235,5 +238,35 @@ func TestWaitForSyncFailure(t *testing.T) {
 	}
 	if err := WaitForSync(guard(t), again); err == nil {
 		t.Error("the new nodes reflector synced; want it forbidden too")
+	}
+}
+
+// TestSetConcurrentUse: consumers that come and go at once never share a
+// stopped reflector, and leave nothing running.
+func TestSetConcurrentUse(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	f := newFakeServer(cm("a", "x"))
+	set := NewSet(SetOptions{NewClient: f.newClient})
+	ctx := guard(t)
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Go(func() {
+			scope := kube.Scope{}
+			if i%2 == 1 {
+				scope.Namespace = "a"
+			}
+			l := set.Acquire(configMaps, scope)
+			defer l.Release()
+			if err := WaitForSync(ctx, l); err != nil {
+				t.Errorf("WaitForSync: %v", err)
+			}
+			if got := names(l.List()); got != "a/x" {
+				t.Errorf("lists %q, want a/x", got)
+			}
+		})
+	}
+	wg.Wait()
+	if set.Len() != 0 {
+		t.Errorf("Len = %d after every lease was released, want 0", set.Len())
 	}
 }
