@@ -10,8 +10,8 @@
 // reads: kinds, names, namespace, selectors, and a lease on one reflector
 // per kind), retry.go (how long each command's reflectors retry what),
 // printflags.go (the print flags of a stream, `watch` and `get -w` alike),
-// watch*.go and waiting.go (`watch`, and the reporter of warnings and list
-// progress), get*.go (`get`; get_watch.go runs `watch` for `get -w`),
+// watch*.go and waiting.go (`watch`), report.go (the reporter of errors,
+// warnings and list progress, and the reflector hooks that feed it), get*.go (`get`; get_watch.go runs `watch` for `get -w`),
 // completion*.go, version.go.
 //
 // It is internal because its only user is cmd/kubectl-reflect.
