@@ -11,8 +11,9 @@
 // per kind), retry.go (how long each command's reflectors retry what),
 // printflags.go (the print flags of a stream, `watch` and `get -w` alike),
 // watch*.go and waiting.go (`watch`), report.go (the reporter of errors,
-// warnings and list progress, and the reflector hooks that feed it), get*.go (`get`; get_watch.go runs `watch` for `get -w`),
-// completion*.go, version.go.
+// warnings and list progress, and the reflector hooks that feed it),
+// get*.go (`get`; get_watch.go runs `watch` for `get -w`), completion*.go,
+// version.go.
 //
 // It is internal because its only user is cmd/kubectl-reflect.
 package cmd
