@@ -1,15 +1,19 @@
 // Package cmd wires command-line flags to kubectl-reflect's packages: one
 // cobra command per verb, each with an Options struct whose Complete,
 // Validate and Run do what their names say. Commands hold no logic that
-// pkg/watch, pkg/store, pkg/kube or pkg/output should own.
+// pkg/watch, pkg/store, pkg/reflector, pkg/kube or pkg/output should own:
+// their reflectors come from a pkg/reflector Set, their exact changes from
+// a pkg/store Tracker.
 //
 // Files: root.go (the root command, error printing), exit.go (exit codes,
 // and when a command that ended must not exit 0), target.go (what a command
-// reads: kinds, names, namespace, selectors, and one reflector per kind),
-// retry.go (how long each command's reflectors retry what), printflags.go
-// (the print flags of a stream, `watch` and `get -w` alike), watch*.go,
-// waiting.go and tracker.go (`watch`), get*.go (`get`; get_watch.go runs
-// `watch` for `get -w`), completion*.go, version.go.
+// reads: kinds, names, namespace, selectors, and a lease on one reflector
+// per kind), retry.go (how long each command's reflectors retry what),
+// printflags.go (the print flags of a stream, `watch` and `get -w` alike),
+// watch*.go and waiting.go (`watch`), report.go (the reporter of errors,
+// warnings and list progress, and the reflector hooks that feed it),
+// get*.go (`get`; get_watch.go runs `watch` for `get -w`), completion*.go,
+// version.go.
 //
 // It is internal because its only user is cmd/kubectl-reflect.
 package cmd

@@ -39,16 +39,16 @@ func exitCode(err error) int {
 // notListed is the error of a watch that --timeout ended before some kinds
 // were ever listed: its output does not show what exists, so it must not
 // exit 0. It is nil when ctx did not end by --timeout or every kind listed.
-func notListed(ctx context.Context, timeout time.Duration, reflectors []*reflector) error {
+func notListed(ctx context.Context, timeout time.Duration, streams []*stream) error {
 	if !errors.Is(context.Cause(ctx), errWatchTimeout) {
 		return nil
 	}
 	var kinds []string
-	for _, r := range reflectors {
+	for _, s := range streams {
 		select {
-		case <-r.store.Synced():
+		case <-s.src.Synced():
 		default:
-			kinds = append(kinds, r.client.Resource().String())
+			kinds = append(kinds, s.src.Resource().String())
 		}
 	}
 	if len(kinds) == 0 {

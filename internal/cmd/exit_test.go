@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
@@ -36,14 +37,23 @@ func TestExitCode(t *testing.T) {
 	}
 }
 
-// testReflector is a reflector for configmaps whose store has listed
-// objects named names when listed is true, and never listed otherwise.
-func testReflector(t *testing.T, resource string, listed bool, names ...string) *reflector {
+// testKind is what watch reads of a kind, from a store of configmaps that
+// has listed objects named names when listed is true, and never listed
+// otherwise.
+type testKind struct {
+	res kube.Resource
+	*store.Store[*object.Object]
+}
+
+func (k testKind) Resource() kube.Resource  { return k.res }
+func (k testKind) Columns() []object.Column { return nil }
+
+func testReflector(t *testing.T, resource string, listed bool, names ...string) testKind {
 	t.Helper()
 	res := kube.Resource{GVR: schema.GroupVersionResource{Version: "v1", Resource: resource}, Kind: "ConfigMap", Namespaced: true}
-	r := newReflector(kube.NewClient(nil, res, kube.Scope{}))
+	k := testKind{res: res, Store: store.New(store.Options[*object.Object]{})}
 	if !listed {
-		return r
+		return k
 	}
 	ctx := t.Context()
 	events := []watch.Event[*object.Object]{{Type: watch.Init}}
@@ -52,32 +62,32 @@ func testReflector(t *testing.T, resource string, listed bool, names ...string) 
 	}
 	events = append(events, watch.Event[*object.Object]{Type: watch.InitDone, ResourceVersion: "1"})
 	for _, ev := range events {
-		if err := r.store.Apply(ctx, ev); err != nil {
+		if err := k.Apply(ctx, ev); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return r
+	return k
 }
 
 // TestNotListed: a watch that --timeout ended fails when some kind never
 // listed, naming those kinds; one that ended otherwise, or listed every
 // kind, does not.
 func TestNotListed(t *testing.T) {
-	listed, unlisted := testReflector(t, "configmaps", true), testReflector(t, "secrets", false)
+	listed, unlisted := &stream{src: testReflector(t, "configmaps", true)}, &stream{src: testReflector(t, "secrets", false)}
 	timedOut, cancel := context.WithTimeoutCause(t.Context(), 0, errWatchTimeout)
 	defer cancel()
 	<-timedOut.Done()
 	canceled, cancel2 := context.WithCancel(t.Context())
 	cancel2()
 
-	err := notListed(timedOut, 3*time.Second, []*reflector{listed, unlisted})
+	err := notListed(timedOut, 3*time.Second, []*stream{listed, unlisted})
 	if err == nil || err.Error() != "secrets not listed within --timeout 3s" {
 		t.Errorf("timed out, secrets never listed: %v", err)
 	}
-	if err := notListed(timedOut, 3*time.Second, []*reflector{listed}); err != nil {
+	if err := notListed(timedOut, 3*time.Second, []*stream{listed}); err != nil {
 		t.Errorf("timed out, every kind listed: %v, want nil", err)
 	}
-	if err := notListed(canceled, 3*time.Second, []*reflector{unlisted}); err != nil {
+	if err := notListed(canceled, 3*time.Second, []*stream{unlisted}); err != nil {
 		t.Errorf("interrupted: %v, want nil (Ctrl-C exits 0)", err)
 	}
 }

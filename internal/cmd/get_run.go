@@ -19,14 +19,14 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // snapshot is what get prints of one target: the objects found of the
 // names asked, or every object.
 type snapshot struct {
-	r     *reflector
+	r     *reflector.Lease
 	names []string
 	objs  []*object.Object
 }
@@ -37,16 +37,17 @@ type snapshot struct {
 // listed, it prints nothing and returns errInterrupted.
 func (o *GetOptions) Run(ctx context.Context) error {
 	prune := object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields}
-	reflectors, err := o.reflectors(o.humanReadable(), prune)
+	report := newReporter(o.ErrOut, isTerminal(o.ErrOut))
+	leases, release, err := o.acquire(o.oneShotOptions(), report.hooks(false), o.humanReadable(), prune)
 	if err != nil {
 		return err
 	}
-	report := newReporter(o.ErrOut, isTerminal(o.ErrOut))
-	failed := o.sync(ctx, reflectors, report)
+	defer release()
+	failed := o.sync(ctx, leases, report)
 	if ctx.Err() != nil {
 		return errInterrupted // print nothing half-listed
 	}
-	snaps := o.snapshots(reflectors, failed)
+	snaps := o.snapshots(leases, failed)
 	missing := o.missing(snaps)
 	if o.humanReadable() {
 		var written bool
@@ -69,19 +70,22 @@ func (o *GetOptions) Run(ctx context.Context) error {
 	return nil
 }
 
-// sync runs every reflector until its store has its first list, and
-// returns those that failed for good (already reported): a request that
-// fails oneShotAttempts times in a row, or an error retrying cannot fix.
-func (o *GetOptions) sync(ctx context.Context, reflectors []*reflector, report *reporter) map[*reflector]bool {
+// sync waits for every reflector's first list and then stops it (its
+// store stays as listed), and returns those that failed for good (already
+// reported): a request that fails oneShotAttempts times in a row, or an
+// error retrying cannot fix.
+func (o *GetOptions) sync(ctx context.Context, leases []*reflector.Lease, report *reporter) map[*reflector.Lease]bool {
 	var mu sync.Mutex
-	failed := map[*reflector]bool{}
+	failed := map[*reflector.Lease]bool{}
 	var wg sync.WaitGroup
-	for _, r := range reflectors {
+	for _, l := range leases {
 		wg.Go(func() {
-			if err := r.runUntilSynced(ctx, o.oneShotOptions(), report); err != nil {
+			err := reflector.WaitForSync(ctx, l)
+			l.Release() // listed: get reads what it has
+			if err != nil && ctx.Err() == nil {
 				report.errorf("%v", err)
 				mu.Lock()
-				failed[r] = true
+				failed[l] = true
 				mu.Unlock()
 			}
 		})
@@ -90,28 +94,13 @@ func (o *GetOptions) sync(ctx context.Context, reflectors []*reflector, report *
 	return failed
 }
 
-// runUntilSynced runs r's watcher (a LIST, or a streaming list's watch)
-// until its store has synced once, then stops it.
-func (r *reflector) runUntilSynced(ctx context.Context, opts watch.Options, report *reporter) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go func() {
-		select {
-		case <-r.store.Synced():
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return r.run(ctx, opts, report)
-}
-
 // snapshots takes what get prints of each target, in the order given,
 // leaving out the resources that failed.
-func (o *GetOptions) snapshots(reflectors []*reflector, failed map[*reflector]bool) []snapshot {
+func (o *GetOptions) snapshots(leases []*reflector.Lease, failed map[*reflector.Lease]bool) []snapshot {
 	var snaps []snapshot
 	for _, tg := range o.targets {
-		i := slices.Index(o.resources, tg.Resource) // reflectors follow o.resources
-		if r := reflectors[i]; !failed[r] {
+		i := slices.Index(o.resources, tg.Resource) // leases follow o.resources
+		if r := leases[i]; !failed[r] {
 			snaps = append(snaps, snapshot{r: r, names: tg.Names, objs: o.pick(r, tg.Names)})
 		}
 	}
@@ -120,17 +109,17 @@ func (o *GetOptions) snapshots(reflectors []*reflector, failed map[*reflector]bo
 
 // pick returns the stored objects of names in the order given (twice if
 // named twice, as kubectl prints them), or every stored object.
-func (o *GetOptions) pick(r *reflector, names []string) []*object.Object {
+func (o *GetOptions) pick(r *reflector.Lease, names []string) []*object.Object {
 	if len(names) == 0 {
-		return r.store.List(nil)
+		return r.List()
 	}
 	ns := o.namespace
-	if !r.client.Resource().Namespaced {
+	if !r.Resource().Namespaced {
 		ns = ""
 	}
 	var objs []*object.Object
 	for _, name := range names {
-		if obj, ok := r.store.Get(store.Key{Namespace: ns, Name: name}); ok {
+		if obj, ok := r.Get(store.Key{Namespace: ns, Name: name}); ok {
 			objs = append(objs, obj)
 		}
 	}
@@ -142,7 +131,7 @@ func (o *GetOptions) pick(r *reflector, names []string) []*object.Object {
 func (o *GetOptions) missing(snaps []snapshot) []error {
 	var errs []error
 	for _, s := range snaps {
-		gr := s.r.client.Resource().GVR.GroupResource()
+		gr := s.r.Resource().GVR.GroupResource()
 		for _, name := range s.names {
 			switch {
 			case name == "":
@@ -174,7 +163,7 @@ func missingMessage(err error, alone bool) string {
 // its answer holds several kinds, counting every kind listed (empty or
 // not: one Table each) but only the objects found by name.
 func withKind(snaps []snapshot) bool {
-	var first *reflector
+	var first *reflector.Lease
 	for _, s := range snaps {
 		switch {
 		case len(s.names) > 0 && len(s.objs) == 0:
@@ -213,13 +202,13 @@ func (o *GetOptions) printTables(snaps []snapshot, withKind bool) (written bool,
 	defer buffered.Flush()                         // on the error paths; the last line flushes too
 	out := &countingWriter{w: buffered}
 	for _, s := range snaps {
-		res := s.r.client.Resource()
+		res := s.r.Resource()
 		gk := schema.GroupKind{Group: res.GVR.Group, Kind: res.Kind}
 		printer, err := o.tablePrinter(gk, o.AllNamespaces && res.Namespaced, withKind)
 		if err != nil {
 			return out.n > 0, err
 		}
-		table, err := output.Table(*kindOf(res), s.r.client.Columns(), s.objs, output.TableOptions{
+		table, err := output.Table(*kindOf(res), s.r.Columns(), s.objs, output.TableOptions{
 			Labels:      *o.PrintFlags.HumanReadableFlags.ShowLabels || len(*o.PrintFlags.HumanReadableFlags.ColumnLabels) > 0,
 			FullObjects: o.sortBy() != "",
 			Now:         now,

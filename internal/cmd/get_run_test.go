@@ -8,13 +8,14 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 )
 
 // TestWithKind: kubectl names the kind in its tables when its answer holds
 // several kinds: every kind listed counts, empty or not; of names, only the
 // objects found.
 func TestWithKind(t *testing.T) {
-	cm, secret := &reflector{}, &reflector{}
+	cm, secret := &reflector.Lease{}, &reflector.Lease{}
 	a := []*object.Object{{Name: "a"}}
 	tests := []struct {
 		name  string

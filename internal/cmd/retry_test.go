@@ -28,6 +28,6 @@ func TestRetryOptions(t *testing.T) {
 		}
 	}
 	if get.OnError == nil || stream.OnError != nil {
-		t.Errorf("get must retry quietly (its own OnError), watch must leave OnError to reflector.run's warnings")
+		t.Errorf("get must retry quietly (its own OnError), watch must leave OnError to the reporter's hooks")
 	}
 }

@@ -1,13 +1,11 @@
 package cmd
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -19,7 +17,7 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
@@ -158,51 +156,53 @@ func (t *target) names(res kube.Resource) []string {
 	return names
 }
 
-// reflector is the client and store of one kind.
-type reflector struct {
-	client *kube.Client
-	store  *store.Store[*object.Object]
+// scope is what the command reads of res: its namespace and selectors,
+// the printer cells if table, objects pruned by prune. One name narrows
+// the list with a field selector; several are kept by the client
+// (kube.Scope.Names). Objects keep their JSON as it came (kube.Scope.Pack
+// off): packing and unpacking would be an eighth of watch's CPU per live
+// event, for memory that watch and get, which live as long as their
+// command, do not need back.
+func (t *target) scope(res kube.Resource, table bool, prune object.Prune) kube.Scope {
+	scope := kube.Scope{
+		Namespace: t.namespace, LabelSelector: t.LabelSelector, FieldSelector: t.FieldSelector,
+		Table: table, Prune: prune,
+	}
+	switch names := t.names(res); len(names) {
+	case 0:
+	case 1:
+		scope.FieldSelector = joinSelectors("metadata.name="+names[0], scope.FieldSelector)
+	default:
+		scope.Names = names
+	}
+	return scope
 }
 
-// reflectors builds one client and store per resource, in the order of
-// t.resources. One name narrows the list with a field selector; several
-// are kept by the client (kube.Scope.Names). The stores
-// keep JSON as it came (kube.Scope.Pack off): packing and unpacking would be
-// an eighth of watch's CPU per live event, for memory that watch and get,
-// which live as long as their command, do not need back.
-func (t *target) reflectors(table bool, prune object.Prune) ([]*reflector, error) {
+// acquire starts the command's reflectors, one per resource, from a
+// reflector.Set of its own with the watcher options opts and hooks, and
+// returns their leases in the order of t.resources, and a function that
+// releases them all (and waits for the reflectors to stop).
+func (t *target) acquire(opts watch.Options, hooks reflector.Hooks, table bool, prune object.Prune) ([]*reflector.Lease, func(), error) {
 	rc, err := kube.NewRESTClient(t.config)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out := make([]*reflector, 0, len(t.resources))
+	newClient := func(res kube.Resource, scope kube.Scope) reflector.Client {
+		c := kube.NewClient(rc, res, scope)
+		c.Rediscover(kube.RediscoverWith(t.mapper)) // a CRD may come back serving another version
+		return c
+	}
+	set := reflector.NewSet(reflector.SetOptions{NewClient: newClient, Watch: &opts, Hooks: hooks})
+	leases := make([]*reflector.Lease, 0, len(t.resources))
 	for _, res := range t.resources {
-		scope := kube.Scope{
-			Namespace: t.namespace, LabelSelector: t.LabelSelector, FieldSelector: t.FieldSelector,
-			Table: table, Prune: prune,
-		}
-		switch names := t.names(res); len(names) {
-		case 0:
-		case 1:
-			scope.FieldSelector = joinSelectors("metadata.name="+names[0], scope.FieldSelector)
-		default:
-			scope.Names = names
-		}
-		client := kube.NewClient(rc, res, scope)
-		client.Rediscover(kube.RediscoverWith(t.mapper)) // a CRD may come back serving another version
-		out = append(out, newReflector(client))
+		leases = append(leases, set.Acquire(res, t.scope(res, table, prune)))
 	}
-	return out, nil
-}
-
-// newReflector gives client a store, and the store's objects to client so
-// that a relist reuses the unchanged ones instead of decoding them again.
-func newReflector(client *kube.Client) *reflector {
-	st := store.New(store.Options[*object.Object]{})
-	client.Reuse(func(namespace, name string) (*object.Object, bool) {
-		return st.Get(store.Key{Namespace: namespace, Name: name})
-	})
-	return &reflector{client: client, store: st}
+	release := func() {
+		for _, l := range leases {
+			l.Release()
+		}
+	}
+	return leases, release, nil
 }
 
 func joinSelectors(a, b string) string {
@@ -210,32 +210,4 @@ func joinSelectors(a, b string) string {
 		return a
 	}
 	return a + "," + b
-}
-
-// run runs r's watcher into its store; it returns only the error that ended
-// it for good. Retried errors (unless opts.OnError handles them) and relists
-// are reported as warnings.
-func (r *reflector) run(ctx context.Context, opts watch.Options, report *reporter) error {
-	name := r.client.Resource().String()
-	if opts.OnError == nil {
-		opts.OnError = func(err error, retryIn time.Duration) {
-			report.warnf("%v; retrying in %s", err, retryIn.Round(100*time.Millisecond))
-		}
-	}
-	opts.OnRelist = func(err error) {
-		report.warnf("%s: %v; relisting", name, err)
-	}
-	listed := 0
-	return watch.New(r.client, opts).Run(ctx, func(ctx context.Context, ev watch.Event[*object.Object]) error {
-		switch ev.Type {
-		case watch.Init:
-			listed = 0
-		case watch.InitApply:
-			listed++
-			report.progress(name, listed)
-		case watch.InitDone:
-			report.progressDone(name)
-		}
-		return r.store.Apply(ctx, ev)
-	})
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 )
 
 var (
@@ -52,7 +53,7 @@ func TestTargetNames(t *testing.T) {
 // TestTables: kubectl starts a table where the resource changes among the
 // objects it prints, so targets that found nothing do not split a table.
 func TestTables(t *testing.T) {
-	cm, secret := &reflector{}, &reflector{}
+	cm, secret := &reflector.Lease{}, &reflector.Lease{}
 	a, b, c := &object.Object{Name: "a"}, &object.Object{Name: "b"}, &object.Object{Name: "c"}
 	got := tables([]snapshot{
 		{r: cm, objs: []*object.Object{a}},

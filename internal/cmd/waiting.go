@@ -8,22 +8,22 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
-// noteMissing says once on stderr which of names r's first list did not
+// noteMissing says once on stderr which of names src's first list did not
 // find, and that watch waits for them to be created. kubectl's `get -w`
 // fails with NotFound there; waiting is more useful, but not silently.
-func noteMissing(ctx context.Context, r *reflector, names []string, namespace string, report *reporter) {
+func noteMissing(ctx context.Context, src reflected, names []string, namespace string, report *reporter) {
 	select {
-	case <-r.store.Synced():
+	case <-src.Synced():
 	case <-ctx.Done():
 		return
 	}
-	res := r.client.Resource()
+	res := src.Resource()
 	where := " in namespace " + namespace
 	if !res.Namespaced || namespace == "" {
 		namespace, where = "", ""
 	}
 	for _, name := range names {
-		if _, ok := r.store.Get(store.Key{Namespace: namespace, Name: name}); !ok {
+		if _, ok := src.Get(store.Key{Namespace: namespace, Name: name}); !ok {
 			err := apierrors.NewNotFound(res.GVR.GroupResource(), name)
 			report.line("", "%v%s; waiting for it to be created", err, where)
 		}

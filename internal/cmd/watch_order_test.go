@@ -37,7 +37,7 @@ func newOrderFixture(ctx context.Context, t *testing.T) *orderFixture {
 		st := store.New(store.Options[*object.Object]{})
 		f.stores = append(f.stores, st)
 		f.streams = append(f.streams, &stream{
-			kind: kindOf(res), client: kube.NewClient(nil, res, kube.Scope{}), tracker: newTracker(),
+			kind: kindOf(res), src: testKind{res: res, Store: st}, tracker: store.NewTracker[*object.Object](),
 			sub: st.Subscribe(ctx, store.SubscribeOptions{Wake: f.wake}),
 		})
 	}

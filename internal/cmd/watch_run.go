@@ -2,10 +2,8 @@ package cmd
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
@@ -28,42 +26,49 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 		return err
 	}
 	table := !o.Diff && o.PrintFlags.table()
-	reflectors, err := o.reflectors(table, object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields})
+	prune := object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields}
+	report := newReporter(o.ErrOut, o.progress)
+	leases, release, err := o.acquire(o.streamOptions(), report.hooks(true), table, prune)
 	if err != nil {
 		return err
 	}
+	defer release()
 	stopOnClosedOutput(ctx, o.Out, cancel)
 
-	// One goroutine per kind writes its store; this one reads every
+	// A reflector per kind writes its store; this goroutine reads every
 	// subscription and prints, woken through one shared channel.
 	wake := make(chan struct{}, 1)
-	streams := make([]*stream, len(reflectors))
-	report := newReporter(o.ErrOut, o.progress)
+	streams := make([]*stream, len(leases))
 	var wg sync.WaitGroup
 	var failures int
 	var mu sync.Mutex
-	for i, r := range reflectors {
+	for i, l := range leases {
 		streams[i] = &stream{
-			kind: kindOf(r.client.Resource()), client: r.client, tracker: newTracker(),
+			kind: kindOf(l.Resource()), src: l, tracker: store.NewTracker[*object.Object](),
 			// Ordered: a printed stream shows every change, in the order
 			// applied, as kubectl's get -w does.
-			sub: r.store.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered, Wake: wake}),
+			sub: l.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered, Wake: wake}),
 		}
 		s := streams[i]
 		wg.Go(func() {
-			if err := r.run(ctx, o.streamOptions(), report); err != nil {
+			select {
+			case <-l.Done():
+			case <-ctx.Done():
+				return
+			}
+			if err := l.Err(); err != nil {
 				report.errorf("%v", err)
 				s.end(wake)
 				mu.Lock()
 				failures++
-				if failures == len(reflectors) {
+				if failures == len(leases) {
 					cancel()
 				}
 				mu.Unlock()
 			}
 		})
-		if names := o.names(r.client.Resource()); len(names) > 0 {
-			wg.Go(func() { noteMissing(ctx, r, names, o.namespace, report) })
+		if names := o.names(l.Resource()); len(names) > 0 {
+			wg.Go(func() { noteMissing(ctx, l, names, o.namespace, report) })
 		}
 	}
 	perr := o.print(ctx, printer, streams, wake)
@@ -75,18 +80,28 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	if failures > 0 {
 		return errReported
 	}
-	return notListed(ctx, o.Timeout, reflectors)
+	return notListed(ctx, o.Timeout, streams)
 }
 
 // stream is one kind's subscription as the printer reads it.
 type stream struct {
 	kind    *output.Kind
-	client  *kube.Client
+	src     reflected
 	sub     *store.Subscription[*object.Object]
-	tracker *tracker
-	initial []output.Event // events before the first Synced
+	tracker *store.Tracker[*object.Object]
+	exact   []store.Change[*object.Object] // the tracker's output, reused
+	initial []output.Event                 // events before the first Synced
 	synced  bool
 	ended   atomic.Bool // its reflector failed for good: it will never sync
+}
+
+// reflected is what watch reads of one kind beside its subscription: a
+// reflector.Lease (tests give a store).
+type reflected interface {
+	Resource() kube.Resource
+	Columns() []object.Column
+	Synced() <-chan struct{}
+	Get(store.Key) (*object.Object, bool)
 }
 
 // end marks s as ended and wakes the printer, so that the kinds after it
@@ -165,79 +180,25 @@ func (o *WatchOptions) drain(s *stream, out []output.Event) ([]output.Event, err
 	}
 }
 
-// track appends the printable events of c to dst.
+// track appends the printable events of c to dst: the exact changes of
+// s's tracker, those --events asks for.
 func (o *WatchOptions) track(s *stream, c store.Change[*object.Object], dst []output.Event) []output.Event {
-	n := len(dst)
-	dst = s.tracker.track(c, dst)
-	return dst[:n+len(o.toEvents(s, dst[n:]))]
-}
-
-// toEvents fills in the kind of events and keeps those --events asks for,
-// in place.
-func (o *WatchOptions) toEvents(s *stream, events []output.Event) []output.Event {
-	kept := events[:0]
-	for _, ev := range events {
-		if ev.Kind == nil { // raw tracker event: fill in the kind
-			ev.Kind, ev.Columns = s.kind, s.client.Columns()
+	s.exact = s.tracker.Track(c, s.exact[:0])
+	for _, e := range s.exact {
+		ev := output.Event{Type: output.Applied, Kind: s.kind, Object: e.Object, Columns: s.src.Columns()}
+		switch {
+		case e.Type == store.Deleted:
+			ev.Type = output.Deleted
+		case e.HasOld:
+			ev.Old = e.Old
 		}
 		if o.events[ev.Type] {
-			kept = append(kept, ev)
+			dst = append(dst, ev)
 		}
 	}
-	return kept
+	return dst
 }
 
 func kindOf(res kube.Resource) *output.Kind {
 	return &output.Kind{Kind: res.Kind, Group: res.GVR.Group, Resource: res.GVR.Resource, Namespaced: res.Namespaced}
-}
-
-// reporter writes warnings, errors and list progress to stderr.
-type reporter struct {
-	mu       sync.Mutex
-	w        interface{ Write([]byte) (int, error) }
-	terminal bool
-	last     time.Time
-	shown    bool
-}
-
-func newReporter(w interface{ Write([]byte) (int, error) }, terminal bool) *reporter {
-	return &reporter{w: w, terminal: terminal}
-}
-
-func (r *reporter) line(prefix, format string, args ...any) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.clearLocked()
-	fmt.Fprintf(r.w, prefix+format+"\n", args...)
-}
-
-func (r *reporter) errorf(format string, args ...any) { r.line("error: ", format, args...) }
-func (r *reporter) warnf(format string, args ...any)  { r.line("warning: ", format, args...) }
-
-// progress shows how many objects of a kind were listed so far, on a
-// terminal only, at most every 200 ms.
-func (r *reporter) progress(kind string, n int) {
-	if !r.terminal {
-		return
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if now := time.Now(); now.Sub(r.last) >= 200*time.Millisecond {
-		r.last = now
-		r.shown = true
-		fmt.Fprintf(r.w, "\r\033[Klisting %s: %d objects", kind, n)
-	}
-}
-
-func (r *reporter) progressDone(string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.clearLocked()
-}
-
-func (r *reporter) clearLocked() {
-	if r.shown {
-		fmt.Fprint(r.w, "\r\033[K")
-		r.shown = false
-	}
 }

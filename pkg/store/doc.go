@@ -20,7 +20,13 @@
 // SubscribeOptions.Limit changes, or the mode's default) is replaced by a
 // resync of the current state (see Subscription for the exact policy).
 //
-// Readers query snapshots: Get, List (sorted, filtered by any predicate, such
+// A Tracker turns one subscription's changes into exact Applied and Deleted
+// changes across a Resync (what a printed stream shows). SubscribeOptions.Keep
+// narrows a subscription to some keys (one namespace of a store that holds
+// all of them).
+//
+// Readers query snapshots: Get, Snapshot (the items and the resourceVersion
+// they are current to, read at once), List (sorted, filtered by any predicate, such
 // as object.MatchLabels) and ByIndex (any index given by Options.Indexes,
 // such as object.OwnerUIDs, and NamespaceIndex, built on its first use so
 // that a store nobody asks by namespace does not hold it).

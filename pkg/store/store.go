@@ -234,6 +234,16 @@ func (s *Store[T]) listLocked(keep func(T) bool) []T {
 	return out
 }
 
+// Snapshot returns the objects for which keep returns true (all when keep
+// is nil), sorted by namespace and name, and the resourceVersion they are
+// current to, both read at the same instant: a consumer that lists then
+// watches from rv misses nothing and sees nothing twice.
+func (s *Store[T]) Snapshot(keep func(T) bool) (items []T, rv string) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.listLocked(keep), s.rv
+}
+
 // ByIndex returns a snapshot of the objects under value in the named index
 // (NamespaceIndex or one of Options.Indexes) for which keep returns true
 // (all when keep is nil), sorted by namespace and name.

@@ -54,8 +54,9 @@ var ErrClosed = errors.New("subscription closed")
 // relists), one that shows changes compares the state with what it knows.
 type Subscription[T Object] struct {
 	store  *Store[T]
-	signal chan struct{} // holds a token while changes may be pending
-	limit  int           // changes beyond one full state; 0: the coalescing default
+	signal chan struct{}  // holds a token while changes may be pending
+	limit  int            // changes beyond one full state; 0: the coalescing default
+	keep   func(Key) bool // SubscribeOptions.Keep; nil keeps every object
 
 	mu     sync.Mutex
 	queue  queue[T]
@@ -102,6 +103,12 @@ type SubscribeOptions struct {
 	// beyond one full state, overriding the store's Options.QueueLimit and
 	// the mode's default (see Subscription).
 	Limit int
+	// Keep, if set, narrows the subscription to the objects whose key it
+	// accepts (a consumer of one namespace of a store that holds all of
+	// them): the others are neither queued nor counted. It must depend on
+	// the key alone, be fast and never block: the store calls it with its
+	// lock held. Synced and Resync are always delivered.
+	Keep func(Key) bool
 	// Wake, if set, receives a token (never blocking) whenever the
 	// subscription may have changes. Several subscriptions may share one
 	// channel (buffered, capacity 1 or more) so that one goroutine waits for
@@ -113,7 +120,7 @@ type SubscribeOptions struct {
 // state is queued first (as Applied, then Synced); otherwise the first sync
 // delivers it. The subscription ends when ctx ends or Close is called.
 func (s *Store[T]) Subscribe(ctx context.Context, opts SubscribeOptions) *Subscription[T] {
-	sub := &Subscription[T]{store: s, signal: opts.Wake, limit: opts.Limit}
+	sub := &Subscription[T]{store: s, signal: opts.Wake, limit: opts.Limit, keep: opts.Keep}
 	if sub.signal == nil {
 		sub.signal = make(chan struct{}, 1)
 	}
@@ -152,7 +159,11 @@ func (s *Store[T]) Subscribe(ctx context.Context, opts SubscribeOptions) *Subscr
 
 // fillLocked queues the whole state of s; the caller holds both locks.
 func (sub *Subscription[T]) fillLocked(s *Store[T]) {
-	for _, obj := range s.listLocked(nil) {
+	var keep func(T) bool
+	if sub.keep != nil {
+		keep = func(obj T) bool { return sub.keep(KeyOf(obj)) }
+	}
+	for _, obj := range s.listLocked(keep) {
 		sub.queue.add(Change[T]{Type: Applied, Key: KeyOf(obj), Object: obj, ResourceVersion: s.rv}, -1)
 	}
 	sub.queue.add(Change[T]{Type: Synced, ResourceVersion: s.rv}, -1)
@@ -178,6 +189,9 @@ func (sub *Subscription[T]) wake() {
 // push queues c for the subscriber while the store holds n objects. The
 // store calls it with its lock held; it never blocks.
 func (sub *Subscription[T]) push(c Change[T], n int) {
+	if sub.keep != nil && (c.Type == Applied || c.Type == Deleted) && !sub.keep(c.Key) {
+		return
+	}
 	sub.mu.Lock()
 	defer sub.mu.Unlock()
 	if sub.closed || sub.resync {

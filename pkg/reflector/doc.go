@@ -1,0 +1,21 @@
+// Package reflector runs the reflectors of a process: a Reflector is one
+// resource's watcher (pkg/watch, through a Client such as pkg/kube's) writing
+// one store (pkg/store), with the server's printer columns beside it; a Set
+// shares them, so that every consumer in a process that asks for "resource R
+// in scope S" (the printers of `watch` and `get`, a controller's inputs, a
+// daemon's endpoints) reads the same running watcher and store.
+//
+// A Set starts a reflector on the first Acquire of its resource and scope
+// and stops it when the last Lease is released. A scope that covers another
+// (see Covers: all namespaces covers one) is reused rather than opening a
+// second watch; its Lease then reads and subscribes to the narrower scope
+// only. WaitForSync waits for the first list of several leases at once.
+// Subscriptions come from the store, in either of its modes: Coalescing for
+// level-based controllers, Ordered for printed streams and the daemon.
+//
+// The data flows one way: watch -> store -> consumers. A Lease reads and
+// subscribes; only the reflector writes. What a reflector's retries,
+// relists and list progress mean to a user is the consumer's business: the
+// package reports them through Hooks and knows nothing about terminals,
+// flags, printing or controllers.
+package reflector

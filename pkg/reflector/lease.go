@@ -1,0 +1,103 @@
+package reflector
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+)
+
+// Lease is one consumer's use of a shared reflector, read-only: what it
+// reads and subscribes to is narrowed to the scope it asked for (one
+// namespace of a reflector of all of them). Its methods are safe for
+// concurrent use. After Release, its reads answer from the store as the
+// reflector last wrote it, which no longer follows the server once the
+// last lease is gone.
+type Lease struct {
+	set       *Set
+	e         *entry
+	namespace string // narrows a covering reflector's store; "" reads it whole
+	release   sync.Once
+}
+
+// Resource is the resource the lease reads.
+func (l *Lease) Resource() kube.Resource { return l.e.r.Resource() }
+
+// Columns are the server's printer columns of the resource, once known.
+func (l *Lease) Columns() []object.Column { return l.e.r.Columns() }
+
+// Synced is closed once the store has its first list.
+func (l *Lease) Synced() <-chan struct{} { return l.e.r.store.Synced() }
+
+// Done is closed when the reflector stopped: it failed for good (Err says
+// why) or its last lease was released.
+func (l *Lease) Done() <-chan struct{} { return l.e.done }
+
+// Err is, once Done is closed, the error that stopped the reflector for
+// good (a *watch.TerminalError, whose message names the resource when the
+// client's errors do, as pkg/kube's do); nil before, or when it was
+// released.
+func (l *Lease) Err() error {
+	select {
+	case <-l.e.done:
+		return l.e.err
+	default:
+		return nil
+	}
+}
+
+func (l *Lease) keeps(k store.Key) bool { return l.namespace == "" || k.Namespace == l.namespace }
+
+func (l *Lease) keepsObject(obj *object.Object) bool { return l.keeps(store.KeyOf(obj)) }
+
+// Get returns the stored object under k, if it is in the lease's scope.
+func (l *Lease) Get(k store.Key) (*object.Object, bool) {
+	if !l.keeps(k) {
+		return nil, false
+	}
+	return l.e.r.store.Get(k)
+}
+
+// Snapshot returns the stored objects of the lease's scope, sorted by
+// namespace and name, and the resourceVersion they are current to.
+func (l *Lease) Snapshot() ([]*object.Object, string) {
+	if l.namespace == "" {
+		return l.e.r.store.Snapshot(nil)
+	}
+	return l.e.r.store.Snapshot(l.keepsObject)
+}
+
+// List returns the stored objects of the lease's scope, sorted by
+// namespace and name.
+func (l *Lease) List() []*object.Object {
+	items, _ := l.Snapshot()
+	return items
+}
+
+// Subscribe subscribes to the changes of the lease's scope, in the mode
+// opts ask for (see store.Subscription). It ends when ctx ends or it is
+// closed; Release does not close it.
+func (l *Lease) Subscribe(ctx context.Context, opts store.SubscribeOptions) *store.Subscription[*object.Object] {
+	if l.namespace != "" {
+		if keep := opts.Keep; keep != nil {
+			opts.Keep = func(k store.Key) bool { return l.keeps(k) && keep(k) }
+		} else {
+			opts.Keep = l.keeps
+		}
+	}
+	return l.e.r.store.Subscribe(ctx, opts)
+}
+
+// Release ends the lease; the last one released stops the reflector and
+// waits for it. It is idempotent.
+func (l *Lease) Release() { l.release.Do(func() { l.set.release(l.e) }) }
+
+func joinErrors(errs []error) error {
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	return errors.Join(errs...)
+}

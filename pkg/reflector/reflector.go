@@ -1,0 +1,100 @@
+package reflector
+
+import (
+	"context"
+	"time"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
+)
+
+// Client is what a Reflector lists and watches through: one resource in
+// one scope. Besides watch.Client's contract, it hands back the stored
+// objects Reuse gives it when the server sends them again unchanged, and
+// knows the server's printer columns once it has seen them (nil before, or
+// when it asks for no Table). *kube.Client implements it; it must be safe
+// for concurrent use.
+type Client interface {
+	watch.Client[*object.Object]
+	Resource() kube.Resource
+	Reuse(object.Known)
+	Columns() []object.Column
+}
+
+var _ Client = (*kube.Client)(nil)
+
+// Hooks tell a consumer what a reflector goes through. Every hook is
+// optional and is called from the reflector's goroutine, so it must be quick
+// and must not call back into the Reflector or its Set.
+type Hooks struct {
+	// OnError is told about every error the watcher retries, with the delay
+	// before the retry; nil leaves watch.Options.OnError as it is.
+	OnError func(res kube.Resource, err error, retryIn time.Duration)
+	// OnRelist is told when the server answered 410 Gone and a new list
+	// starts; nil leaves watch.Options.OnRelist as it is.
+	OnRelist func(res kube.Resource, err error)
+	// OnProgress is told how many objects the list in progress has
+	// brought so far, once per object.
+	OnProgress func(res kube.Resource, listed int)
+	// OnListed is told that a list ended, just before the store swaps it
+	// in (so before Synced closes after the first list).
+	OnListed func(res kube.Resource)
+}
+
+// Reflector is one resource's client and store: Run lists and watches
+// through the client into the store, its only writer; any number of
+// readers read the store meanwhile.
+type Reflector struct {
+	client Client
+	store  *store.Store[*object.Object]
+}
+
+// New gives client a store, and the store's objects to client, so that a
+// relist reuses the unchanged objects instead of decoding them again.
+func New(client Client) *Reflector {
+	st := store.New(store.Options[*object.Object]{})
+	client.Reuse(func(namespace, name string) (*object.Object, bool) {
+		return st.Get(store.Key{Namespace: namespace, Name: name})
+	})
+	return &Reflector{client: client, store: st}
+}
+
+// Resource is the resource r reflects.
+func (r *Reflector) Resource() kube.Resource { return r.client.Resource() }
+
+// Store is r's store, to read and subscribe to; only Run writes it.
+func (r *Reflector) Store() *store.Store[*object.Object] { return r.store }
+
+// Columns are the server's printer columns of the resource, once known.
+func (r *Reflector) Columns() []object.Column { return r.client.Columns() }
+
+// Run lists and watches into r's store until ctx ends (nil) or the watcher
+// stops for good (its *watch.TerminalError). It must run at most once at a
+// time: the store has one writer.
+func (r *Reflector) Run(ctx context.Context, opts watch.Options, hooks Hooks) error {
+	res := r.client.Resource()
+	if hooks.OnError != nil {
+		opts.OnError = func(err error, retryIn time.Duration) { hooks.OnError(res, err, retryIn) }
+	}
+	if hooks.OnRelist != nil {
+		opts.OnRelist = func(err error) { hooks.OnRelist(res, err) }
+	}
+	listed := 0
+	return watch.New(r.client, opts).Run(ctx, func(ctx context.Context, ev watch.Event[*object.Object]) error {
+		switch ev.Type {
+		case watch.Init:
+			listed = 0
+		case watch.InitApply:
+			if listed++; hooks.OnProgress != nil {
+				hooks.OnProgress(res, listed)
+			}
+		case watch.InitDone:
+			if hooks.OnListed != nil {
+				hooks.OnListed(res)
+			}
+		}
+		return r.store.Apply(ctx, ev)
+	})
+}

@@ -1,0 +1,188 @@
+package reflector
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+
+	"k8s.io/client-go/rest"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
+)
+
+// SetOptions configure a Set.
+type SetOptions struct {
+	// NewClient makes the client of a resource in a scope; required.
+	// RESTClients gives pkg/kube's.
+	NewClient func(kube.Resource, kube.Scope) Client
+	// Watch are every reflector's watcher options; nil is DefaultWatchOptions.
+	Watch *watch.Options
+	// Hooks are every reflector's.
+	Hooks Hooks
+}
+
+// DefaultWatchOptions are a Set's watcher options unless SetOptions.Watch
+// says otherwise: one LIST (watch.ListWhole, the fastest list mode make bench
+// measures), then a watch, every transient error retried.
+func DefaultWatchOptions() watch.Options { return watch.Options{List: watch.ListWhole} }
+
+// RESTClients makes pkg/kube clients that share rc.
+func RESTClients(rc rest.Interface) func(kube.Resource, kube.Scope) Client {
+	return func(res kube.Resource, scope kube.Scope) Client { return kube.NewClient(rc, res, scope) }
+}
+
+// Set shares reflectors within a process: one per resource and scope,
+// started on the first Acquire, stopped when its last Lease is released.
+// It is safe for concurrent use.
+type Set struct {
+	opts SetOptions
+
+	mu      sync.Mutex
+	running map[key]*entry // the reflectors that run and serve new leases
+}
+
+// NewSet returns an empty Set.
+func NewSet(opts SetOptions) *Set {
+	w := DefaultWatchOptions()
+	if opts.Watch != nil {
+		w = *opts.Watch // a copy: the caller's may change
+	}
+	opts.Watch = &w
+	return &Set{opts: opts, running: map[key]*entry{}}
+}
+
+// key is what makes two reflectors the same: the resource and every field
+// of the scope that changes what the client asks for or keeps (Table
+// changes the request, Prune and Pack the objects, Names what is kept).
+type key struct {
+	res                 kube.Resource
+	namespace           string
+	label, field, names string
+	table, pack         bool
+	prune               object.Prune
+}
+
+func keyOf(res kube.Resource, scope kube.Scope) key {
+	k := key{
+		res: res, namespace: scope.Namespace, label: scope.LabelSelector, field: scope.FieldSelector,
+		names: strings.Join(scope.Names, "\x00"), table: scope.Table, pack: scope.Pack, prune: scope.Prune,
+	}
+	if !res.Namespaced {
+		k.namespace = "" // a cluster-scoped resource is read whole, whatever the namespace
+	}
+	return k
+}
+
+// Covers says whether a reflector of scope a can serve a consumer of
+// scope b of the same resource, b's reads and subscriptions narrowed to its
+// namespace: a is b, or a has all namespaces where b has one, and they agree
+// on everything else, with no Names filter in either (a Names filter is a
+// list of exceptions, and a field selector may name one object: they differ,
+// so they are not covered). Namespaced says whether the resource has
+// namespaces at all.
+func Covers(a, b kube.Scope, namespaced bool) bool {
+	ka := keyOf(kube.Resource{Namespaced: namespaced}, a)
+	kb := keyOf(kube.Resource{Namespaced: namespaced}, b)
+	if ka == kb {
+		return true
+	}
+	return ka.namespace == "" && ka.names == "" && kb.names == "" && withNamespace(ka, kb.namespace) == kb
+}
+
+func withNamespace(k key, ns string) key { k.namespace = ns; return k }
+
+// entry is one running reflector and its leases.
+type entry struct {
+	key    key
+	r      *Reflector
+	users  int // guarded by Set.mu
+	cancel context.CancelFunc
+	done   chan struct{} // closed when Run returned
+	err    error         // why Run returned; set before done is closed
+}
+
+// Acquire returns a Lease on the reflector of res in scope: the running
+// one of that scope or of a scope that covers it (see Covers), or a new one
+// started now. The Lease must be released. A reflector that stopped for
+// good (Lease.Err) serves no new Acquire: the next one starts another.
+func (s *Set) Acquire(res kube.Resource, scope kube.Scope) *Lease {
+	k := keyOf(res, scope)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.running[k]
+	narrow := ""
+	if e == nil && k.namespace != "" && k.names == "" {
+		if e = s.running[withNamespace(k, "")]; e != nil {
+			narrow = k.namespace
+		}
+	}
+	if e == nil {
+		e = s.start(k, res, scope)
+	}
+	e.users++
+	return &Lease{set: s, e: e, namespace: narrow}
+}
+
+// start runs a new reflector; the caller holds s.mu.
+func (s *Set) start(k key, res kube.Resource, scope kube.Scope) *entry {
+	ctx, cancel := context.WithCancel(context.Background())
+	e := &entry{key: k, r: New(s.opts.NewClient(res, scope)), cancel: cancel, done: make(chan struct{})}
+	s.running[k] = e
+	go func() {
+		err := e.r.Run(ctx, *s.opts.Watch, s.opts.Hooks)
+		s.mu.Lock()
+		if s.running[k] == e {
+			delete(s.running, k) // stopped for good: serve no new lease
+		}
+		e.err = err
+		s.mu.Unlock()
+		close(e.done)
+	}()
+	return e
+}
+
+// release drops one user of e and stops it after the last one.
+func (s *Set) release(e *entry) {
+	s.mu.Lock()
+	e.users--
+	last := e.users == 0
+	if last && s.running[e.key] == e {
+		delete(s.running, e.key)
+	}
+	s.mu.Unlock()
+	if last {
+		e.cancel()
+		<-e.done
+	}
+}
+
+// Len is the number of reflectors that serve new leases.
+func (s *Set) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.running)
+}
+
+// WaitForSync waits until every lease's store has its first list, or its
+// reflector stopped for good, or ctx ends. It returns nil when every store
+// synced, else ctx's error or the errors of the leases that stopped (see
+// Lease.Err), joined.
+func WaitForSync(ctx context.Context, leases ...*Lease) error {
+	var errs []error
+	for _, l := range leases {
+		select {
+		case <-l.Synced():
+			continue
+		case <-l.Done():
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if err := l.Err(); err != nil && !slices.ContainsFunc(errs, func(e error) bool { return e == err }) {
+			errs = append(errs, err)
+		}
+	}
+	return joinErrors(errs)
+}
