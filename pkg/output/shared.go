@@ -29,9 +29,13 @@ type sharedTable struct {
 	headed    bool // the header was printed
 }
 
-// typicalAge is as wide as most ages: AGE is that wide from the start, so
-// that rows do not push it out as objects age.
-const typicalAge = "7d23h"
+// NAME and AGE are as wide as most names and ages from the start, so that
+// the kinds' lists, which come in their own flushes, and rows that come
+// later, as objects age, line up under the header whatever their kind.
+const (
+	typicalName = 30 // "deployment.apps/" and a name of 14
+	typicalAge  = 5  // "7d23h"; HumanDuration is at most 5 wide for 8 years
+)
 
 func newSharedTable(opts Options) *sharedTable {
 	s := &sharedTable{namespace: opts.AllNamespaces, headers: []string{"EVENT"}}
@@ -51,7 +55,8 @@ func newSharedTable(opts Options) *sharedTable {
 	if !opts.NoHeaders {
 		s.widths.fitEach(s.headers[:s.fixed()])
 	}
-	s.widths[s.name+1] = max(s.widths[s.name+1], len(typicalAge)+cellPadding)
+	s.widths[s.name] = max(s.widths[s.name], typicalName+cellPadding)
+	s.widths[s.name+1] = max(s.widths[s.name+1], typicalAge+cellPadding)
 	return s
 }
 

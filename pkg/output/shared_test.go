@@ -37,32 +37,32 @@ func TestSharedTable(t *testing.T) {
 		want string
 	}{
 		{"pairs in the server's order", Options{SeveralKinds: true}, []Event{cmEvent(Applied, cm), deployEvent(Deleted, web)}, "" +
-			"EVENT     NAME                  AGE     COLUMNS\n" +
-			"APPLIED   configmap/settings    90s     Data=1\n" +
-			"DELETED   deployment.apps/web   60m     Ready=1/2 Up-to-date=2 Available=1\n"},
+			"EVENT     NAME                             AGE     COLUMNS\n" +
+			"APPLIED   configmap/settings               90s     Data=1\n" +
+			"DELETED   deployment.apps/web              60m     Ready=1/2 Up-to-date=2 Available=1\n"},
 		{"empty cells", Options{SeveralKinds: true}, []Event{deployEvent(Applied, blank), {Type: Applied, Kind: namespaceKind, Object: bare}}, "" +
-			"EVENT     NAME                    AGE     COLUMNS\n" +
-			"APPLIED   deployment.apps/blank   60s     Ready=<none> Up-to-date=<none> Available=two words\n" +
-			"APPLIED   namespace/bare          0s\n"},
+			"EVENT     NAME                             AGE     COLUMNS\n" +
+			"APPLIED   deployment.apps/blank            60s     Ready=<none> Up-to-date=<none> Available=two words\n" +
+			"APPLIED   namespace/bare                   0s\n"},
 		{"wide adds the priority>0 columns", Options{Format: "wide", SeveralKinds: true}, []Event{deployEvent(Applied, web), cmEvent(Applied, cm)}, "" +
-			"EVENT     NAME                  AGE     COLUMNS\n" +
-			"APPLIED   deployment.apps/web   60m     Ready=1/2 Up-to-date=2 Available=1 Containers=web Images=nginx:1.27 Selector=app=web\n" +
-			"APPLIED   configmap/settings    90s     Data=1\n"},
+			"EVENT     NAME                             AGE     COLUMNS\n" +
+			"APPLIED   deployment.apps/web              60m     Ready=1/2 Up-to-date=2 Available=1 Containers=web Images=nginx:1.27 Selector=app=web\n" +
+			"APPLIED   configmap/settings               90s     Data=1\n"},
 		{"labels are columns", Options{SeveralKinds: true, ColumnLabels: []string{"example.com/tier"}, ShowLabels: true}, []Event{
 			cmEvent(Applied, labelled(t, cm, map[string]string{"example.com/tier": "front", "app": "web"})), deployEvent(Applied, web),
 		}, "" +
-			"EVENT     NAME                  AGE     TIER    LABELS                           COLUMNS\n" +
-			"APPLIED   configmap/settings    90s     front   app=web,example.com/tier=front   Data=1\n" +
-			"APPLIED   deployment.apps/web   60m             <none>                           Ready=1/2 Up-to-date=2 Available=1\n"},
+			"EVENT     NAME                             AGE     TIER    LABELS                           COLUMNS\n" +
+			"APPLIED   configmap/settings               90s     front   app=web,example.com/tier=front   Data=1\n" +
+			"APPLIED   deployment.apps/web              60m             <none>                           Ready=1/2 Up-to-date=2 Available=1\n"},
 		{"all namespaces with a cluster-scoped kind", Options{AllNamespaces: true, SeveralKinds: true}, []Event{nsEvent, cmEvent(Applied, cm)}, "" +
-			"EVENT     NAMESPACE   NAME                 AGE     COLUMNS\n" +
-			"APPLIED               namespace/demo       2d      Status=Active\n" +
-			"APPLIED   default     configmap/settings   90s     Data=1\n"},
+			"EVENT     NAMESPACE   NAME                             AGE     COLUMNS\n" +
+			"APPLIED               namespace/demo                   2d      Status=Active\n" +
+			"APPLIED   default     configmap/settings               90s     Data=1\n"},
 		{"no headers", Options{SeveralKinds: true, NoHeaders: true}, []Event{cmEvent(Applied, cm), deployEvent(Applied, web)}, "" +
-			"APPLIED   configmap/settings    90s     Data=1\n" +
-			"APPLIED   deployment.apps/web   60m     Ready=1/2 Up-to-date=2 Available=1\n"},
+			"APPLIED   configmap/settings               90s     Data=1\n" +
+			"APPLIED   deployment.apps/web              60m     Ready=1/2 Up-to-date=2 Available=1\n"},
 		{"colour", Options{SeveralKinds: true, Color: true, NoHeaders: true}, []Event{deployEvent(Deleted, web)}, "" +
-			ansiRed + "DELETED" + ansiReset + "   deployment.apps/web   60m     Ready=1/2 Up-to-date=2 Available=1\n"},
+			ansiRed + "DELETED" + ansiReset + "   deployment.apps/web              60m     Ready=1/2 Up-to-date=2 Available=1\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
