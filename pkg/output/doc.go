@@ -36,10 +36,11 @@
 // The table of several kinds reads at a glance, every line under the one
 // header:
 //
-//	EVENT     NAME                  AGE     COLUMNS
-//	APPLIED   configmap/settings    1s      Data=1
-//	APPLIED   secret/token          0s      Type=Opaque Data=1
-//	APPLIED   deployment.apps/web   0s      Ready=0/1 Up-to-date=1 Available=0
+//	EVENT     NAME                             AGE     COLUMNS
+//	APPLIED   configmap/settings               45s     Data=1
+//	APPLIED   secret/token                     45s     Type=Opaque Data=1
+//	APPLIED   deployment.apps/web              45s     Ready=0/1 Up-to-date=1 Available=0
+//	DELETED   secret/token                     49s     Type=Opaque Data=1
 //
 // For `get`, Table (list.go) builds the meta.k8s.io Table kubectl would have
 // received from the server's columns and each object's cells, and List the

@@ -10,17 +10,19 @@ const pairsHeader = "COLUMNS"
 // line per event, whatever the kind, so that every row reads under the one
 // header:
 //
-//	EVENT     NAME                  AGE   COLUMNS
-//	APPLIED   configmap/settings    1s    Data=1
-//	APPLIED   secret/token          0s    Type=Opaque Data=1
-//	APPLIED   deployment.apps/web   0s    Ready=0/1 Up-to-date=1 Available=0
+//	EVENT     NAME                             AGE     COLUMNS
+//	APPLIED   configmap/settings               45s     Data=1
+//	APPLIED   secret/token                     45s     Type=Opaque Data=1
+//	APPLIED   deployment.apps/web              45s     Ready=0/1 Up-to-date=1 Available=0
 //
 // Its columns are EVENT, NAMESPACE (with AllNamespaces; empty for
 // cluster-scoped kinds), NAME as kind/name, AGE (recomputed at each Flush),
 // the label columns (-L, --show-labels: the same for every kind, so real
 // columns), then COLUMNS: the kind's other printer columns (priority 0 only,
 // unless wide) as Name=value pairs in the server's order, an empty value as
-// <none>. Widths only grow, as in the table of one kind.
+// <none>. Widths only grow, as in the table of one kind; NAME and AGE start
+// wide enough for most names and ages (typicalName, typicalAge), and NAME
+// for the names already printed when a second kind turns up (fitNames).
 type sharedTable struct {
 	namespace bool     // a NAMESPACE column follows EVENT
 	headers   []string // the fixed columns' headers, then pairsHeader
@@ -34,7 +36,7 @@ type sharedTable struct {
 // later, as objects age, line up under the header whatever their kind.
 const (
 	typicalName = 30 // "deployment.apps/" and a name of 14
-	typicalAge  = 5  // "7d23h"; HumanDuration is at most 5 wide for 8 years
+	typicalAge  = 5  // "7d23h": HumanDuration is at most 5 wide under two years
 )
 
 func newSharedTable(opts Options) *sharedTable {
