@@ -20,9 +20,16 @@ const (
 // (which is never padded).
 type widths []int
 
-// fit grows the widths to hold cells.
+// fit grows the widths to hold cells, all but the last.
 func (ws *widths) fit(cells []string) {
-	for i := 0; i < len(cells)-1; i++ {
+	if len(cells) > 0 {
+		ws.fitEach(cells[:len(cells)-1])
+	}
+}
+
+// fitEach grows the widths to hold every cell of cells.
+func (ws *widths) fitEach(cells []string) {
+	for i := range cells {
 		w := max(visibleWidth(cells[i])+cellPadding, minCellWidth)
 		if i >= len(*ws) {
 			*ws = append(*ws, w)
@@ -41,6 +48,13 @@ const spaces = "                                                                
 // writeRow writes cells padded to ws, then a newline. ws must fit cells.
 // colour, when not "", is the ANSI colour of the first cell.
 func writeRow(w *bufio.Writer, ws widths, cells []string, colour string) error {
+	writeCells(w, ws, cells, colour, false)
+	_, err := w.WriteString("\n")
+	return err
+}
+
+// writeCells writes cells padded to ws, the last one too if padLast.
+func writeCells(w *bufio.Writer, ws widths, cells []string, colour string, padLast bool) {
 	for i, cell := range cells {
 		if i == 0 && colour != "" {
 			w.WriteString(colour)
@@ -49,15 +63,13 @@ func writeRow(w *bufio.Writer, ws widths, cells []string, colour string) error {
 		} else {
 			w.WriteString(cell)
 		}
-		if i == len(cells)-1 {
+		if i == len(cells)-1 && !padLast {
 			break
 		}
 		for pad := ws[i] - visibleWidth(cell); pad > 0; pad -= len(spaces) {
 			w.WriteString(spaces[:min(pad, len(spaces))])
 		}
 	}
-	_, err := w.WriteString("\n")
-	return err
 }
 
 // ANSI colours of the EVENT column and of diffs.

@@ -9,13 +9,16 @@
 //
 // New picks the printer for an -o value; Native says which it prints itself:
 //
-//   - "" and "wide" (table.go, layout.go, align.go): a streaming table,
+//   - "" and "wide" (table.go, layout.go, align.go, shared.go): a streaming table,
 //     EVENT, [NAMESPACE,] then the server's columns, then label columns (-L,
 //     --show-labels), aligned like kubectl's tabwriter; AGE is recomputed
-//     from creationTimestamp when rows are flushed. Several kinds in one
-//     stream show as kind/name; each kind's header is printed once, before
-//     its first row, and every later event is one line whatever its kind,
-//     its EVENT, NAMESPACE and NAME columns aligned across kinds.
+//     from creationTimestamp when rows are flushed. A stream of several
+//     kinds (Options.SeveralKinds, or from the flush holding a second kind
+//     on) is one table with one header whatever the kinds (shared.go):
+//     EVENT, [NAMESPACE,] NAME as kind/name, AGE, the label columns, then
+//     COLUMNS, the kind's other printer columns as Name=value pairs in the
+//     server's order (all of them with wide), an empty cell as <none>; see
+//     the example below.
 //   - "json" (json.go): NDJSON, {"type":"APPLIED","object":<raw>} per line.
 //   - "yaml" (yaml.go): a document per event, "type:" then "object:".
 //   - "name" (name.go): kind[.group]/name per line, with the event type after
@@ -29,6 +32,15 @@
 //   - Options.Diff (diff.go): `watch --diff`, the first sighting as YAML and
 //     every later APPLIED as a unified diff against Event.Old, noise
 //     (resourceVersion, managedFields, generation) left out.
+//
+// The table of several kinds reads at a glance, every line under the one
+// header:
+//
+//	EVENT     NAME                             AGE     COLUMNS
+//	APPLIED   configmap/settings               45s     Data=1
+//	APPLIED   secret/token                     45s     Type=Opaque Data=1
+//	APPLIED   deployment.apps/web              45s     Ready=0/1 Up-to-date=1 Available=0
+//	DELETED   secret/token                     49s     Type=Opaque Data=1
 //
 // For `get`, Table (list.go) builds the meta.k8s.io Table kubectl would have
 // received from the server's columns and each object's cells, and List the

@@ -54,9 +54,11 @@ type Options struct {
 	// ShowKind shows names as kind/name from the first row on, as
 	// --show-kind (a table does so by itself once it sees a second kind).
 	ShowKind bool
-	// SeveralKinds says the stream carries several kinds: names show their
-	// kind from the first row, and with AllNamespaces cluster-scoped kinds
-	// get an empty NAMESPACE column, so that every row's NAME lines up.
+	// SeveralKinds says the stream carries several kinds: a table prints
+	// them from the first row as one table whatever the kinds (EVENT,
+	// [NAMESPACE,] kind/name, AGE, labels, then the kind's other columns as
+	// Name=value pairs) rather than switching to it when a second kind
+	// turns up.
 	SeveralKinds bool
 	// ShowLabels adds a LABELS column to tables, as --show-labels.
 	ShowLabels bool

@@ -23,11 +23,15 @@ type layout struct {
 	source    []int           // for each shown column, its index in the object's cells
 	namespace bool            // a NAMESPACE column follows EVENT
 	name, age int             // index in source of the name and age columns, -1 if not shown
+	nameAt    int             // index in headers (and widths) of the name column, -1 if not shown
 	prefix    string          // "deployment.apps/", put before names when kinds show
 	labels    []string        // label keys shown as columns after the server's (-L)
 	allLabels bool            // a LABELS column comes last (--show-labels)
-	lead      int             // how many columns, from EVENT to NAME, line up across kinds
-	widths    widths
+	// pairs are the shown columns other than name and age (indexes in
+	// source), which the several-kinds table prints as pairKeys[i]=value.
+	pairs    []int
+	pairKeys []string
+	widths   widths
 	// headed says whether the header was printed; each layout's header is
 	// printed once, before its first row.
 	headed bool
@@ -43,11 +47,11 @@ var fallbackColumns = []object.Column{
 // of priority 0; opts add NAMESPACE and label columns.
 func newLayout(k Kind, columns []object.Column, wide bool, opts Options) *layout {
 	l := &layout{
-		columns: slices.Clone(columns), name: -1, age: -1, prefix: kindPrefix(k),
+		columns: slices.Clone(columns), name: -1, age: -1, nameAt: -1, prefix: kindPrefix(k),
 		labels: opts.ColumnLabels, allLabels: opts.ShowLabels,
 	}
 	l.headers = append(l.headers, "EVENT")
-	if opts.AllNamespaces && (k.Namespaced || opts.SeveralKinds) {
+	if opts.AllNamespaces && k.Namespaced {
 		l.namespace = true
 		l.headers = append(l.headers, "NAMESPACE")
 	}
@@ -62,16 +66,15 @@ func newLayout(k Kind, columns []object.Column, wide bool, opts Options) *layout
 		}
 		switch {
 		case i == name:
-			l.name = len(l.source)
+			l.name, l.nameAt = len(l.source), len(l.headers)
 		case l.age < 0 && strings.EqualFold(c.Name, "Age"):
 			l.age = len(l.source)
+		default:
+			l.pairs = append(l.pairs, len(l.source))
+			l.pairKeys = append(l.pairKeys, c.Name)
 		}
 		l.source = append(l.source, i)
 		l.headers = append(l.headers, strings.ToUpper(c.Name))
-	}
-	l.lead = len(l.headers) - len(l.source) // EVENT [NAMESPACE]
-	if l.name == 0 {
-		l.lead++ // and NAME, when it comes first
 	}
 	for _, key := range l.labels {
 		l.headers = append(l.headers, labelHeader(key))
@@ -105,15 +108,9 @@ func (l *layout) appendRow(dst []string, ev Event, showKinds bool, now time.Time
 	if l.namespace {
 		dst = append(dst, cellText(obj.Namespace))
 	}
-	var cells []gjson.Result
-	if l.columns != nil && obj.Cells != nil {
-		cells = gjson.ParseBytes(obj.Cells).Array()
-	}
-	for i, src := range l.source {
-		v := ""
-		if src < len(cells) {
-			v = cellValue(cells[src])
-		}
+	cells := l.serverCells(obj)
+	for i := range l.source {
+		v := l.cell(cells, i)
 		switch i {
 		case l.name:
 			if v == "" {
@@ -131,6 +128,49 @@ func (l *layout) appendRow(dst []string, ev Event, showKinds bool, now time.Time
 		dst = l.appendLabels(dst, obj.JSON())
 	}
 	return dst
+}
+
+// appendSharedRow appends the cells of ev's row in the several-kinds table
+// (see sharedTable): EVENT, [NAMESPACE (with namespace),] kind/name, AGE,
+// the label cells, then the values of the kind's other shown columns, one
+// cell per pairKeys entry.
+func (l *layout) appendSharedRow(dst []string, ev Event, namespace bool, now time.Time) []string {
+	obj := ev.Object
+	dst = append(dst, string(ev.Type))
+	if namespace {
+		dst = append(dst, cellText(obj.Namespace))
+	}
+	cells := l.serverCells(obj)
+	name := l.cell(cells, l.name)
+	if name == "" {
+		name = obj.Name
+	}
+	dst = append(dst, cellText(l.prefix+name), cellText(age(obj.JSON(), l.cell(cells, l.age), now)))
+	if len(l.labels) > 0 || l.allLabels {
+		dst = l.appendLabels(dst, obj.JSON())
+	}
+	for _, i := range l.pairs {
+		dst = append(dst, cellText(l.cell(cells, i)))
+	}
+	return dst
+}
+
+// serverCells are the object's Table cells, nil when the layout or the
+// object has none.
+func (l *layout) serverCells(obj *object.Object) []gjson.Result {
+	if l.columns == nil || obj.Cells == nil {
+		return nil
+	}
+	return gjson.ParseBytes(obj.Cells).Array()
+}
+
+// cell is the value of shown column i (an index in source) among cells,
+// "" when i is -1 or the object has no such cell.
+func (l *layout) cell(cells []gjson.Result, i int) string {
+	if i < 0 || l.source[i] >= len(cells) {
+		return ""
+	}
+	return cellValue(cells[l.source[i]])
 }
 
 // appendLabels appends the label cells: the value of each -L key, then all

@@ -18,15 +18,11 @@ import (
 //
 // Rows wait in Print and are laid out in Flush, so the rows of one flush (the
 // initial list, typically) align together; widths are kept per kind and only
-// grow, so later rows line up under the header whenever they fit.
+// grow, so later rows line up under the header whenever they fit. A new
+// header is printed, after a blank line, when the server's columns change.
 //
-// Several kinds in one stream: names show their kind (configmap/foo) like
-// `kubectl get cm,deploy`, from the first row when ShowKind or SeveralKinds
-// says so, else from the second kind on. Each kind's header is printed once, before its
-// first row (after a blank line unless it is the first), and every event
-// after that is one line, whatever its kind: EVENT, NAMESPACE and a leading
-// NAME are as wide for every kind, so rows of all kinds start aligned and
-// the rest of a row lines up under its own kind's header.
+// A stream of several kinds (SeveralKinds, or from the flush that holds a
+// second kind on) prints as one table whatever the kinds: see sharedTable.
 type tablePrinter struct {
 	w       *bufio.Writer
 	opts    Options
@@ -34,9 +30,9 @@ type tablePrinter struct {
 	now     func() time.Time
 	layouts map[kindKey]*layout
 	pending []pendingRow
-	lead    map[string]int // widths of the leading columns shared by kinds, by header
-	headed  bool           // a header was printed
-	cells   []string       // scratch: the cells of a run of rows, row after row
+	shared  *sharedTable // the table of several kinds, once there are
+	headed  bool         // a header was printed
+	cells   []string     // scratch: the cells of a run of rows, row after row
 }
 
 type pendingRow struct {
@@ -45,7 +41,7 @@ type pendingRow struct {
 }
 
 func newTablePrinter(w *bufio.Writer, opts Options, wide bool, now func() time.Time) *tablePrinter {
-	return &tablePrinter{w: w, opts: opts, wide: wide, now: now, layouts: map[kindKey]*layout{}, lead: map[string]int{}}
+	return &tablePrinter{w: w, opts: opts, wide: wide, now: now, layouts: map[kindKey]*layout{}}
 }
 
 func (p *tablePrinter) Print(ev Event) error {
@@ -72,11 +68,33 @@ func (p *tablePrinter) layoutFor(ev Event) *layout {
 }
 
 func (p *tablePrinter) Flush() error {
-	showKinds := p.opts.ShowKind || p.opts.SeveralKinds || len(p.layouts) > 1
+	if p.shared == nil && (p.opts.SeveralKinds || len(p.layouts) > 1) {
+		p.shared = newSharedTable(p.opts)
+		for _, l := range p.layouts {
+			p.shared.fitNames(l)
+		}
+	}
+	var err error
+	if p.shared != nil {
+		err = p.flushShared()
+	} else {
+		err = p.flushKind()
+	}
+	clear(p.pending)
+	p.pending = p.pending[:0]
+	if err != nil {
+		return err
+	}
+	return p.w.Flush()
+}
+
+// flushKind writes the pending rows of a stream of one kind: each layout's
+// header once, before its first row, then the rows under it.
+func (p *tablePrinter) flushKind() error {
 	now := p.now()
 	cells := p.cells[:0]
 	for _, r := range p.pending {
-		cells = r.l.appendRow(cells, r.ev, showKinds, now)
+		cells = r.l.appendRow(cells, r.ev, p.opts.ShowKind, now)
 	}
 	all := cells
 	defer func() { clear(all); p.cells = all[:0] }()
@@ -84,33 +102,22 @@ func (p *tablePrinter) Flush() error {
 	for _, r := range p.pending {
 		l := r.l
 		if !p.opts.NoHeaders && !l.headed {
-			if p.headed {
-				p.w.WriteString("\n")
-			}
-			p.headed, l.headed = true, true
-			if err := writeRow(p.w, l.widths, l.headers, ""); err != nil {
+			if err := p.header(l.widths, l.headers); err != nil {
 				return err
 			}
-		}
-		colour := ""
-		if p.opts.Color {
-			colour = eventColour(r.ev.Type)
+			l.headed = true
 		}
 		n := len(l.headers)
-		if err := writeRow(p.w, l.widths, cells[:n], colour); err != nil {
+		if err := writeRow(p.w, l.widths, cells[:n], p.colour(r.ev)); err != nil {
 			return err
 		}
 		cells = cells[n:]
 	}
-	clear(p.pending)
-	p.pending = p.pending[:0]
-	return p.w.Flush()
+	return nil
 }
 
 // fit grows the widths of the pending rows' layouts to hold their cells
-// (cells holds them row after row) and the headers still to print, then
-// shares the leading widths among those layouts, so that the kinds of one
-// flush (the initial lists) line up too.
+// (cells holds them row after row) and the headers still to print.
 func (p *tablePrinter) fit(cells []string) {
 	for _, r := range p.pending {
 		n := len(r.l.headers)
@@ -120,20 +127,53 @@ func (p *tablePrinter) fit(cells []string) {
 		r.l.widths.fit(cells[:n])
 		cells = cells[n:]
 	}
-	for range 2 { // the first pass finds the widest, the second widens all
-		for _, r := range p.pending {
-			p.shareLead(r.l)
-		}
-	}
 }
 
-// shareLead widens l's leading columns (EVENT, NAMESPACE, NAME) to the
-// widest any kind has needed, and records l's, so that rows of every kind
-// start aligned. The last column of a row is never padded, so it is left out.
-func (p *tablePrinter) shareLead(l *layout) {
-	for i := 0; i < l.lead && i < len(l.widths); i++ {
-		h := l.headers[i]
-		w := max(l.widths[i], p.lead[h])
-		l.widths[i], p.lead[h] = w, w
+// flushShared writes the pending rows of a stream of several kinds: the
+// shared header once, then a line per event.
+func (p *tablePrinter) flushShared() error {
+	s := p.shared
+	now := p.now()
+	cells := p.cells[:0]
+	for _, r := range p.pending {
+		cells = r.l.appendSharedRow(cells, r.ev, s.namespace, now)
 	}
+	all := cells
+	defer func() { clear(all); p.cells = all[:0] }()
+	n := s.fixed()
+	for i, r := 0, 0; r < len(p.pending); r++ {
+		s.widths.fitEach(cells[i : i+n])
+		i += n + len(p.pending[r].l.pairs)
+	}
+	if !p.opts.NoHeaders && !s.headed {
+		if err := p.header(s.widths, s.headers); err != nil {
+			return err
+		}
+		s.headed = true
+	}
+	for _, r := range p.pending {
+		m := n + len(r.l.pairs)
+		if err := writePairsRow(p.w, s.widths, cells[:n], r.l.pairKeys, cells[n:m], p.colour(r.ev)); err != nil {
+			return err
+		}
+		cells = cells[m:]
+	}
+	return nil
+}
+
+// header writes a header row, after a blank line unless it is the first.
+func (p *tablePrinter) header(ws widths, headers []string) error {
+	if p.headed {
+		p.w.WriteString("\n")
+	}
+	p.headed = true
+	return writeRow(p.w, ws, headers, "")
+}
+
+// colour is the colour of ev's EVENT cell, "" without Color.
+func (p *tablePrinter) colour(ev Event) string {
+	if !p.opts.Color {
+		return ""
+	}
+	return eventColour(ev.Type)
 }

@@ -217,3 +217,24 @@ func BenchmarkTable(b *testing.B) {
 		p.Flush()
 	}
 }
+
+// BenchmarkTableSeveralKinds is BenchmarkTable for a stream of several
+// kinds (watch cm,deploy): a ConfigMap and a Deployment event, each printed
+// and flushed; the cost reported is per event.
+func BenchmarkTableSeveralKinds(b *testing.B) {
+	evs := []Event{
+		cmEvent(Applied, kibConfigMap(b)),
+		deployEvent(Applied, deployment(b, "default", "web", time.Hour, 3, 2, "nginx:1.27")),
+	}
+	p, err := newPrinter(io.Discard, Options{SeveralKinds: true}, func() time.Time { return testNow })
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		p.Print(evs[i%2])
+		p.Flush()
+		i++
+	}
+}

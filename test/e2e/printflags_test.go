@@ -374,11 +374,11 @@ func TestGetWatchIsWatch(t *testing.T) {
 
 // TestWatchMultiKindLayout: a printStream of several kinds keeps the order the
 // kinds were given in (secrets before config maps here, though their lists
-// may end in any order) and prints each kind's header once; every later
-// event is one line, its EVENT and NAME aligned across kinds
-// (testdata/watch-multi-kind.golden, AGE blanked). The first kind's name is
-// the longest of the initial lists, so the layout does not depend on whether
-// the two lists are printed in one flush or two.
+// may end in any order) and prints one header for all kinds, then one line
+// per event: EVENT, kind/name, AGE, then the kind's other columns as
+// Name=value pairs (testdata/watch-multi-kind.golden, AGE blanked). The
+// first kind's name is the longest of the initial lists, so the layout does
+// not depend on whether the two lists are printed in one flush or two.
 func TestWatchMultiKindLayout(t *testing.T) {
 	cp := cluster.Get(t)
 	cs := admin(t, cp)
@@ -402,7 +402,7 @@ func TestWatchMultiKindLayout(t *testing.T) {
 			lines = append(lines, blankAges(p.next()))
 		}
 	}
-	next(2 + 1 + 3) // secrets: header, row; blank; config maps: header, 2 rows
+	next(1 + 1 + 2) // header, the secret, the two config maps
 	updateCM(t, cs, ns, "settings", "c", "3")
 	next(1)
 	createSecret("a-token-with-a-longer-name")
