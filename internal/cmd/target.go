@@ -187,11 +187,7 @@ func (t *target) acquire(opts watch.Options, hooks reflector.Hooks, table bool, 
 	if err != nil {
 		return nil, nil, err
 	}
-	newClient := func(res kube.Resource, scope kube.Scope) reflector.Client {
-		c := kube.NewClient(rc, res, scope)
-		c.Rediscover(kube.RediscoverWith(t.mapper)) // a CRD may come back serving another version
-		return c
-	}
+	newClient := reflector.RESTClients(rc, kube.RediscoverWith(t.mapper))
 	set := reflector.NewSet(reflector.SetOptions{NewClient: newClient, Watch: &opts, Hooks: hooks})
 	leases := make([]*reflector.Lease, 0, len(t.resources))
 	for _, res := range t.resources {

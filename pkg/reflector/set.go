@@ -29,9 +29,18 @@ type SetOptions struct {
 // measures), then a watch, every transient error retried.
 func DefaultWatchOptions() watch.Options { return watch.Options{List: watch.ListWhole} }
 
-// RESTClients makes pkg/kube clients that share rc.
-func RESTClients(rc rest.Interface) func(kube.Resource, kube.Scope) Client {
-	return func(res kube.Resource, scope kube.Scope) Client { return kube.NewClient(rc, res, scope) }
+// RESTClients makes pkg/kube clients that share rc. A client answered 404
+// asks rediscover, unless nil, which version of its resource the server
+// serves now (see kube.Client.Rediscover): a CRD may come back serving
+// another version.
+func RESTClients(rc rest.Interface, rediscover kube.Rediscover) func(kube.Resource, kube.Scope) Client {
+	return func(res kube.Resource, scope kube.Scope) Client {
+		c := kube.NewClient(rc, res, scope)
+		if rediscover != nil {
+			c.Rediscover(rediscover)
+		}
+		return c
+	}
 }
 
 // Set shares reflectors within a process: one per resource and scope,

@@ -62,7 +62,7 @@ func TestSharedReflectorOneListOneWatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := reflector.NewSet(reflector.SetOptions{NewClient: reflector.RESTClients(rc)})
+	set := reflector.NewSet(reflector.SetOptions{NewClient: reflector.RESTClients(rc, nil)})
 	configMaps := kube.Resource{GVR: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Kind: "ConfigMap", Namespaced: true}
 
 	ctx, cancel := context.WithTimeout(t.Context(), patience)
