@@ -1,0 +1,138 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/go-logr/logr"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
+)
+
+// Options tune a controller. The zero value is usable.
+type Options struct {
+	// Concurrency is the number of reconciles that may run at once (never
+	// two of one object); 0 is 1.
+	Concurrency int
+	// Debounce, when positive, waits this long after a change before
+	// reconciling, so that a burst of changes to one object reconciles once.
+	Debounce time.Duration
+	// Backoff is the per-object retry delay; the zero value is DefaultBackoff.
+	Backoff Backoff
+	// Logger is the controller's logger; each reconcile's carries the
+	// controller name, the object and a reconcile ID. The zero value
+	// discards.
+	Logger logr.Logger
+	// Metrics receives the controller's metrics (controller-runtime's
+	// names; see metrics.go); nil records none.
+	Metrics *Metrics
+}
+
+// Builder assembles a controller: one For input, any number of Owns and
+// Watches inputs, then Build. Every input is a Lease on the Set's shared
+// reflector of that resource and scope.
+type Builder struct {
+	name   string
+	set    *reflector.Set
+	inputs []*Input
+	err    error
+}
+
+// NewBuilder starts a controller called name (its metrics label, log name
+// and, by convention, its field manager) reading from set.
+func NewBuilder(name string, set *reflector.Set) *Builder {
+	return &Builder{name: name, set: set}
+}
+
+func (b *Builder) add(in *Input) *Input {
+	b.inputs = append(b.inputs, in)
+	return in
+}
+
+// For sets the root kind: every object of res in scope is reconciled.
+func (b *Builder) For(res kube.Resource, scope kube.Scope) *Input {
+	for _, in := range b.inputs {
+		if in.role == RoleFor {
+			b.err = errors.Join(b.err, fmt.Errorf("controller %s: For called twice", b.name))
+		}
+	}
+	return b.add(&Input{resource: res, scope: scope, role: RoleFor})
+}
+
+// Owns adds a child kind: a change to a child reconciles the root object
+// its controller ownerReference names.
+func (b *Builder) Owns(res kube.Resource, scope kube.Scope) *Input {
+	return b.add(&Input{resource: res, scope: scope, role: RoleOwns})
+}
+
+// Watches adds a kind whose changes reconcile the roots mapper returns.
+func (b *Builder) Watches(res kube.Resource, scope kube.Scope, mapper Mapper) *Input {
+	if mapper == nil {
+		b.err = errors.Join(b.err, fmt.Errorf("controller %s: Watches %s without a mapper", b.name, res))
+	}
+	return b.add(&Input{resource: res, scope: scope, role: RoleWatches, mapper: mapper})
+}
+
+// Build returns the controller that runs r. It acquires no lease yet: Run
+// does.
+func (b *Builder) Build(r Reconciler, opts Options) (*Controller, error) {
+	if b.err != nil {
+		return nil, b.err
+	}
+	if !hasFor(b.inputs) {
+		return nil, fmt.Errorf("controller %s: no For input", b.name)
+	}
+	if r == nil {
+		return nil, fmt.Errorf("controller %s: no reconciler", b.name)
+	}
+	return newController(b.name, b.set, b.inputs, r, opts), nil
+}
+
+func hasFor(inputs []*Input) bool {
+	for _, in := range inputs {
+		if in.role == RoleFor {
+			return true
+		}
+	}
+	return false
+}
+
+// Controller runs one reconciler over its inputs. See Run.
+type Controller struct {
+	name   string
+	set    *reflector.Set
+	inputs []*Input
+	r      Reconciler
+	opts   Options
+}
+
+func newController(name string, set *reflector.Set, inputs []*Input, r Reconciler, opts Options) *Controller {
+	return &Controller{name: name, set: set, inputs: inputs, r: r, opts: opts}
+}
+
+// Name is the controller's name.
+func (c *Controller) Name() string { return c.name }
+
+// Run acquires the controller's inputs from the Set, subscribes to them
+// (Coalescing), and reconciles until ctx ends: the initial list of every
+// input first queues every root object, live changes go before what is
+// left of that backlog. When ctx ends, Run stops starting reconciles, waits
+// for the ones in flight, releases its leases and returns nil; it returns
+// an error only when an input's reflector stopped for good.
+func (c *Controller) Run(ctx context.Context) error {
+	panic("TODO: implemented by the controller core")
+}
+
+// Ready is closed once every input has synced and the initial backlog is
+// queued (readyz).
+func (c *Controller) Ready() <-chan struct{} {
+	panic("TODO: implemented by the controller core")
+}
+
+// ReconcileAll queues every root object (SIGHUP, --reconcile-all).
+func (c *Controller) ReconcileAll() {
+	panic("TODO: implemented by the controller core")
+}

@@ -1,0 +1,24 @@
+// Package controller runs level-based controllers on the shared stores of a
+// process (pkg/reflector's Set): a root kind, the kinds it owns and the kinds
+// it watches, each read through one running reflector shared with every other
+// consumer of the process (other controllers, the printers of watch and get,
+// the daemon), so two controllers that read ConfigMaps open one WATCH.
+//
+// Map of the package:
+//   - types.go: Request, Result, Reconciler, Mapper, Trigger, Options: the
+//     contract between the runner and a reconciler.
+//   - input.go: Input, a controller's read-only view of one shared store
+//     (For, Owns or Watches), and Decode into a typed object.
+//   - builder.go: Builder (For, Owns, Watches, Build) and Controller.
+//
+// The data flows one way: store -> subscriptions (Coalescing: latest wins per
+// object) -> requests -> the scheduler -> reconcile. A reconcile reads the
+// current state from its Inputs, never from the change that triggered it
+// ("you should not branch on event type"), and writes with server-side apply
+// under one field manager per controller. Deletions are triggers like any
+// other change; what must happen before an object goes uses a finalizer.
+//
+// The package knows nothing about terminals, flags or which controllers
+// exist: pkg/controllers holds the built-in ones, internal/cmd the command
+// that runs them.
+package controller
