@@ -29,6 +29,20 @@ type Options struct {
 	// Metrics receives the controller's metrics (controller-runtime's
 	// names; see metrics.go); nil records none.
 	Metrics *Metrics
+	// OnReconcile, if set, is called after every reconcile (the terminal's
+	// one line per reconcile); it must be fast and never block.
+	OnReconcile func(ReconcileRecord)
+}
+
+// ReconcileRecord is what one reconcile did.
+type ReconcileRecord struct {
+	Controller  string
+	Request     Request
+	Trigger     Trigger
+	ReconcileID string
+	Result      Result
+	Err         error // nil on success; a panic is an error too
+	Duration    time.Duration
 }
 
 // Builder assembles a controller: one For input, any number of Owns and

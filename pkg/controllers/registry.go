@@ -58,8 +58,9 @@ type Builtin struct {
 	// CRD is the CustomResourceDefinition it reconciles, as YAML; nil if
 	// it needs none.
 	CRD []byte
-	// New builds the controller on env; Run starts it.
-	New func(ctx context.Context, env Env) (*controller.Controller, error)
+	// New builds the built-in's controllers on env (mirror is one per
+	// kind it copies); their Run starts them.
+	New func(ctx context.Context, env Env) ([]*controller.Controller, error)
 }
 
 // Registry is a set of built-ins, by name. internal/cmd builds it from
