@@ -173,15 +173,15 @@ func listNames(ctx context.Context, flags *genericclioptions.ConfigFlags, kind, 
 	if err != nil {
 		return nil
 	}
-	resources, err := kube.Resolve(mapper, kind)
-	if err != nil || len(resources) != 1 {
+	targets, err := kube.ResolveArgs(mapper, []kube.Arg{{Kind: kind}})
+	if err != nil || len(targets) != 1 {
 		return nil
 	}
 	rc, err := kube.NewRESTClient(config)
 	if err != nil {
 		return nil
 	}
-	page, err := kube.NewClient(rc, resources[0], kube.Scope{Namespace: namespace}).
+	page, err := kube.NewClient(rc, targets[0].Resource, kube.Scope{Namespace: namespace}).
 		List(ctx, watch.ListRequest{Limit: completionNameLimit})
 	if err != nil {
 		cobra.CompDebugln("listing names: "+err.Error(), true)

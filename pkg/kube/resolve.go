@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -22,7 +21,7 @@ type Resource struct {
 // "deployments.apps".
 func (r Resource) String() string { return r.GVR.GroupResource().String() }
 
-// ErrUnknownKind is wrapped by Resolve's error for a kind the server does
+// ErrUnknownKind is wrapped by ResolveArgs's error for a kind the server does
 // not serve.
 var ErrUnknownKind = errors.New("the server doesn't have a resource type")
 
@@ -62,29 +61,6 @@ func ResolveArgs(mapper meta.RESTMapper, args []Arg) ([]Target, error) {
 
 func resourceOf(m *meta.RESTMapping) Resource {
 	return Resource{GVR: m.Resource, Kind: m.GroupVersionKind.Kind, Namespaced: m.Scope.Name() == meta.RESTScopeNameNamespace}
-}
-
-// Resolve turns a comma-separated list of kinds (as typed after `kubectl
-// get`) into resources, in order and without duplicates.
-func Resolve(mapper meta.RESTMapper, kinds string) ([]Resource, error) {
-	var out []Resource
-	seen := map[schema.GroupVersionResource]bool{}
-	for _, arg := range strings.Split(kinds, ",") {
-		arg = strings.TrimSpace(arg)
-		if arg == "" {
-			return nil, fmt.Errorf("empty resource type in %q", kinds)
-		}
-		m, err := mappingFor(mapper, arg)
-		if err != nil {
-			return nil, err
-		}
-		r := resourceOf(m)
-		if !seen[r.GVR] {
-			seen[r.GVR] = true
-			out = append(out, r)
-		}
-	}
-	return out, nil
 }
 
 // mappingFor resolves one argument as kubectl's resource builder does:
