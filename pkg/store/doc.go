@@ -20,6 +20,11 @@
 // SubscribeOptions.Limit changes, or the mode's default) is replaced by a
 // resync of the current state (see Subscription for the exact policy).
 //
+// A store that keeps a history (Options.History: its latest changes) lets a
+// subscriber resume after a resourceVersion (SubscribeFrom): it is given the
+// changes after it, relist diffs included, then the live ones, or ErrTooOld
+// when the window no longer reaches back that far (a WATCH endpoint's 410).
+//
 // A Tracker turns one subscription's changes into exact Applied and Deleted
 // changes across a Resync (what a printed stream shows). SubscribeOptions.Keep
 // narrows a subscription to some keys (one namespace of a store that holds

@@ -21,6 +21,11 @@ type Options[T Object] struct {
 	// mode's default: max(1024, len(store)) for Coalescing,
 	// DefaultOrderedLimit for Ordered.
 	QueueLimit int
+	// History is how many of the latest changes the store keeps so that a
+	// subscriber may resume after a resourceVersion (SubscribeFrom: a WATCH
+	// endpoint's resume). Zero keeps none. The kept changes hold their
+	// object versions alive.
+	History int
 }
 
 // Store keeps the current state of one resource.
@@ -36,6 +41,7 @@ type Store[T Object] struct {
 	indexes *indexes[T]
 	rv      string
 	synced  chan struct{}
+	history *history[T] // nil unless Options.History
 
 	subsMu sync.Mutex // guards subs; taken inside mu, never the other way
 	subs   map[*Subscription[T]]struct{}
@@ -51,6 +57,7 @@ func New[T Object](opts Options[T]) *Store[T] {
 		items:   map[Key]T{},
 		indexes: newIndexes(opts.Indexes),
 		synced:  make(chan struct{}),
+		history: newHistory[T](opts.History),
 		subs:    map[*Subscription[T]]struct{}{},
 	}
 }
@@ -138,6 +145,9 @@ func (s *Store[T]) swapRelist(rv string) {
 	case <-s.synced:
 	default:
 		close(s.synced)
+		if s.history != nil {
+			s.history.synced(rv)
+		}
 		s.notifyLocked(Change[T]{Type: Synced, ResourceVersion: rv})
 	}
 }
@@ -197,6 +207,9 @@ func (s *Store[T]) delete(obj T, rv string) {
 }
 
 func (s *Store[T]) notifyLocked(c Change[T]) {
+	if s.history != nil && !isMarker(c.Type) {
+		s.history.add(c)
+	}
 	n := len(s.items)
 	s.subsMu.Lock()
 	defer s.subsMu.Unlock()

@@ -120,6 +120,24 @@ type SubscribeOptions struct {
 // state is queued first (as Applied, then Synced); otherwise the first sync
 // delivers it. The subscription ends when ctx ends or Close is called.
 func (s *Store[T]) Subscribe(ctx context.Context, opts SubscribeOptions) *Subscription[T] {
+	sub := s.newSubscription(opts)
+	// The read lock keeps the writer (who notifies under the write lock) out
+	// between the snapshot and the registration, and lets readers in.
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	select {
+	case <-s.synced:
+		sub.mu.Lock()
+		sub.fillLocked(s)
+		sub.mu.Unlock()
+	default:
+	}
+	s.register(ctx, sub)
+	return sub
+}
+
+// newSubscription makes a subscription of s, not yet registered.
+func (s *Store[T]) newSubscription(opts SubscribeOptions) *Subscription[T] {
 	sub := &Subscription[T]{store: s, signal: opts.Wake, limit: opts.Limit, keep: opts.Keep}
 	if sub.signal == nil {
 		sub.signal = make(chan struct{}, 1)
@@ -136,25 +154,19 @@ func (s *Store[T]) Subscribe(ctx context.Context, opts SubscribeOptions) *Subscr
 	default: // Coalescing
 		sub.queue = newCoalescingQueue[T]()
 	}
-	// The read lock keeps the writer (who notifies under the write lock) out
-	// between the snapshot and the registration, and lets readers in.
-	s.mu.RLock()
-	select {
-	case <-s.synced:
-		sub.mu.Lock()
-		sub.fillLocked(s)
-		sub.mu.Unlock()
-	default:
-	}
+	return sub
+}
+
+// register makes sub receive the store's changes until ctx ends or it is
+// closed; the caller holds s.mu (read), so no change slips in between.
+func (s *Store[T]) register(ctx context.Context, sub *Subscription[T]) {
 	s.subsMu.Lock()
 	s.subs[sub] = struct{}{}
 	s.subsMu.Unlock()
-	s.mu.RUnlock()
 	stop := context.AfterFunc(ctx, sub.Close)
 	sub.mu.Lock()
 	sub.stop = stop
 	sub.mu.Unlock()
-	return sub
 }
 
 // fillLocked queues the whole state of s; the caller holds both locks.

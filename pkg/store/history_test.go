@@ -1,0 +1,95 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"testing"
+)
+
+// TestSubscribeFrom: a subscription that resumes after a resourceVersion is
+// given exactly the changes the store applied after it (relist diffs
+// included), then the live ones; one that asks for what the history no
+// longer holds, or for the future, is refused with the error a WATCH
+// endpoint maps to 410 or a retry.
+func TestSubscribeFrom(t *testing.T) {
+	setup := script(
+		relist("10", "a/x@5", "a/y@6"),
+		applyEv("a/x@11"),
+		applyEv("b/z@12"),
+		deleteEv("a/y@13"),
+		bookmarkEv("14"),
+		applyEv("a/x@15"),
+	)
+	tests := []struct {
+		name    string
+		history int
+		from    string
+		keep    func(Key) bool
+		want    []string
+		err     error
+	}{
+		{name: "from the list", history: 10, from: "10",
+			want: []string{"Applied a/x@11 old=5", "Applied b/z@12", "Deleted a/y@13 old=6", "Applied a/x@15 old=11"}},
+		{name: "from the middle", history: 10, from: "12",
+			want: []string{"Deleted a/y@13 old=6", "Applied a/x@15 old=11"}},
+		{name: "from a bookmark", history: 10, from: "14", want: []string{"Applied a/x@15 old=11"}},
+		{name: "from now", history: 10, from: "15", want: nil},
+		{name: "one namespace", history: 10, from: "10", keep: func(k Key) bool { return k.Namespace == "b" },
+			want: []string{"Applied b/z@12"}},
+		{name: "window holds the last two", history: 2, from: "13", want: []string{"Applied a/x@15 old=11"}},
+		{name: "window edge", history: 2, from: "12", want: []string{"Deleted a/y@13 old=6", "Applied a/x@15 old=11"}},
+		{name: "evicted", history: 2, from: "11", err: ErrTooOld},
+		{name: "before the first list", history: 10, from: "9", err: ErrTooOld},
+		{name: "no history", history: 0, from: "15", err: ErrTooOld},
+		{name: "future", history: 10, from: "16", err: ErrTooLarge},
+		{name: "not a number", history: 10, from: "abc", err: ErrInvalidResourceVersion},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := New(Options[*obj]{History: tt.history})
+			mustApply(t, s, setup...)
+			sub, err := s.SubscribeFrom(context.Background(), tt.from, SubscribeOptions{Keep: tt.keep})
+			if !errors.Is(err, tt.err) {
+				t.Fatalf("SubscribeFrom(%q) error = %v, want %v", tt.from, err, tt.err)
+			}
+			if err != nil {
+				return
+			}
+			defer sub.Close()
+			if d := diffStrings(describeAll(drain(t, sub)), tt.want); d != "" {
+				t.Errorf("replayed changes:\n%s", d)
+			}
+			mustApply(t, s, applyEv("b/w@20"))
+			if got := describe(next(t, sub)); got != "Applied b/w@20" {
+				t.Errorf("live change = %q, want Applied b/w@20", got)
+			}
+		})
+	}
+}
+
+// TestSubscribeFromAcrossRelist: a relist while the subscriber was away is
+// replayed as the changes its swap made, so a client resuming from before
+// it ends with the store's state.
+func TestSubscribeFromAcrossRelist(t *testing.T) {
+	s := New(Options[*obj]{History: 100})
+	mustApply(t, s, relist("10", "a/x@5", "a/y@6", "a/z@7")...)
+	mustApply(t, s, applyEv("a/x@11"))
+	mustApply(t, s, relist("20", "a/x@11", "a/y@18", "a/n@19")...)
+	sub, err := s.SubscribeFrom(context.Background(), "11", SubscribeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	want := []string{"Applied a/y@18 old=6", "Applied a/n@19", "Deleted a/z@7 old=7"}
+	if d := diffStrings(describeAll(drain(t, sub)), want); d != "" {
+		t.Errorf("changes after 11:\n%s", d)
+	}
+}
+
+// TestSubscribeFromNotSynced: nothing to resume from before the first list.
+func TestSubscribeFromNotSynced(t *testing.T) {
+	s := New(Options[*obj]{History: 10})
+	if _, err := s.SubscribeFrom(context.Background(), "1", SubscribeOptions{}); !errors.Is(err, ErrNotSynced) {
+		t.Fatalf("error = %v, want ErrNotSynced", err)
+	}
+}
