@@ -3,6 +3,7 @@ package reflector
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
@@ -90,6 +91,31 @@ func (l *Lease) Subscribe(ctx context.Context, opts store.SubscribeOptions) *sto
 	}
 	return l.e.r.store.Subscribe(ctx, opts)
 }
+
+// SubscribeFrom starts an Ordered subscription to the changes of the
+// lease's scope after resourceVersion rv, from the store's history (see
+// SetOptions.History and store.Store.SubscribeFrom for its errors).
+func (l *Lease) SubscribeFrom(ctx context.Context, rv string, opts store.SubscribeOptions) (*store.Subscription[*object.Object], error) {
+	if l.namespace != "" {
+		if keep := opts.Keep; keep != nil {
+			opts.Keep = func(k store.Key) bool { return l.keeps(k) && keep(k) }
+		} else {
+			opts.Keep = l.keeps
+		}
+	}
+	sub, err := l.e.r.store.SubscribeFrom(ctx, rv, opts)
+	if err != nil {
+		return nil, fmt.Errorf("resuming %s after resourceVersion %s: %w", l.Resource(), rv, err)
+	}
+	return sub, nil
+}
+
+// ResourceVersion is the resourceVersion the store is current to.
+func (l *Lease) ResourceVersion() string { return l.e.r.store.ResourceVersion() }
+
+// Len is the number of objects the reflector's store holds (all of its
+// scope, not only the lease's namespace).
+func (l *Lease) Len() int { return l.e.r.store.Len() }
 
 // Release ends the lease; the last one released stops the reflector and
 // waits for it. It is idempotent.

@@ -53,8 +53,13 @@ type Reflector struct {
 
 // New gives client a store, and the store's objects to client, so that a
 // relist reuses the unchanged objects instead of decoding them again.
-func New(client Client) *Reflector {
-	st := store.New(store.Options[*object.Object]{})
+func New(client Client) *Reflector { return NewWithHistory(client, 0) }
+
+// NewWithHistory is New with a store that keeps its latest history changes
+// (store.Options.History), so that a subscriber may resume after a
+// resourceVersion (Lease.SubscribeFrom).
+func NewWithHistory(client Client, history int) *Reflector {
+	st := store.New(store.Options[*object.Object]{History: history})
 	client.Reuse(func(namespace, name string) (*object.Object, bool) {
 		return st.Get(store.Key{Namespace: namespace, Name: name})
 	})

@@ -22,6 +22,10 @@ type SetOptions struct {
 	Watch *watch.Options
 	// Hooks are every reflector's.
 	Hooks Hooks
+	// History is how many of its latest changes each reflector's store
+	// keeps, so that a consumer may resume after a resourceVersion
+	// (Lease.SubscribeFrom: a WATCH endpoint's resume); zero keeps none.
+	History int
 }
 
 // DefaultWatchOptions are a Set's watcher options unless SetOptions.Watch
@@ -138,7 +142,7 @@ func (s *Set) Acquire(res kube.Resource, scope kube.Scope) *Lease {
 // start runs a new reflector; the caller holds s.mu.
 func (s *Set) start(k key, res kube.Resource, scope kube.Scope) *entry {
 	ctx, cancel := context.WithCancel(context.Background())
-	e := &entry{key: k, r: New(s.opts.NewClient(res, scope)), cancel: cancel, done: make(chan struct{})}
+	e := &entry{key: k, r: NewWithHistory(s.opts.NewClient(res, scope), s.opts.History), cancel: cancel, done: make(chan struct{})}
 	s.running[k] = e
 	go func() {
 		err := e.r.Run(ctx, *s.opts.Watch, s.opts.Hooks)

@@ -2,6 +2,7 @@ package reflector
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -268,5 +269,29 @@ func TestSetConcurrentUse(t *testing.T) {
 	wg.Wait()
 	if set.Len() != 0 {
 		t.Errorf("Len = %d after every lease was released, want 0", set.Len())
+	}
+}
+
+// TestLeaseSubscribeFrom: a Set with a History lets a lease resume after
+// the list's resourceVersion, and tells it when it asks for an older one.
+func TestLeaseSubscribeFrom(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	f := newFakeServer(cm("a", "x"))
+	set := NewSet(SetOptions{NewClient: f.newClient, History: 16})
+	l := set.Acquire(configMaps, kube.Scope{})
+	defer l.Release()
+	if err := WaitForSync(guard(t), l); err != nil {
+		t.Fatal(err)
+	}
+	sub, err := l.SubscribeFrom(guard(t), "10", store.SubscribeOptions{})
+	if err != nil {
+		t.Fatalf("SubscribeFrom(10) = %v, want a subscription", err)
+	}
+	sub.Close()
+	if _, err := l.SubscribeFrom(guard(t), "9", store.SubscribeOptions{}); !errors.Is(err, store.ErrTooOld) {
+		t.Errorf("SubscribeFrom(9) = %v, want ErrTooOld", err)
+	}
+	if l.ResourceVersion() != "10" || l.Len() != 1 {
+		t.Errorf("ResourceVersion, Len = %q, %d; want 10, 1", l.ResourceVersion(), l.Len())
 	}
 }
