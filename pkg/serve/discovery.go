@@ -1,0 +1,186 @@
+package serve
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+
+	apidiscoveryv2 "k8s.io/api/apidiscovery/v2"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// verbs are what the handler serves of every cached resource.
+var verbs = metav1.Verbs{"get", "list", "watch"}
+
+// aggregatedType is the media type of aggregated discovery (v2), which
+// kubectl and client-go ask for first and take when the answer has it.
+const aggregatedType = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+
+// discovery holds the documents of the cached resources, legacy and
+// aggregated, built once: the resources do not change while serving.
+type discovery struct {
+	core      []metav1.APIResource // of /api/v1
+	groups    []groupDoc           // of /apis, in the order resources were given
+	aggCore   []byte               // /api, aggregated
+	aggGroups []byte               // /apis, aggregated
+}
+
+type groupDoc struct {
+	name     string
+	versions []string // the preferred (the first given) first
+	byVer    map[string][]metav1.APIResource
+}
+
+func newDiscovery(resources []Resource) *discovery {
+	d := &discovery{}
+	for _, r := range resources {
+		gvr := r.Source.Resource().GVR
+		ar := r.Discovery
+		ar.Name, ar.Verbs = gvr.Resource, verbs
+		ar.Group, ar.Version = "", "" // as the API server lists them: the group version is the list's
+		if gvr.Group == "" && gvr.Version == "v1" {
+			d.core = append(d.core, ar)
+			continue
+		}
+		i := slices.IndexFunc(d.groups, func(g groupDoc) bool { return g.name == gvr.Group })
+		if i < 0 {
+			d.groups = append(d.groups, groupDoc{name: gvr.Group, byVer: map[string][]metav1.APIResource{}})
+			i = len(d.groups) - 1
+		}
+		g := &d.groups[i]
+		if !slices.Contains(g.versions, gvr.Version) {
+			g.versions = append(g.versions, gvr.Version)
+		}
+		g.byVer[gvr.Version] = append(g.byVer[gvr.Version], ar)
+	}
+	d.aggCore = mustJSON(aggregatedList([]apidiscoveryv2.APIGroupDiscovery{{
+		Versions: []apidiscoveryv2.APIVersionDiscovery{aggregatedVersion("v1", d.core)},
+	}}))
+	var groups []apidiscoveryv2.APIGroupDiscovery
+	for _, g := range d.groups {
+		ag := apidiscoveryv2.APIGroupDiscovery{ObjectMeta: metav1.ObjectMeta{Name: g.name}}
+		for _, v := range g.versions {
+			ag.Versions = append(ag.Versions, aggregatedVersion(v, g.byVer[v]))
+		}
+		groups = append(groups, ag)
+	}
+	d.aggGroups = mustJSON(aggregatedList(groups))
+	return d
+}
+
+func aggregatedList(items []apidiscoveryv2.APIGroupDiscovery) apidiscoveryv2.APIGroupDiscoveryList {
+	if items == nil {
+		items = []apidiscoveryv2.APIGroupDiscovery{}
+	}
+	return apidiscoveryv2.APIGroupDiscoveryList{
+		TypeMeta: metav1.TypeMeta{Kind: "APIGroupDiscoveryList", APIVersion: "apidiscovery.k8s.io/v2"},
+		Items:    items,
+	}
+}
+
+func aggregatedVersion(version string, resources []metav1.APIResource) apidiscoveryv2.APIVersionDiscovery {
+	v := apidiscoveryv2.APIVersionDiscovery{Version: version, Freshness: apidiscoveryv2.DiscoveryFreshnessCurrent}
+	for _, ar := range resources {
+		scope := apidiscoveryv2.ScopeCluster
+		if ar.Namespaced {
+			scope = apidiscoveryv2.ScopeNamespace
+		}
+		v.Resources = append(v.Resources, apidiscoveryv2.APIResourceDiscovery{
+			Resource: ar.Name, SingularResource: ar.SingularName, Scope: scope, Verbs: ar.Verbs,
+			ResponseKind: &metav1.GroupVersionKind{Kind: ar.Kind},
+			ShortNames:   ar.ShortNames, Categories: ar.Categories,
+		})
+	}
+	return v
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("serve: encoding a discovery document: " + err.Error()) // only fixed types: a bug
+	}
+	return b
+}
+
+// wantsAggregated says whether the request takes aggregated discovery v2.
+func wantsAggregated(r *http.Request) bool {
+	for _, mt := range parseAccept(r.Header.Get("Accept")) {
+		if mt.g == "apidiscovery.k8s.io" && mt.v == "v2" && mt.as == "APIGroupDiscoveryList" {
+			return true
+		}
+	}
+	return false
+}
+
+// serve answers path if it is a discovery path, and reports whether it
+// was.
+func (d *discovery) serve(w http.ResponseWriter, r *http.Request, path string) bool {
+	switch {
+	case path == "/api":
+		if wantsAggregated(r) {
+			writeRaw(w, aggregatedType, d.aggCore)
+			return true
+		}
+		writeJSON(w, metav1.APIVersions{TypeMeta: metav1.TypeMeta{Kind: "APIVersions"}, Versions: []string{"v1"},
+			ServerAddressByClientCIDRs: []metav1.ServerAddressByClientCIDR{{ClientCIDR: "0.0.0.0/0", ServerAddress: r.Host}}})
+	case path == "/apis":
+		if wantsAggregated(r) {
+			writeRaw(w, aggregatedType, d.aggGroups)
+			return true
+		}
+		list := metav1.APIGroupList{TypeMeta: metav1.TypeMeta{Kind: "APIGroupList", APIVersion: "v1"}, Groups: []metav1.APIGroup{}}
+		for _, g := range d.groups {
+			list.Groups = append(list.Groups, g.apiGroup())
+		}
+		writeJSON(w, list)
+	case path == "/api/v1":
+		writeJSON(w, resourceList("v1", d.core))
+	case strings.HasPrefix(path, "/apis/"):
+		group, version, _ := strings.Cut(strings.TrimPrefix(path, "/apis/"), "/")
+		i := slices.IndexFunc(d.groups, func(g groupDoc) bool { return g.name == group })
+		if i < 0 || strings.Contains(version, "/") {
+			return false // a resource path, or nothing cached: answered as such
+		}
+		g := d.groups[i]
+		if version == "" {
+			ag := g.apiGroup()
+			ag.TypeMeta = metav1.TypeMeta{Kind: "APIGroup", APIVersion: "v1"}
+			writeJSON(w, ag)
+			return true
+		}
+		if !slices.Contains(g.versions, version) {
+			return false
+		}
+		writeJSON(w, resourceList(group+"/"+version, g.byVer[version]))
+	default:
+		return false
+	}
+	return true
+}
+
+func (g groupDoc) apiGroup() metav1.APIGroup {
+	ag := metav1.APIGroup{Name: g.name}
+	for _, v := range g.versions {
+		ag.Versions = append(ag.Versions, metav1.GroupVersionForDiscovery{GroupVersion: g.name + "/" + v, Version: v})
+	}
+	ag.PreferredVersion = ag.Versions[0]
+	return ag
+}
+
+func resourceList(gv string, resources []metav1.APIResource) metav1.APIResourceList {
+	if resources == nil {
+		resources = []metav1.APIResource{}
+	}
+	return metav1.APIResourceList{
+		TypeMeta:     metav1.TypeMeta{Kind: "APIResourceList", APIVersion: "v1"},
+		GroupVersion: gv, APIResources: resources,
+	}
+}
+
+func writeJSON(w http.ResponseWriter, v any) { writeRaw(w, "application/json", mustJSON(v)) }
+
+func writeRaw(w http.ResponseWriter, contentType string, body []byte) {
+	w.Header().Set("Content-Type", contentType)
+	_, _ = w.Write(body)
+}

@@ -1,0 +1,61 @@
+// Package serve answers the Kubernetes API's read requests from the
+// reflectors of a process: an http.Handler that serves, for the resources it
+// is given (one reflector.Lease each, all namespaces, objects with their
+// printer cells), the discovery documents kubectl and client-go read first
+// (legacy and aggregated), GET of one object, LIST (label and field
+// selectors, limit/continue, resourceVersion semantics, Tables) and WATCH
+// (resume after a resourceVersion, 410 Gone beyond the history, bookmarks,
+// streaming lists ending with the initial-events-end bookmark, selectors,
+// Tables). Writes are refused with 405 MethodNotAllowed and anything not
+// cached with 404: the handler never proxies to the API server.
+//
+// # Why an event window on our store, not k8s.io/apiserver's cacher
+//
+// kube-apiserver's watch cache (the cacher, which Karmada's search proxy
+// embeds) would give these semantics from the server's own code, but it
+// wants a storage.Interface, a versioner, typed or unstructured objects
+// decoded into runtime.Objects, and brings k8s.io/apiserver and its
+// dependencies (etcd client, OpenTelemetry, the storage layer) into a
+// kubectl plugin. What it would add we already have: pkg/store keeps one
+// copy of each object as the JSON the server sent, hands every change in
+// order with its resourceVersion to each subscriber on its own bounded queue
+// (store.Ordered), and keeps a window of its latest changes that a watch
+// resumes from (store.Options.History, store.Store.SubscribeFrom, whose
+// ErrTooOld is the 410). This package is the thin layer that turns those
+// into the API's wire format: objects are written as the bytes the server
+// sent (no decoding into Go types, no re-encoding), so a LIST costs a copy
+// of the stored bytes. See bench_test.go for what a LIST and a WATCH event
+// cost.
+//
+// # Consistency (what each resourceVersion is answered with)
+//
+// The cache is as fresh as its watch. LIST with resourceVersion "" (a
+// consistent read at the API server) or "0" is answered with the current
+// state; with N (NotOlderThan, the default match for N) the current state
+// once the store has reached N, waiting up to three seconds, else 504 with
+// the cause ResourceVersionTooLarge, as the API server does; with
+// resourceVersionMatch=Exact, N is answered when it is the current
+// resourceVersion or that of a snapshot still kept for a paged list, else
+// 410 Expired. Every list carries the resourceVersion of the snapshot it
+// shows, which a WATCH resumes from. A paged list (limit) is pinned to its
+// first page's snapshot: the continue token names that snapshot, which is
+// kept for Options.ContinueTTL after its last use; an expired token is
+// answered 410 Expired with a token to continue inconsistently, as the API
+// server words it. Objects are listed in the API server's order (by
+// namespace/name as one string: etcd's key order).
+//
+// A WATCH with resourceVersion "" or "0" (or sendInitialEvents=true) starts
+// with the current state as ADDED events; with N it replays the changes
+// after N from the store's history, or answers an ERROR event 410 Expired
+// when the history no longer reaches back. A watcher that falls too far
+// behind (its queue overflowed: store.Resync) has its watch closed, so that
+// its client relists; it never slows the others.
+//
+// Printer cells are those the server sent with each object; the Age column
+// is computed again at each answer from metadata.creationTimestamp. Other
+// date columns (of custom resources) show the age they had when the object
+// last changed.
+//
+// The package knows HTTP and the API's wire format; it knows nothing about
+// flags, kubeconfigs, TLS or how the reflectors are started.
+package serve

@@ -1,0 +1,306 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+)
+
+// watchOptions are a WATCH's parameters.
+type watchOptions struct {
+	rv, match         string
+	sendInitialEvents *bool
+	bookmarks         bool
+	timeout           time.Duration
+}
+
+func parseWatchOptions(r *http.Request) (watchOptions, *apierrors.StatusError) {
+	q := r.URL.Query()
+	o := watchOptions{rv: q.Get("resourceVersion"), match: q.Get("resourceVersionMatch"), bookmarks: isTrue(q.Get("allowWatchBookmarks"))}
+	if q.Has("sendInitialEvents") {
+		v := isTrue(q.Get("sendInitialEvents"))
+		o.sendInitialEvents = &v
+	}
+	if s := q.Get("timeoutSeconds"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return o, badRequest("invalid timeoutSeconds %q", s)
+		}
+		o.timeout = time.Duration(n) * time.Second
+	}
+	var errs field.ErrorList
+	path := field.NewPath("")
+	switch {
+	case o.sendInitialEvents != nil && o.match != string(metav1.ResourceVersionMatchNotOlderThan):
+		errs = append(errs, field.Forbidden(path.Child("resourceVersionMatch"), "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"))
+	case o.sendInitialEvents != nil && *o.sendInitialEvents && !o.bookmarks:
+		errs = append(errs, field.Forbidden(path.Child("allowWatchBookmarks"), "sendInitialEvents requires setting allowWatchBookmarks to true"))
+	case o.sendInitialEvents == nil && o.match != "":
+		errs = append(errs, field.Forbidden(path.Child("resourceVersionMatch"), "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"))
+	}
+	if len(errs) > 0 {
+		return o, apierrors.NewInvalid(metav1.SchemeGroupVersion.WithKind("ListOptions").GroupKind(), "", errs)
+	}
+	return o, nil
+}
+
+// watch answers a WATCH: see the package's doc for what it starts with.
+func (h *Handler) watch(w http.ResponseWriter, r *http.Request, c *cached, req request) {
+	q := r.URL.Query()
+	opts, serr := parseWatchOptions(r)
+	if serr != nil {
+		writeStatus(w, r, serr)
+		return
+	}
+	include := q.Get("includeObject")
+	if !validIncludeObject(include) {
+		writeStatus(w, r, badRequest("invalid includeObject %q: want None, Metadata or Object", include))
+		return
+	}
+	fieldSel := q.Get("fieldSelector")
+	if req.name != "" { // the legacy watch of one object
+		fieldSel = joinSelectors("metadata.name="+req.name, fieldSel)
+	}
+	f, err := newFilter(c, req.namespace, q.Get("labelSelector"), fieldSel)
+	if err != nil {
+		writeStatus(w, r, asStatus(err))
+		return
+	}
+	ctx := r.Context()
+	if opts.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.timeout)
+		defer cancel()
+	}
+	ww := &watchWriter{w: w, rc: http.NewResponseController(w), enc: newEncoder(c, formOf(r), include, h.opts.Now()), columns: true}
+	wake := make(chan struct{}, 1)
+	sub, initial, serr := h.subscribe(ctx, c, f, opts, wake)
+	if serr != nil {
+		if serr.ErrStatus.Code == http.StatusBadRequest {
+			writeStatus(w, r, serr)
+			return
+		}
+		ww.start()
+		ww.event("ERROR", mustJSON(statusOf(serr))) // as the API server: 200, then an ERROR event
+		ww.flush()
+		return
+	}
+	defer sub.Close()
+	ww.start()
+	s := &watchStream{h: h, c: c, f: f, ww: ww, sub: sub, wake: wake, initial: initial, opts: opts}
+	s.run(ctx)
+}
+
+func joinSelectors(a, b string) string {
+	if b == "" {
+		return a
+	}
+	return a + "," + b
+}
+
+// subscribe starts the subscription a WATCH reads, and says whether it
+// starts with the current state (Applied changes up to Synced).
+func (h *Handler) subscribe(ctx context.Context, c *cached, f *filter, opts watchOptions, wake chan struct{}) (*store.Subscription[*object.Object], bool, *apierrors.StatusError) {
+	sopts := store.SubscribeOptions{Mode: store.Ordered, Wake: wake, Keep: func(k store.Key) bool { return f.keepsKey(k.Namespace, k.Name) }}
+	if opts.rv != "" && opts.rv != "0" && opts.sendInitialEvents != nil {
+		want, err := strconv.ParseUint(opts.rv, 10, 64)
+		if err != nil {
+			return nil, false, badRequest("invalid resource version %q", opts.rv)
+		}
+		if serr := waitFor(ctx, c.Source, want); serr != nil {
+			return nil, false, serr
+		}
+	}
+	switch {
+	case opts.sendInitialEvents != nil && !*opts.sendInitialEvents:
+		// Not older than rv, without the state: from now on.
+		sub, err := c.Source.SubscribeFrom(ctx, c.Source.ResourceVersion(), sopts)
+		if err != nil {
+			return nil, false, apierrors.NewInternalError(err)
+		}
+		return sub, false, nil
+	case opts.sendInitialEvents != nil || opts.rv == "" || opts.rv == "0":
+		return c.Source.Subscribe(ctx, sopts), true, nil
+	}
+	sub, err := c.Source.SubscribeFrom(ctx, opts.rv, sopts)
+	if errors.Is(err, store.ErrTooLarge) {
+		want, _ := strconv.ParseUint(opts.rv, 10, 64)
+		if serr := waitFor(ctx, c.Source, want); serr != nil {
+			return nil, false, serr
+		}
+		sub, err = c.Source.SubscribeFrom(ctx, opts.rv, sopts)
+	}
+	switch {
+	case err == nil:
+		return sub, false, nil
+	case errors.Is(err, store.ErrInvalidResourceVersion):
+		return nil, false, badRequest("invalid resource version %q", opts.rv)
+	case errors.Is(err, store.ErrTooOld):
+		return nil, false, tooOld(opts.rv, c.Source.ResourceVersion())
+	case errors.Is(err, store.ErrTooLarge):
+		return nil, false, tooLarge(opts.rv, c.Source.ResourceVersion())
+	}
+	return nil, false, apierrors.NewInternalError(err)
+}
+
+// watchStream is one WATCH's loop: it turns the subscription's changes
+// into events until the client goes, the timeout ends it, or the
+// subscriber falls behind (store.Resync: the client relists).
+type watchStream struct {
+	h       *Handler
+	c       *cached
+	f       *filter
+	ww      *watchWriter
+	sub     *store.Subscription[*object.Object]
+	wake    <-chan struct{} // the subscription's store.SubscribeOptions.Wake
+	initial bool // the current state is being sent
+	opts    watchOptions
+	lastRV  string // of the last change written
+}
+
+func (s *watchStream) run(ctx context.Context) {
+	var tick <-chan time.Time
+	if s.opts.bookmarks {
+		t := time.NewTicker(s.h.opts.BookmarkInterval)
+		defer t.Stop()
+		tick = t.C
+	}
+	bookmarkDue := false
+	for {
+		// Read the store's resourceVersion before draining: every change
+		// up to it is then queued or written, so a bookmark may carry it.
+		rv := s.c.Source.ResourceVersion()
+		if !s.drain() {
+			return
+		}
+		if bookmarkDue && !s.initial {
+			s.ww.event("BOOKMARK", s.ww.enc.bookmark(maxRV(rv, s.lastRV), false))
+			bookmarkDue = false
+		}
+		if !s.ww.flush() {
+			return
+		}
+		select {
+		case <-s.wake:
+		case <-tick:
+			bookmarkDue = true
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// drain writes every queued change; false ends the watch.
+func (s *watchStream) drain() bool {
+	for {
+		ch, ok, err := s.sub.TryNext()
+		if err != nil {
+			return false
+		}
+		if !ok {
+			return true
+		}
+		switch ch.Type {
+		case store.Resync:
+			return false // fell behind: the client relists
+		case store.Synced:
+			if s.initial && s.opts.sendInitialEvents != nil {
+				s.ww.event("BOOKMARK", s.ww.enc.bookmark(ch.ResourceVersion, true))
+			}
+			s.initial = false
+		case store.Applied:
+			s.applied(ch)
+		case store.Deleted:
+			if s.f.matches(ch.Object) {
+				s.ww.objectEvent("DELETED", withResourceVersion(ch.Object, ch.ResourceVersion))
+			}
+		}
+		s.lastRV = maxRV(s.lastRV, ch.ResourceVersion)
+		if !s.ww.ok {
+			return false
+		}
+	}
+}
+
+// applied writes an Applied change as the API server's watch cache does
+// through a selector: an object that starts matching is ADDED, one that
+// stops is DELETED (its previous state at this resourceVersion).
+func (s *watchStream) applied(ch store.Change[*object.Object]) {
+	now := s.f.matches(ch.Object)
+	before := ch.HasOld && !s.initial && s.f.matches(ch.Old)
+	switch {
+	case now && before:
+		s.ww.objectEvent("MODIFIED", ch.Object)
+	case now:
+		s.ww.objectEvent("ADDED", ch.Object)
+	case before:
+		s.ww.objectEvent("DELETED", withResourceVersion(ch.Old, ch.ResourceVersion))
+	}
+}
+
+// maxRV is the larger of two resourceVersions (numbers; a is kept when b
+// is not one).
+func maxRV(a, b string) string {
+	an, aerr := strconv.ParseUint(a, 10, 64)
+	bn, berr := strconv.ParseUint(b, 10, 64)
+	if aerr != nil || (berr == nil && bn > an) {
+		return b
+	}
+	return a
+}
+
+// watchWriter writes watch events, one JSON object a line.
+type watchWriter struct {
+	w       http.ResponseWriter
+	rc      *http.ResponseController
+	enc     *encoder
+	columns bool // the next Table carries its columnDefinitions
+	buf     []byte
+	ok      bool // no write failed
+}
+
+func (ww *watchWriter) start() {
+	ww.ok = true
+	ww.w.Header().Set("Content-Type", "application/json")
+	ww.w.WriteHeader(http.StatusOK)
+	ww.flush()
+}
+
+func (ww *watchWriter) objectEvent(typ string, o *object.Object) {
+	if ww.enc.form == formTable {
+		ww.event(typ, ww.enc.appendTable(nil, o.ResourceVersion, ww.columns, o))
+		ww.columns = false
+		return
+	}
+	ww.event(typ, ww.enc.appendObject(nil, o))
+}
+
+func (ww *watchWriter) event(typ string, obj []byte) {
+	if !ww.ok {
+		return
+	}
+	ww.buf = append(ww.buf[:0], `{"type":"`...)
+	ww.buf = append(ww.buf, typ...)
+	ww.buf = append(ww.buf, `","object":`...)
+	ww.buf = append(ww.buf, obj...)
+	ww.buf = append(ww.buf, "}\n"...)
+	if _, err := ww.w.Write(ww.buf); err != nil {
+		ww.ok = false
+	}
+}
+
+func (ww *watchWriter) flush() bool {
+	if ww.ok && ww.rc.Flush() != nil {
+		ww.ok = false
+	}
+	return ww.ok
+}
