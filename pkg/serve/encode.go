@@ -203,4 +203,3 @@ func isTrue(v string) bool {
 	b, err := strconv.ParseBool(strings.TrimSpace(v))
 	return err == nil && b
 }
-

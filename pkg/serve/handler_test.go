@@ -202,4 +202,3 @@ func join(ns, name string) string {
 	}
 	return ns + "/" + name
 }
-

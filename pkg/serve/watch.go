@@ -162,7 +162,7 @@ type watchStream struct {
 	ww      *watchWriter
 	sub     *store.Subscription[*object.Object]
 	wake    <-chan struct{} // the subscription's store.SubscribeOptions.Wake
-	initial bool // the current state is being sent
+	initial bool            // the current state is being sent
 	opts    watchOptions
 	lastRV  string // of the last change written
 }
