@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tidwall/gjson"
 	"go.uber.org/goleak"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -129,6 +131,11 @@ type fixture struct {
 
 func newFixture(t *testing.T, history int, objects ...*object.Object) *fixture {
 	t.Helper()
+	return newFixtureWith(t, history, time.Hour, objects...)
+}
+
+func newFixtureWith(t *testing.T, history int, bookmarks time.Duration, objects ...*object.Object) *fixture {
+	t.Helper()
 	f := &fakeServer{objects: objects, rv: "10", events: make(chan watch.WatchEvent[*object.Object]), watches: make(chan struct{}, 10)}
 	set := reflector.NewSet(reflector.SetOptions{NewClient: f.newClient, History: history})
 	lease := set.Acquire(configMaps, kube.Scope{Table: true})
@@ -148,7 +155,7 @@ func newFixture(t *testing.T, history int, objects ...*object.Object) *fixture {
 			Name: "configmaps", SingularName: "configmap", Kind: "ConfigMap", Namespaced: true, ShortNames: []string{"cm"},
 		}}},
 		Version:          []byte(`{"major":"1","minor":"37"}`),
-		BookmarkInterval: time.Hour,
+		BookmarkInterval: bookmarks,
 		Now:              func() time.Time { return now },
 	})
 	fx := &fixture{t: t, f: f, lease: lease, server: httptest.NewServer(WithToken(h, "secret")), now: &now}
@@ -212,4 +219,93 @@ func (fx *fixture) do(method, path string, headers ...string) (int, string) {
 		fx.t.Fatal(err)
 	}
 	return resp.StatusCode, string(body)
+}
+
+// watchEvent is what a test reads of a watch event.
+type watchEvent struct {
+	Type   string
+	Object json.RawMessage
+}
+
+func (e watchEvent) String() string {
+	o := string(e.Object)
+	if e.Type == "END" {
+		return e.Type
+	}
+	if e.Type == "ERROR" {
+		return e.Type + " " + gjson.Get(o, "code").Raw + " " + gjson.Get(o, "reason").Str
+	}
+	if gjson.Get(o, "kind").Str == "Table" {
+		o = gjson.Get(o, "rows.0.object").Raw
+	}
+	return e.Type + " " + gjson.Get(o, "metadata.name").Str + "@" + gjson.Get(o, "metadata.resourceVersion").Str
+}
+
+// watchClient reads a watch's events as they come.
+type watchClient struct {
+	t      *testing.T
+	code   int
+	events chan watchEvent // closed at the end of the stream
+}
+
+func (fx *fixture) watch(path string, headers ...string) *watchClient {
+	fx.t.Helper()
+	req, err := http.NewRequestWithContext(fx.t.Context(), http.MethodGet, fx.server.URL+path, nil)
+	if err != nil {
+		fx.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer secret")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := fx.server.Client().Do(req)
+	if err != nil {
+		fx.t.Fatal(err)
+	}
+	wc := &watchClient{t: fx.t, code: resp.StatusCode, events: make(chan watchEvent, 100)}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer close(wc.events)
+		dec := json.NewDecoder(resp.Body)
+		for {
+			var ev watchEvent
+			if err := dec.Decode(&ev); err != nil {
+				return
+			}
+			wc.events <- ev
+		}
+	}()
+	fx.t.Cleanup(func() {
+		resp.Body.Close()
+		<-done
+	})
+	return wc
+}
+
+// next is the next event; "END" when the stream ended.
+func (wc *watchClient) next() watchEvent {
+	wc.t.Helper()
+	select {
+	case ev, ok := <-wc.events:
+		if !ok {
+			return watchEvent{Type: "END"}
+		}
+		return ev
+	case <-time.After(patience):
+		wc.t.Fatal("no watch event")
+		return watchEvent{}
+	}
+}
+
+// expect reads len(want) events and compares them with want.
+func (wc *watchClient) expect(want ...string) {
+	wc.t.Helper()
+	var got []string
+	for range want {
+		got = append(got, wc.next().String())
+	}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		wc.t.Errorf("events:\n got %s\nwant %s", strings.Join(got, ", "), strings.Join(want, ", "))
+	}
 }
