@@ -47,7 +47,7 @@ for the kinds you name and shows what they see.`,
 		}
 		return startProfile(root)
 	}
-	root.AddCommand(NewCmdWatch(flags, streams), NewCmdGet(flags, streams), NewCmdVersion(streams))
+	root.AddCommand(NewCmdWatch(flags, streams), NewCmdGet(flags, streams), NewCmdServe(flags, streams), NewCmdVersion(streams))
 	initCompletion(root, flags)
 	return root
 }

@@ -36,7 +36,9 @@ func newEncoder(c *cached, f form, includeObject string, now time.Time) *encoder
 		if e.columns == nil {
 			e.columns = defaultColumns
 		}
-		e.age = slices.IndexFunc(e.columns, func(c object.Column) bool { return c.Name == "Age" && c.Type == "date" })
+		// The Age column, as the built-in printers (type string) and custom
+		// resources' default columns (type date) call it.
+		e.age = slices.IndexFunc(e.columns, func(c object.Column) bool { return c.Name == "Age" })
 	}
 	return e
 }

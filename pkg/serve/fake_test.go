@@ -63,7 +63,7 @@ func cm(t *testing.T, ns, name string, rv int, labels ...string) *object.Object 
 	return o
 }
 
-var cmColumns = []object.Column{{Name: "Name", Type: "string", Format: "name"}, {Name: "Data", Type: "string"}, {Name: "Age", Type: "date"}}
+var cmColumns = []object.Column{{Name: "Name", Type: "string", Format: "name"}, {Name: "Data", Type: "string"}, {Name: "Age", Type: "string"}}
 
 // fakeServer is the API server of a test: it lists its objects at rv,
 // then sends the watch events the test feeds.

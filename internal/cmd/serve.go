@@ -1,0 +1,258 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/client-go/rest"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
+)
+
+const serveExample = `  # Cache config maps and secrets of every namespace, and point kubectl at the cache
+  kubectl reflect serve cm,secrets
+  kubectl --kubeconfig ~/.cache/kubectl-reflect/serve/12345.kubeconfig get cm -A -w
+
+  # Print the cache's kubeconfig on stdout
+  kubectl reflect serve cm --print-kubeconfig > cache.kubeconfig`
+
+// ServeOptions are the flags and resolved inputs of `kubectl reflect serve`.
+type ServeOptions struct {
+	target
+	genericiooptions.IOStreams
+
+	Port            int
+	PrintKubeconfig bool
+	// History is how many changes of each kind the cache keeps for watches
+	// to resume from.
+	History int
+}
+
+// NewCmdServe is `kubectl reflect serve`.
+func NewCmdServe(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &ServeOptions{target: target{configFlags: flags, AllNamespaces: true, ListMode: "whole"}, IOStreams: streams}
+	c := &cobra.Command{
+		Use:     "serve KIND[,KIND...] [flags]",
+		Short:   "Serve a local, read-only, Kubernetes-API-compatible cache of some kinds",
+		Example: serveExample,
+		Long: `Serve runs a reflector for each kind (every namespace) and answers kubectl,
+client-go programs and any API client from its stores: discovery, get, list
+(selectors, paging, Tables) and watch (resumed, bookmarks, streaming lists).
+It listens on 127.0.0.1 with TLS and a random bearer token, writes a
+kubeconfig for itself (0600) and prints its path; writes are refused.`,
+		Args:              cobra.ArbitraryArgs,
+		ValidArgsFunction: completeKindArgs(flags, -1),
+		RunE:              runE(o),
+	}
+	c.Flags().IntVar(&o.Port, "port", 0, "Port to listen on at 127.0.0.1 (0: a free one)")
+	c.Flags().BoolVar(&o.PrintKubeconfig, "print-kubeconfig", false, "Print the cache's kubeconfig on stdout once it serves")
+	c.Flags().IntVar(&o.History, "history", 4096, "Changes of each kind kept for watches to resume from")
+	return c
+}
+
+// Complete reads the arguments and the namespace of the written kubeconfig.
+func (o *ServeOptions) Complete(args []string) error {
+	if err := o.target.complete(args, o.ErrOut, "serve"); err != nil {
+		return err
+	}
+	ns, _, err := o.configFlags.ToRawKubeConfigLoader().Namespace()
+	if err != nil {
+		return fmt.Errorf("reading the kubeconfig: %w", err)
+	}
+	o.namespace = ns // the kubeconfig's; every reflector reads all namespaces (scope)
+	return nil
+}
+
+// Validate checks the flags, then resolves the kinds.
+func (o *ServeOptions) Validate() error {
+	if o.Port < 0 || o.Port > 65535 {
+		return fmt.Errorf("invalid --port %d: want 0 to 65535", o.Port)
+	}
+	if o.History < 1 {
+		return fmt.Errorf("invalid --history %d: want 1 or more", o.History)
+	}
+	if err := o.target.resolve(); err != nil {
+		return err
+	}
+	if o.named() {
+		return errors.New("serve caches whole kinds: name no objects")
+	}
+	return o.addNamespaces()
+}
+
+// addNamespaces caches namespaces too when a namespaced kind is cached:
+// kubectl asks for the namespace of an object it did not find (to say
+// which of the two is missing), and namespace pickers (k9s) list them.
+func (o *ServeOptions) addNamespaces() error {
+	if !slices.ContainsFunc(o.resources, func(r kube.Resource) bool { return r.Namespaced }) {
+		return nil
+	}
+	targets, err := kube.ResolveArgs(o.mapper, []kube.Arg{{Kind: "namespaces"}})
+	if err != nil {
+		return fmt.Errorf("resolving namespaces: %w", err)
+	}
+	if ns := targets[0].Resource; !slices.Contains(o.resources, ns) {
+		o.resources = append(o.resources, ns)
+	}
+	return nil
+}
+
+// Run starts the reflectors, waits for their first lists, then serves until
+// ctx ends (SIGINT, SIGTERM) or a reflector stops for good.
+func (o *ServeOptions) Run(ctx context.Context) error {
+	rc, err := kube.NewRESTClient(o.config)
+	if err != nil {
+		return err
+	}
+	set := reflector.NewSet(reflector.SetOptions{
+		NewClient: reflector.RESTClients(rc, kube.RediscoverWith(o.mapper)), History: o.History,
+	})
+	var leases []*reflector.Lease
+	defer func() {
+		for _, l := range leases {
+			l.Release()
+		}
+	}()
+	for _, res := range o.resources {
+		leases = append(leases, set.Acquire(res, kube.Scope{Table: true, Pack: true}))
+	}
+	resources, version, err := o.discover(ctx, leases)
+	if err != nil {
+		return err
+	}
+	if err := reflector.WaitForSync(ctx, leases...); err != nil {
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
+		return err
+	}
+	client, err := rest.HTTPClientFor(o.config)
+	if err != nil {
+		return fmt.Errorf("making an HTTP client: %w", err)
+	}
+	h := serve.New(serve.Options{
+		Resources: resources, Version: version,
+		OpenAPI: serve.OpenAPI(client, strings.TrimSuffix(o.config.Host, "/"), time.Minute, time.Now),
+	})
+	return o.serve(ctx, h, leases)
+}
+
+// discover reads what the API server's discovery says of each resource,
+// and its version.
+func (o *ServeOptions) discover(ctx context.Context, leases []*reflector.Lease) ([]serve.Resource, []byte, error) {
+	dc, err := o.configFlags.ToDiscoveryClient()
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the server's resource types: %w", err)
+	}
+	var out []serve.Resource
+	for _, l := range leases {
+		res := l.Resource()
+		list, err := dc.ServerResourcesForGroupVersion(res.GVR.GroupVersion().String())
+		if err != nil {
+			return nil, nil, fmt.Errorf("reading the server's resource types: %w", err)
+		}
+		ar := metav1.APIResource{Name: res.GVR.Resource, Kind: res.Kind, Namespaced: res.Namespaced}
+		for _, r := range list.APIResources {
+			if r.Name == res.GVR.Resource {
+				ar = r
+			}
+		}
+		out = append(out, serve.Resource{Source: l, Discovery: ar})
+	}
+	version, err := dc.RESTClient().Get().AbsPath("/version").DoRaw(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the server's version: %w", err)
+	}
+	return out, version, nil
+}
+
+// serve listens, writes the kubeconfig, and serves h until ctx ends or a
+// reflector stops for good; then it ends the watches, stops listening and
+// removes its files.
+func (o *ServeOptions) serve(ctx context.Context, h *serve.Handler, leases []*reflector.Lease) error {
+	cred, err := newServeCredentials()
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(o.Port)))
+	if err != nil {
+		return fmt.Errorf("listening: %w", err)
+	}
+	server := "https://" + ln.Addr().String()
+	path, kubeconfig, err := writeServeKubeconfig(server, o.namespace, cred)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer removeServeFiles(path)
+
+	serveCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	srv := &http.Server{
+		Handler:           serve.WithToken(h, cred.token),
+		TLSConfig:         cred.tlsConfig(),
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return serveCtx }, // ending it ends the watches
+		ErrorLog:          discardLog(),
+	}
+	fmt.Fprintf(o.ErrOut, "Serving %s read-only at %s\nkubeconfig: %s\n", o.kinds(), server, path)
+	if o.PrintKubeconfig {
+		if _, err := o.Out.Write(kubeconfig); err != nil {
+			ln.Close()
+			return fmt.Errorf("printing the kubeconfig: %w", err)
+		}
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.ServeTLS(ln, "", "") }()
+	var runErr error
+	select {
+	case <-ctx.Done():
+	case err := <-served:
+		runErr = fmt.Errorf("serving: %w", err)
+	case err := <-stopped(leases):
+		runErr = err
+	}
+	stop()
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(shutdownCtx)
+	return runErr
+}
+
+// stopped receives the error of the first reflector that stops for good.
+func stopped(leases []*reflector.Lease) <-chan error {
+	ch := make(chan error, len(leases))
+	for _, l := range leases {
+		go func() {
+			<-l.Done()
+			if err := l.Err(); err != nil {
+				ch <- err
+			}
+		}()
+	}
+	return ch
+}
+
+func (o *ServeOptions) kinds() string {
+	var s string
+	for i, r := range o.resources {
+		if i > 0 {
+			s += ", "
+		}
+		s += r.String()
+	}
+	return s
+}

@@ -1,0 +1,158 @@
+package cmd
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/base64"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"math/big"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+)
+
+// serveCredentials are what a serving cache proves itself and checks its
+// clients with: a self-signed certificate for 127.0.0.1 and a bearer token.
+type serveCredentials struct {
+	cert    tls.Certificate
+	certPEM []byte
+	token   string
+}
+
+// newServeCredentials makes an ECDSA P-256 key, a certificate for 127.0.0.1
+// signed by itself (the kubeconfig trusts it as its own CA), and a token of
+// 32 random bytes.
+func newServeCredentials() (*serveCredentials, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, fmt.Errorf("making a key: %w", err)
+	}
+	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 128))
+	if err != nil {
+		return nil, fmt.Errorf("making a serial number: %w", err)
+	}
+	now := time.Now()
+	tmpl := &x509.Certificate{
+		SerialNumber:          serial,
+		Subject:               pkix.Name{CommonName: "kubectl-reflect serve"},
+		NotBefore:             now.Add(-time.Minute),
+		NotAfter:              now.AddDate(1, 0, 0),
+		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1)},
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return nil, fmt.Errorf("making a certificate: %w", err)
+	}
+	token := make([]byte, 32)
+	if _, err := rand.Read(token); err != nil {
+		return nil, fmt.Errorf("making a token: %w", err)
+	}
+	return &serveCredentials{
+		cert:    tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key},
+		certPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
+		token:   base64.RawURLEncoding.EncodeToString(token),
+	}, nil
+}
+
+func (c *serveCredentials) tlsConfig() *tls.Config {
+	return &tls.Config{Certificates: []tls.Certificate{c.cert}, MinVersion: tls.VersionTLS12}
+}
+
+// serveDir is where a serving cache writes its files: under
+// $XDG_RUNTIME_DIR when set (a per-user tmpfs), else the user's cache
+// directory, in a directory only the user may enter.
+func serveDir() (string, error) {
+	base := os.Getenv("XDG_RUNTIME_DIR")
+	if base == "" {
+		var err error
+		if base, err = os.UserCacheDir(); err != nil {
+			return "", fmt.Errorf("finding a directory for the kubeconfig: %w", err)
+		}
+	}
+	dir := filepath.Join(base, "kubectl-reflect", "serve")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("making %s: %w", dir, err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil { // made earlier with other modes
+		return "", fmt.Errorf("making %s private: %w", dir, err)
+	}
+	return dir, nil
+}
+
+// writeServeKubeconfig writes, mode 0600, a kubeconfig for the cache at
+// server, whose context's namespace is namespace, and returns its path
+// and content.
+func writeServeKubeconfig(server, namespace string, cred *serveCredentials) (string, []byte, error) {
+	const name = "kubectl-reflect-serve"
+	cfg := clientcmdapi.NewConfig()
+	cfg.Clusters[name] = &clientcmdapi.Cluster{Server: server, CertificateAuthorityData: cred.certPEM}
+	cfg.AuthInfos[name] = &clientcmdapi.AuthInfo{Token: cred.token}
+	cfg.Contexts[name] = &clientcmdapi.Context{Cluster: name, AuthInfo: name, Namespace: namespace}
+	cfg.CurrentContext = name
+	content, err := clientcmd.Write(*cfg)
+	if err != nil {
+		return "", nil, fmt.Errorf("encoding the kubeconfig: %w", err)
+	}
+	dir, err := serveDir()
+	if err != nil {
+		return "", nil, err
+	}
+	path := filepath.Join(dir, strconv.Itoa(os.Getpid())+".kubeconfig")
+	if err := writePrivate(path, content); err != nil {
+		return "", nil, err
+	}
+	return path, content, nil
+}
+
+// writePrivate writes content to path, mode 0600, in one step: a reader
+// never sees half of it.
+func writePrivate(path string, content []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	defer os.Remove(f.Name()) // after the rename, removes nothing
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if _, err := f.Write(content); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// removeServeFiles removes what the cache wrote.
+func removeServeFiles(path string) {
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return // nothing to tell: the process ends
+	}
+}
+
+// discardLog silences net/http's own log (a client's TLS handshake that
+// failed, a connection reset), which would interleave with our output.
+func discardLog() *log.Logger { return log.New(io.Discard, "", 0) }
