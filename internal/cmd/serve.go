@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tidwall/gjson"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -43,7 +44,7 @@ type ServeOptions struct {
 
 // NewCmdServe is `kubectl reflect serve`.
 func NewCmdServe(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &ServeOptions{target: target{configFlags: flags, AllNamespaces: true, ListMode: "whole"}, IOStreams: streams}
+	o := &ServeOptions{target: target{configFlags: flags, ListMode: "whole"}, IOStreams: streams}
 	c := &cobra.Command{
 		Use:     "serve KIND[,KIND...] [flags]",
 		Short:   "Serve a local, read-only, Kubernetes-API-compatible cache of some kinds",
@@ -129,7 +130,7 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 	for _, res := range o.resources {
 		leases = append(leases, set.Acquire(res, kube.Scope{Table: true, Pack: true}))
 	}
-	resources, version, err := o.discover(ctx, leases)
+	resources, version, err := o.discover(ctx, rc, leases)
 	if err != nil {
 		return err
 	}
@@ -152,7 +153,7 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 
 // discover reads what the API server's discovery says of each resource,
 // and its version.
-func (o *ServeOptions) discover(ctx context.Context, leases []*reflector.Lease) ([]serve.Resource, []byte, error) {
+func (o *ServeOptions) discover(ctx context.Context, rc rest.Interface, leases []*reflector.Lease) ([]serve.Resource, []byte, error) {
 	dc, err := o.configFlags.ToDiscoveryClient()
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading the server's resource types: %w", err)
@@ -170,13 +171,32 @@ func (o *ServeOptions) discover(ctx context.Context, leases []*reflector.Lease) 
 				ar = r
 			}
 		}
-		out = append(out, serve.Resource{Source: l, Discovery: ar})
+		out = append(out, serve.Resource{Source: l, Discovery: ar, SelectableFields: selectableFields(ctx, rc, res)})
 	}
 	version, err := dc.RESTClient().Get().AbsPath("/version").DoRaw(ctx)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading the server's version: %w", err)
 	}
 	return out, version, nil
+}
+
+// selectableFields are the field labels that res's definition makes
+// selectable, if it is a custom resource the user may read the definition
+// of; none otherwise.
+func selectableFields(ctx context.Context, rc rest.Interface, res kube.Resource) []string {
+	if !strings.Contains(res.GVR.Group, ".") {
+		return nil // built-in groups have no definition to read
+	}
+	raw, err := rc.Get().AbsPath("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", res.GVR.Resource+"."+res.GVR.Group).DoRaw(ctx)
+	if err != nil {
+		return nil // not a custom resource, or not readable: metadata.name and metadata.namespace only
+	}
+	var fields []string
+	path := fmt.Sprintf("spec.versions.#(name==%q).selectableFields.#.jsonPath", res.GVR.Version)
+	for _, p := range gjson.GetBytes(raw, path).Array() {
+		fields = append(fields, strings.TrimPrefix(p.Str, "."))
+	}
+	return fields
 }
 
 // serve listens, writes the kubeconfig, and serves h until ctx ends or a

@@ -153,7 +153,7 @@ func newFixtureWith(t *testing.T, history int, bookmarks time.Duration, objects 
 	h := New(Options{
 		Resources: []Resource{{Source: lease, Discovery: metav1.APIResource{
 			Name: "configmaps", SingularName: "configmap", Kind: "ConfigMap", Namespaced: true, ShortNames: []string{"cm"},
-		}}},
+		}, SelectableFields: []string{"data.k"}}}, // as a custom resource's definition may make a field selectable
 		Version:          []byte(`{"major":"1","minor":"37"}`),
 		BookmarkInterval: bookmarks,
 		Now:              func() time.Time { return now },

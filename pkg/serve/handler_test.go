@@ -62,8 +62,8 @@ func TestRefused(t *testing.T) {
 		{"GET", "/api/v1/namespaces/a/configmaps/y", "Bearer secret", 404, "NotFound", `configmaps "y" not found`},
 		{"GET", "/api/v1/configmaps", "", 401, "Unauthorized", "Unauthorized"},
 		{"GET", "/api/v1/configmaps", "Bearer wrong", 401, "Unauthorized", "Unauthorized"},
-		{"GET", "/api/v1/configmaps?fieldSelector=data.k%3D1", "Bearer secret", 400, "BadRequest", "field label not supported: data.k"},
-		{"GET", "/api/v1/configmaps?labelSelector=a%3D%3D%3D", "Bearer secret", 400, "BadRequest", "Unable to find"},
+		{"GET", "/api/v1/configmaps?fieldSelector=data.other%3D1", "Bearer secret", 400, "BadRequest", `"data.other" is not a known field selector: only "metadata.name", "metadata.namespace"`},
+		{"GET", "/api/v1/configmaps?labelSelector=a%3D%3D%3D", "Bearer secret", 400, "BadRequest", "unable to parse requirement"},
 	}
 	for _, tt := range tests {
 		code, body := fx.do(tt.method, tt.path, "Authorization", tt.auth)
@@ -95,6 +95,8 @@ func TestGetAndList(t *testing.T) {
 		{"/api/v1/configmaps?fieldSelector=metadata.name%3Dz", "z"},
 		{"/api/v1/configmaps?fieldSelector=metadata.namespace!%3Da", "y"},
 		{"/api/v1/namespaces/a-b/configmaps?fieldSelector=metadata.name%3Dx", ""},
+		{"/api/v1/configmaps?fieldSelector=data.k%3D7", "z"}, // a selectable field (Resource.SelectableFields)
+		{"/api/v1/configmaps?fieldSelector=data.k!%3D7,metadata.namespace%3Da", "x"},
 	}
 	for _, tt := range tests {
 		code, body := fx.get(tt.path)

@@ -63,22 +63,39 @@ type fieldTest struct {
 func newFilter(c *cached, namespace, labelSel, fieldSel string) (*filter, error) {
 	ls, err := labels.Parse(labelSel)
 	if err != nil {
-		return nil, invalidSelector(c.res.GVR, labelSel, fieldSel, err)
+		return nil, invalidSelector(err)
 	}
 	fs, err := fields.ParseSelector(fieldSel)
 	if err != nil {
-		return nil, invalidSelector(c.res.GVR, labelSel, fieldSel, err)
+		return nil, invalidSelector(err)
 	}
 	f := &filter{namespace: namespace, labels: ls}
 	for _, req := range fs.Requirements() {
 		path, ok := c.fieldPath(req.Field)
 		if !ok {
-			return nil, invalidSelector(c.res.GVR, labelSel, fieldSel, fmt.Errorf("field label not supported: %s", req.Field))
+			return nil, invalidSelector(c.unknownField(req.Field))
 		}
 		f.fields = append(f.fields, fieldTest{path: path, field: req.Field, op: req.Operator, value: req.Value})
 	}
 	f.empty = ls.Empty() && len(f.fields) == 0
 	return f, nil
+}
+
+// unknownField is the API server's error for a field label that c's
+// resource does not have: built-in resources with no field labels of their
+// own answer with apimachinery's default conversion, the others (custom
+// resources, built-ins with their own labels) with "not supported".
+func (c *cached) unknownField(field string) error {
+	if _, own := selectableFields[c.res.GVR.GroupResource()]; own || !builtIn(c.res.GVR.Group) {
+		return fmt.Errorf("field label not supported: %s", field)
+	}
+	return fmt.Errorf("%q is not a known field selector: only %q, %q", field, "metadata.name", "metadata.namespace")
+}
+
+// builtIn says whether a group is one of Kubernetes' own (the core group,
+// apps, batch, *.k8s.io), not one that a custom resource definition adds.
+func builtIn(group string) bool {
+	return !strings.Contains(group, ".") || strings.HasSuffix(group, ".k8s.io")
 }
 
 // fieldPath is the gjson path of a field label of c's resource.

@@ -4,11 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // Errors are answered as the API server answers them: a Status object
@@ -81,23 +79,8 @@ func tooLarge(rv, current string) *apierrors.StatusError {
 	return err
 }
 
-// invalidSelector is the API server's 400 for a selector it refuses.
-func invalidSelector(gvr schema.GroupVersionResource, label, field string, err error) *apierrors.StatusError {
-	return badRequest("Unable to find %q that match label selector %q, field selector %q: %v",
-		gvr.String(), label, field, err)
-}
-
-// acceptsJSON reports whether a request's Accept header takes JSON at all.
-func acceptsJSON(accept string) bool {
-	if accept == "" {
-		return true
-	}
-	for part := range strings.SplitSeq(accept, ",") {
-		mt, _, _ := strings.Cut(strings.TrimSpace(part), ";")
-		switch strings.TrimSpace(mt) {
-		case "application/json", "*/*", "application/*", "application/json-seq":
-			return true
-		}
-	}
-	return false
+// invalidSelector is the API server's 400 for a selector it refuses (kubectl
+// adds "Unable to find ... that match ..." before it).
+func invalidSelector(err error) *apierrors.StatusError {
+	return badRequest("%v", err)
 }

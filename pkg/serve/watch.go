@@ -284,9 +284,16 @@ func (ww *watchWriter) objectEvent(typ string, o *object.Object) {
 	ww.event(typ, ww.enc.appendObject(nil, o))
 }
 
+// writeTimeout bounds each write of a watch: a client that stops reading
+// has its watch ended rather than holding a goroutine and a connection.
+const writeTimeout = time.Minute
+
 func (ww *watchWriter) event(typ string, obj []byte) {
 	if !ww.ok {
 		return
+	}
+	if ww.rc != nil {
+		_ = ww.rc.SetWriteDeadline(time.Now().Add(writeTimeout)) // not every ResponseWriter can: then none
 	}
 	ww.buf = append(ww.buf[:0], `{"type":"`...)
 	ww.buf = append(ww.buf, typ...)

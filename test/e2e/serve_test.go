@@ -133,6 +133,13 @@ func TestServeMatchesKubectl(t *testing.T) {
 		{"get", "wd", "-n", ns, "-o", "wide", "--sort-by", ".spec.size"},
 		{"get", "widgets.example.com", "-A"},
 		{"get", "cm", "-n", ns, "-o", "custom-columns=NAME:.metadata.name,K:.data.k"},
+		{"get", "cm"}, // the kubeconfig's namespace
+		{"get", "cm", "-n", ns, "--field-selector", "data.k=a"},
+		{"get", "cm", "-n", ns, "-l", "app in (web"},
+		{"get", "secrets", "-A", "--field-selector", "data.x=1"},
+		{"get", "secrets", "-n", ns, "--field-selector", "type=Opaque"},
+		{"get", "widgets", "-n", ns, "--field-selector", "spec.color=red"},
+		{"get", "ns", ns},
 	}
 	for _, args := range cases {
 		t.Run(strings.Join(args[1:], " "), func(t *testing.T) {
@@ -143,6 +150,13 @@ func TestServeMatchesKubectl(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("a kind not cached", func(t *testing.T) {
+		_, stderr, code := kubectl(t, d.kubeconfig, "get", "deployments", "--cache-dir", filepath.Join(d.dir, "cache-daemon"))
+		if code == 0 || !strings.Contains(stderr, `the server doesn't have a resource type "deployments"`) {
+			t.Errorf("exit %d, stderr %q; want kubectl's unknown type", code, stderr)
+		}
+	})
 
 	t.Run("-o json", func(t *testing.T) {
 		want, got := kubectlBoth(t, cp, d, "get", "cm,secrets", "-n", ns, "-o", "json")
@@ -462,17 +476,60 @@ func TestServeRefusesWrites(t *testing.T) {
 	}
 }
 
-// TestServeStops: SIGINT stops the daemon, which removes its kubeconfig.
+// TestServeStops: SIGINT ends the daemon's watches, then the daemon, which
+// removes its kubeconfig; --print-kubeconfig prints what it writes.
 func TestServeStops(t *testing.T) {
 	cp := cluster.Get(t)
-	d := startServe(t, cp, "configmaps")
+	d := startServe(t, cp, "configmaps", "--print-kubeconfig")
+	written, err := os.ReadFile(d.kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var printed []string
+	for len(printed) < strings.Count(string(written), "\n") {
+		printed = append(printed, d.next())
+	}
+	if strings.Join(printed, "\n")+"\n" != string(written) {
+		t.Errorf("printed:\n%s\nwritten:\n%s", strings.Join(printed, "\n"), written)
+	}
+	client, err := rest.HTTPClientFor(d.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, d.config.Host+"/api/v1/configmaps?watch=1", nil)
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
 	if err := d.cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+		t.Errorf("the watch ended with %v, want its end", err)
 	}
 	if code := d.wait(); code != 0 {
 		t.Errorf("exit %d after SIGINT, want 0; stderr:\n%s", code, d.stderr.String())
 	}
 	if _, err := os.Stat(d.kubeconfig); !os.IsNotExist(err) {
 		t.Errorf("the kubeconfig is still there: %v", err)
+	}
+}
+
+// TestServeBadInput: bad arguments are one line of error, exit 1.
+func TestServeBadInput(t *testing.T) {
+	cp := cluster.Get(t)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "cm", "--port", "-1"}, "error: invalid --port -1: want 0 to 65535"},
+		{[]string{"serve", "nope"}, `error: the server doesn't have a resource type "nope"`},
+		{[]string{"serve", "cm/a"}, "error: serve caches whole kinds: name no objects"},
+	} {
+		_, stderr, code := runOnce(t, nil, append(tt.args, "--kubeconfig", cp.AdminKubeconfig())...)
+		assertOneLineError(t, stderr, code, tt.want)
 	}
 }
