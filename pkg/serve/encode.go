@@ -66,32 +66,42 @@ func (e *encoder) appendObject(dst []byte, o *object.Object) []byte {
 
 // appendMetadata appends o as a PartialObjectMetadata.
 func appendMetadata(dst []byte, o *object.Object) []byte {
+	return appendPartial(dst, gjson.GetBytes(o.JSON(), "metadata"))
+}
+
+// appendPartial appends a PartialObjectMetadata of meta, an object's
+// metadata.
+func appendPartial(dst []byte, meta gjson.Result) []byte {
 	dst = append(dst, `{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":`...)
-	meta := gjson.GetBytes(o.JSON(), "metadata").Raw
-	if meta == "" {
-		meta = "{}"
+	raw := meta.Raw
+	if raw == "" {
+		raw = "{}"
 	}
-	return append(append(dst, meta...), '}')
+	return append(append(dst, raw...), '}')
 }
 
 // appendRow appends o's Table row: its cells, the Age computed now, and the
 // object as includeObject asks.
 func (e *encoder) appendRow(dst []byte, o *object.Object) []byte {
+	raw := o.JSON() // unpacked once per row
+	meta := gjson.GetBytes(raw, "metadata")
 	dst = append(dst, `{"cells":`...)
-	dst = append(dst, e.cells(o)...)
+	dst = append(dst, e.cells(o, meta)...)
 	switch e.includeObject {
 	case "None":
 	case "Object":
 		dst = append(dst, `,"object":`...)
-		dst = o.AppendJSON(dst)
+		dst = append(dst, raw...)
 	default:
 		dst = append(dst, `,"object":`...)
-		dst = appendMetadata(dst, o)
+		dst = appendPartial(dst, meta)
 	}
 	return append(dst, '}')
 }
 
-func (e *encoder) cells(o *object.Object) []byte {
+// cells are o's printer cells with the Age computed now from meta, its
+// metadata.
+func (e *encoder) cells(o *object.Object, meta gjson.Result) []byte {
 	cells := o.Cells
 	if cells == nil {
 		cells = mustJSON([]string{o.Name, ""})
@@ -100,7 +110,7 @@ func (e *encoder) cells(o *object.Object) []byte {
 		return cells
 	}
 	age := "<unknown>"
-	if ts := gjson.GetBytes(o.JSON(), "metadata.creationTimestamp").Str; ts != "" {
+	if ts := meta.Get("creationTimestamp").Str; ts != "" {
 		if t, err := time.Parse(time.RFC3339, ts); err == nil {
 			age = duration.HumanDuration(e.now.Sub(t))
 		}
