@@ -136,6 +136,13 @@ func newFixture(t *testing.T, history int, objects ...*object.Object) *fixture {
 
 func newFixtureWith(t *testing.T, history int, bookmarks time.Duration, objects ...*object.Object) *fixture {
 	t.Helper()
+	return newFixtureOpts(t, history, Options{BookmarkInterval: bookmarks}, objects...)
+}
+
+// newFixtureOpts is a fixture whose handler has opts (its Resources, Version
+// and Now are the fixture's).
+func newFixtureOpts(t *testing.T, history int, opts Options, objects ...*object.Object) *fixture {
+	t.Helper()
 	f := &fakeServer{objects: objects, rv: "10", events: make(chan watch.WatchEvent[*object.Object]), watches: make(chan struct{}, 10)}
 	set := reflector.NewSet(reflector.SetOptions{NewClient: f.newClient, History: history})
 	lease := set.Acquire(configMaps, kube.Scope{Table: true})
@@ -150,14 +157,12 @@ func newFixtureWith(t *testing.T, history int, bookmarks time.Duration, objects 
 		t.Fatal("no WATCH opened")
 	}
 	now := clock
-	h := New(Options{
-		Resources: []Resource{{Source: lease, Discovery: metav1.APIResource{
-			Name: "configmaps", SingularName: "configmap", Kind: "ConfigMap", Namespaced: true, ShortNames: []string{"cm"},
-		}, SelectableFields: []string{"data.k"}}}, // as a custom resource's definition may make a field selectable
-		Version:          []byte(`{"major":"1","minor":"37"}`),
-		BookmarkInterval: bookmarks,
-		Now:              func() time.Time { return now },
-	})
+	opts.Resources = []Resource{{Source: lease, Discovery: metav1.APIResource{
+		Name: "configmaps", SingularName: "configmap", Kind: "ConfigMap", Namespaced: true, ShortNames: []string{"cm"},
+	}, SelectableFields: []string{"data.k"}}} // as a custom resource's definition may make a field selectable
+	opts.Version = []byte(`{"major":"1","minor":"37"}`)
+	opts.Now = func() time.Time { return now }
+	h := New(opts)
 	fx := &fixture{t: t, f: f, lease: lease, server: httptest.NewServer(WithToken(h, "secret")), now: &now}
 	t.Cleanup(func() {
 		fx.server.CloseClientConnections()
@@ -202,23 +207,29 @@ func (fx *fixture) get(path string, headers ...string) (int, string) {
 
 func (fx *fixture) do(method, path string, headers ...string) (int, string) {
 	fx.t.Helper()
-	req, err := http.NewRequest(method, fx.server.URL+path, nil)
+	code, body, err := fx.request(method, path, headers...)
 	if err != nil {
 		fx.t.Fatal(err)
+	}
+	return code, body
+}
+
+// request is do for any goroutine: it fails nothing.
+func (fx *fixture) request(method, path string, headers ...string) (int, string, error) {
+	req, err := http.NewRequest(method, fx.server.URL+path, nil)
+	if err != nil {
+		return 0, "", err
 	}
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
 	resp, err := fx.server.Client().Do(req)
 	if err != nil {
-		fx.t.Fatal(err)
+		return 0, "", err
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		fx.t.Fatal(err)
-	}
-	return resp.StatusCode, string(body)
+	return resp.StatusCode, string(body), err
 }
 
 // watchEvent is what a test reads of a watch event.

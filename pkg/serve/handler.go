@@ -55,6 +55,11 @@ type Options struct {
 	// ContinueTTL is how long a paged list's snapshot is kept after its last
 	// use; zero is five minutes (the API server's compaction interval).
 	ContinueTTL time.Duration
+	// FreshWait is how long a request for a resourceVersion the cache has
+	// not reached yet waits for it before it is answered 504 (the cause
+	// ResourceVersionTooLarge); zero is three seconds, as the API server's
+	// watch cache waits.
+	FreshWait time.Duration
 	// Now is the clock of ages and expiries; nil is time.Now.
 	Now func() time.Time
 }
@@ -81,6 +86,9 @@ func New(opts Options) *Handler {
 	}
 	if opts.ContinueTTL <= 0 {
 		opts.ContinueTTL = 5 * time.Minute
+	}
+	if opts.FreshWait <= 0 {
+		opts.FreshWait = 3 * time.Second
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now

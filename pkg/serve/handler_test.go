@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 func names(body, path string) string {
@@ -203,4 +205,32 @@ func join(ns, name string) string {
 		return name
 	}
 	return ns + "/" + name
+}
+
+// TestTooLarge: a resourceVersion the cache has not reached is waited for;
+// one it does not reach in time is answered as the API server does (504,
+// cause ResourceVersionTooLarge; an ERROR event for a watch).
+func TestTooLarge(t *testing.T) {
+	fx := newFixtureOpts(t, 16, Options{FreshWait: time.Nanosecond}, cm(t, "a", "x", 5))
+	code, body := fx.get("/api/v1/configmaps?resourceVersion=99")
+	if code != 504 || gjson.Get(body, "details.causes.0.reason").Str != "ResourceVersionTooLarge" {
+		t.Errorf("LIST at 99 = %d %s", code, body)
+	}
+	fx.watch("/api/v1/configmaps?watch=1&resourceVersion=99").expect("ERROR 504 Timeout", "END")
+
+	patient := newFixtureOpts(t, 16, Options{FreshWait: patience}, cm(t, "a", "x", 5))
+	type answer struct {
+		code int
+		body string
+		err  error
+	}
+	listed := make(chan answer, 1)
+	go func() {
+		code, body, err := patient.request("GET", "/api/v1/configmaps?resourceVersion=11", "Authorization", "Bearer secret")
+		listed <- answer{code, body, err}
+	}()
+	patient.send(watch.WatchAdded, cm(t, "a", "y", 11))
+	if a := <-listed; a.err != nil || a.code != 200 || names(a.body, "items.#.metadata.name") != "x y" {
+		t.Errorf("LIST at 11 (reached meanwhile) = %d %s %v", a.code, a.body, a.err)
+	}
 }

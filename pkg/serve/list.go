@@ -16,10 +16,6 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
-// freshWait is how long a request for a resourceVersion the store has not
-// reached yet waits for it, as the API server's watch cache does.
-const freshWait = 3 * time.Second
-
 // get answers a GET of one object.
 func (h *Handler) get(w http.ResponseWriter, r *http.Request, c *cached, req request) {
 	include := r.URL.Query().Get("includeObject")
@@ -141,7 +137,7 @@ func (h *Handler) listSnapshot(ctx context.Context, c *cached, opts listOptions)
 		}
 		return nil, 0, apierrors.NewResourceExpired("The resourceVersion for the provided list is too old.")
 	}
-	if err := waitFor(ctx, c.Source, want); err != nil {
+	if err := waitFor(ctx, c.Source, want, h.opts.FreshWait); err != nil {
 		return nil, 0, err
 	}
 	return c.snapshots.current(c.Source), 0, nil
@@ -162,7 +158,7 @@ func (h *Handler) expiredContinue(c *cached, tok continueToken) *apierrors.Statu
 
 // waitFor waits until src has reached resourceVersion want, at most
 // freshWait, else answers tooLarge.
-func waitFor(ctx context.Context, src Source, want uint64) *apierrors.StatusError {
+func waitFor(ctx context.Context, src Source, want uint64, freshWait time.Duration) *apierrors.StatusError {
 	reached := func() bool {
 		cur, err := strconv.ParseUint(src.ResourceVersion(), 10, 64)
 		return err == nil && cur >= want

@@ -116,7 +116,7 @@ func (h *Handler) subscribe(ctx context.Context, c *cached, f *filter, opts watc
 		if err != nil {
 			return nil, false, badRequest("invalid resource version %q", opts.rv)
 		}
-		if serr := waitFor(ctx, c.Source, want); serr != nil {
+		if serr := waitFor(ctx, c.Source, want, h.opts.FreshWait); serr != nil {
 			return nil, false, serr
 		}
 	}
@@ -134,7 +134,7 @@ func (h *Handler) subscribe(ctx context.Context, c *cached, f *filter, opts watc
 	sub, err := c.Source.SubscribeFrom(ctx, opts.rv, sopts)
 	if errors.Is(err, store.ErrTooLarge) {
 		want, _ := strconv.ParseUint(opts.rv, 10, 64)
-		if serr := waitFor(ctx, c.Source, want); serr != nil {
+		if serr := waitFor(ctx, c.Source, want, h.opts.FreshWait); serr != nil {
 			return nil, false, serr
 		}
 		sub, err = c.Source.SubscribeFrom(ctx, opts.rv, sopts)
