@@ -12,8 +12,10 @@
 // printflags.go (the print flags of a stream, `watch` and `get -w` alike),
 // watch*.go and waiting.go (`watch`), report.go (the reporter of errors,
 // warnings and list progress, and the reflector hooks that feed it),
-// get*.go (`get`; get_watch.go runs `watch` for `get -w`), completion*.go,
-// version.go.
+// get*.go (`get`; get_watch.go runs `watch` for `get -w`), serve.go
+// (`serve`: reflectors of every namespace behind pkg/serve's handler) and
+// serve_files.go (its certificate, token and kubeconfig file),
+// completion*.go, version.go.
 //
 // It is internal because its only user is cmd/kubectl-reflect.
 package cmd

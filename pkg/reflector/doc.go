@@ -9,7 +9,10 @@
 // and stops it when the last Lease is released. A scope that covers another
 // (see Covers: all namespaces covers one) is reused rather than opening a
 // second watch; its Lease then reads and subscribes to the narrower scope
-// only. WaitForSync waits for the first list of several leases at once.
+// only. WaitForSync waits for the first list of several leases at once. A
+// Set whose SetOptions.History is set keeps that many latest changes in
+// each store, so that a lease may resume after a resourceVersion
+// (Lease.SubscribeFrom: a WATCH endpoint's resume, or its 410).
 // Subscriptions come from the store, in either of its modes: Coalescing for
 // level-based controllers, Ordered for printed streams and the daemon.
 //
