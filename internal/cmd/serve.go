@@ -225,6 +225,7 @@ func (o *ServeOptions) serve(ctx context.Context, h *serve.Handler, leases []*re
 		Handler:           serve.WithToken(h, cred.token),
 		TLSConfig:         cred.tlsConfig(),
 		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
 		BaseContext:       func(net.Listener) context.Context { return serveCtx }, // ending it ends the watches
 		ErrorLog:          discardLog(),
 	}

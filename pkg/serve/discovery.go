@@ -55,13 +55,13 @@ func newDiscovery(resources []Resource) *discovery {
 		g.byVer[gvr.Version] = append(g.byVer[gvr.Version], ar)
 	}
 	d.aggCore = mustJSON(aggregatedList([]apidiscoveryv2.APIGroupDiscovery{{
-		Versions: []apidiscoveryv2.APIVersionDiscovery{aggregatedVersion("v1", d.core)},
+		Versions: []apidiscoveryv2.APIVersionDiscovery{aggregatedVersion("", "v1", d.core)},
 	}}))
 	var groups []apidiscoveryv2.APIGroupDiscovery
 	for _, g := range d.groups {
 		ag := apidiscoveryv2.APIGroupDiscovery{ObjectMeta: metav1.ObjectMeta{Name: g.name}}
 		for _, v := range g.versions {
-			ag.Versions = append(ag.Versions, aggregatedVersion(v, g.byVer[v]))
+			ag.Versions = append(ag.Versions, aggregatedVersion(g.name, v, g.byVer[v]))
 		}
 		groups = append(groups, ag)
 	}
@@ -79,7 +79,7 @@ func aggregatedList(items []apidiscoveryv2.APIGroupDiscovery) apidiscoveryv2.API
 	}
 }
 
-func aggregatedVersion(version string, resources []metav1.APIResource) apidiscoveryv2.APIVersionDiscovery {
+func aggregatedVersion(group, version string, resources []metav1.APIResource) apidiscoveryv2.APIVersionDiscovery {
 	v := apidiscoveryv2.APIVersionDiscovery{Version: version, Freshness: apidiscoveryv2.DiscoveryFreshnessCurrent}
 	for _, ar := range resources {
 		scope := apidiscoveryv2.ScopeCluster
@@ -88,7 +88,7 @@ func aggregatedVersion(version string, resources []metav1.APIResource) apidiscov
 		}
 		v.Resources = append(v.Resources, apidiscoveryv2.APIResourceDiscovery{
 			Resource: ar.Name, SingularResource: ar.SingularName, Scope: scope, Verbs: ar.Verbs,
-			ResponseKind: &metav1.GroupVersionKind{Kind: ar.Kind},
+			ResponseKind: &metav1.GroupVersionKind{Group: group, Version: version, Kind: ar.Kind},
 			ShortNames:   ar.ShortNames, Categories: ar.Categories,
 		})
 	}

@@ -23,6 +23,8 @@ import (
 	clientfeaturestesting "k8s.io/client-go/features/testing"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/metadata/metadatainformer"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
@@ -531,5 +533,64 @@ func TestServeBadInput(t *testing.T) {
 	} {
 		_, stderr, code := runOnce(t, nil, append(tt.args, "--kubeconfig", cp.AdminKubeconfig())...)
 		assertOneLineError(t, stderr, code, tt.want)
+	}
+}
+
+// TestServeMetadataInformer: a metadata-only informer (client-go's metadata
+// client, as controller-runtime's metadata watches use it) lists and
+// watches PartialObjectMetadata through the daemon.
+func TestServeMetadataInformer(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	createCM(t, cs, ns, "a", map[string]string{"v": "1"})
+	d := startServe(t, cp, "configmaps")
+	mc := metadata.NewForConfigOrDie(d.config)
+	f := metadatainformer.NewFilteredSharedInformerFactory(mc, 0, ns, nil)
+	inf := f.ForResource(corev1.SchemeGroupVersion.WithResource("configmaps")).Informer()
+	changed := make(chan struct{}, 1)
+	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(any) { notify(changed) },
+		UpdateFunc: func(any, any) { notify(changed) },
+		DeleteFunc: func(any) { notify(changed) },
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer func() {
+		cancel()
+		f.Shutdown()
+	}()
+	f.Start(ctx.Done())
+	state := func() string {
+		var out []string
+		for _, o := range inf.GetStore().List() {
+			m := o.(*metav1.PartialObjectMetadata)
+			out = append(out, m.Name+":"+m.Labels["v"])
+		}
+		slices.Sort(out)
+		return strings.Join(out, " ")
+	}
+	wait := func(want string) {
+		t.Helper()
+		deadline := time.After(patience)
+		for state() != want {
+			select {
+			case <-changed:
+			case <-deadline:
+				t.Fatalf("the metadata informer holds %q, want %q", state(), want)
+			}
+		}
+	}
+	wait("a:1")
+	createCM(t, cs, ns, "b", map[string]string{"v": "2"})
+	deleteCM(t, cs, ns, "a")
+	wait("b:2")
+}
+
+func notify(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
 	}
 }
