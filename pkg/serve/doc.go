@@ -7,7 +7,10 @@
 // (resume after a resourceVersion, 410 Gone beyond the history, bookmarks,
 // streaming lists ending with the initial-events-end bookmark, selectors,
 // Tables). Writes are refused with 405 MethodNotAllowed and anything not
-// cached with 404: the handler never proxies to the API server.
+// cached with 404: the handler never proxies objects to or from the API
+// server. Only the OpenAPI documents that kubectl reads before a write (to
+// validate it, then meet the 405) are fetched from the server, by the
+// handler that OpenAPI returns. WithToken guards it with a bearer token.
 //
 // # Why an event window on our store, not k8s.io/apiserver's cacher
 //
@@ -42,8 +45,10 @@
 // first page's snapshot: the continue token names that snapshot, which is
 // kept for Options.ContinueTTL after its last use; an expired token is
 // answered 410 Expired with a token to continue inconsistently, as the API
-// server words it. Objects are listed in the API server's order (by
-// namespace/name as one string: etcd's key order).
+// server words it. A kept snapshot holds the object versions it shows, so a
+// resource's paged lists hold at most 16 states (usually one: pages of the
+// same resourceVersion share it). Objects are listed in the API server's
+// order (by namespace/name as one string: etcd's key order).
 //
 // A WATCH with resourceVersion "" or "0" (or sendInitialEvents=true) starts
 // with the current state as ADDED events; with N it replays the changes
