@@ -594,3 +594,59 @@ func notify(ch chan struct{}) {
 	default:
 	}
 }
+
+// TestServeFanOut: ten kubectl watches through the daemon, each seeing a
+// change, add no WATCH at the API server (its apiserver_longrunning_requests
+// gauge of configmaps WATCHes stays as it was with the daemon alone).
+func TestServeFanOut(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	createCM(t, cs, ns, "a", nil, "k", "1")
+	d := startServe(t, cp, "configmaps")
+	d.caughtUp(t, cs)
+	before := watchesAtServer(t, cs)
+	if before < 1 {
+		t.Fatalf("the API server counts %d configmaps WATCHes with the daemon running, want its one at least", before)
+	}
+	var watchers []*proc
+	for i := range 10 {
+		p := startCmd(t, exec.Command(kubectlBinary, "get", "cm", "-n", ns, "-w",
+			"--kubeconfig", d.kubeconfig, "--cache-dir", filepath.Join(d.dir, fmt.Sprint("cache-", i))))
+		if h, row := p.next(), p.next(); !strings.HasPrefix(h, "NAME") || !strings.HasPrefix(row, "a ") {
+			t.Fatalf("watcher %d starts with %q, %q", i, h, row)
+		}
+		watchers = append(watchers, p)
+	}
+	createCM(t, cs, ns, "b", nil)
+	for i, p := range watchers {
+		if row := p.next(); !strings.HasPrefix(row, "b ") {
+			t.Errorf("watcher %d printed %q, want b", i, row)
+		}
+	}
+	if after := watchesAtServer(t, cs); after != before {
+		t.Errorf("the API server has %d configmaps WATCHes with 10 clients on the daemon, %d without: want no more", after, before)
+	}
+}
+
+// watchesAtServer is the API server's count of open configmaps WATCHes.
+func watchesAtServer(t *testing.T, cs kubernetes.Interface) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	raw, err := cs.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for line := range strings.SplitSeq(string(raw), "\n") {
+		if strings.HasPrefix(line, "apiserver_longrunning_requests{") && strings.Contains(line, `resource="configmaps"`) &&
+			strings.Contains(line, `verb="WATCH"`) {
+			var v float64
+			if _, err := fmt.Sscan(line[strings.LastIndex(line, " ")+1:], &v); err == nil {
+				n += int(v)
+			}
+		}
+	}
+	return n
+}
