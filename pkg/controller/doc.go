@@ -21,6 +21,8 @@
 //     panic recovery, metrics and record.
 //   - metrics.go, inflight.go: Metrics, under controller-runtime's names,
 //     labels and help texts (NewMetrics).
+//   - health.go: /metrics, /healthz and /readyz (NewHealthHandler), and a
+//     server for them (ListenHealth, HealthServer.Run).
 //
 // internal/reflectortest is an in-memory server for the tests of this
 // package and of the built-in controllers.
