@@ -23,6 +23,8 @@
 //     labels and help texts (NewMetrics).
 //   - health.go: /metrics, /healthz and /readyz (NewHealthHandler), and a
 //     server for them (ListenHealth, HealthServer.Run).
+//   - leader.go: RunWithLeaderElection on a coordination.k8s.io Lease
+//     (client-go's leaderelection), released only after run returned.
 //
 // internal/reflectortest is an in-memory server for the tests of this
 // package and of the built-in controllers.
