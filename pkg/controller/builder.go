@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
@@ -36,6 +37,9 @@ type Options struct {
 	// SIGINT: ForceStop: force.Done()); nil waits for them however long
 	// they take.
 	ForceStop <-chan struct{}
+	// TracerProvider makes one span per reconcile (see tracing.go); nil
+	// makes none.
+	TracerProvider trace.TracerProvider
 }
 
 // ReconcileRecord is what one reconcile did.

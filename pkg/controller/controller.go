@@ -4,6 +4,9 @@ import (
 	"context"
 	"sync"
 
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
+
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
@@ -19,6 +22,7 @@ type Controller struct {
 	r      Reconciler
 	opts   Options
 	sched  *scheduler
+	tracer trace.Tracer
 
 	ready     chan struct{}
 	readyOnce sync.Once
@@ -37,6 +41,11 @@ func newController(name string, set *reflector.Set, inputs []*Input, r Reconcile
 		}
 	}
 	c.sched = newScheduler(opts.Backoff, opts.Metrics.schedulerHooks(name))
+	tp := opts.TracerProvider
+	if tp == nil {
+		tp = noop.NewTracerProvider()
+	}
+	c.tracer = tp.Tracer(tracerName)
 	return c
 }
 
