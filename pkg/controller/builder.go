@@ -19,6 +19,8 @@ type Options struct {
 	Concurrency int
 	// Debounce, when positive, waits this long after a change before
 	// reconciling, so that a burst of changes to one object reconciles once.
+	// The burst's first change sets the time (the earliest wins), so an
+	// object that keeps changing is still reconciled every Debounce.
 	Debounce time.Duration
 	// Backoff is the per-object retry delay; the zero value is DefaultBackoff.
 	Backoff Backoff
