@@ -55,14 +55,19 @@ func WrapConfigForTracing(cfg *rest.Config, tp trace.TracerProvider) {
 }
 
 // startSpan starts the span of one reconcile.
+// A change also names the changed object: its resource and key.
 func (c *Controller) startSpan(ctx context.Context, req Request, t Trigger, id string) (context.Context, trace.Span) {
-	return c.tracer.Start(ctx, "Reconcile", trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(
+	attrs := []attribute.KeyValue{
 		attribute.String("controller", c.name),
 		attribute.String("namespace", req.Namespace),
 		attribute.String("name", req.Name),
 		attribute.String("trigger", t.Kind.String()),
 		attribute.String("reconcile_id", id),
-	))
+	}
+	if t.Kind == TriggerChange && t.Resource != "" {
+		attrs = append(attrs, attribute.String("trigger.resource", t.Resource), attribute.String("trigger.object", t.Key.String()))
+	}
+	return c.tracer.Start(ctx, "Reconcile", trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
 }
 
 // endSpan records the reconcile's result on its span and ends it.

@@ -79,7 +79,8 @@ func TestReconcileSpans(t *testing.T) {
 		}
 	}
 	want := map[string]map[attribute.Key]string{
-		"g1":  {"controller": "test", "namespace": "ns1", "name": "g1", "trigger": "change", "result": "success"},
+		"g1": {"controller": "test", "namespace": "ns1", "name": "g1", "trigger": "change", "result": "success",
+			"trigger.resource": "configmapgenerators.kubectl-reflect.io", "trigger.object": "ns1/g1"},
 		"bad": {"controller": "test", "namespace": "ns1", "name": "bad", "trigger": "change", "result": "error"},
 	}
 	for name, w := range want {
