@@ -1,12 +1,12 @@
 package controller
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/go-logr/logr"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
@@ -19,6 +19,8 @@ type Options struct {
 	Concurrency int
 	// Debounce, when positive, waits this long after a change before
 	// reconciling, so that a burst of changes to one object reconciles once.
+	// The burst's first change sets the time (the earliest wins), so an
+	// object that keeps changing is still reconciled every Debounce.
 	Debounce time.Duration
 	// Backoff is the per-object retry delay; the zero value is DefaultBackoff.
 	Backoff Backoff
@@ -32,6 +34,14 @@ type Options struct {
 	// OnReconcile, if set, is called after every reconcile (the terminal's
 	// one line per reconcile); it must be fast and never block.
 	OnReconcile func(ReconcileRecord)
+	// ForceStop, when closed after Run's ctx ended, cancels the contexts of
+	// the reconciles still in flight (the CLI closes it on a second
+	// SIGINT: ForceStop: force.Done()); nil waits for them however long
+	// they take.
+	ForceStop <-chan struct{}
+	// TracerProvider makes one span per reconcile (see tracing.go); nil
+	// makes none.
+	TracerProvider trace.TracerProvider
 }
 
 // ReconcileRecord is what one reconcile did.
@@ -112,41 +122,4 @@ func hasFor(inputs []*Input) bool {
 		}
 	}
 	return false
-}
-
-// Controller runs one reconciler over its inputs. See Run.
-type Controller struct {
-	name   string
-	set    *reflector.Set
-	inputs []*Input
-	r      Reconciler
-	opts   Options
-}
-
-func newController(name string, set *reflector.Set, inputs []*Input, r Reconciler, opts Options) *Controller {
-	return &Controller{name: name, set: set, inputs: inputs, r: r, opts: opts}
-}
-
-// Name is the controller's name.
-func (c *Controller) Name() string { return c.name }
-
-// Run acquires the controller's inputs from the Set, subscribes to them
-// (Coalescing), and reconciles until ctx ends: the initial list of every
-// input first queues every root object, live changes go before what is
-// left of that backlog. When ctx ends, Run stops starting reconciles, waits
-// for the ones in flight, releases its leases and returns nil; it returns
-// an error only when an input's reflector stopped for good.
-func (c *Controller) Run(ctx context.Context) error {
-	panic("TODO: implemented by the controller core")
-}
-
-// Ready is closed once every input has synced and the initial backlog is
-// queued (readyz).
-func (c *Controller) Ready() <-chan struct{} {
-	panic("TODO: implemented by the controller core")
-}
-
-// ReconcileAll queues every root object (SIGHUP, --reconcile-all).
-func (c *Controller) ReconcileAll() {
-	panic("TODO: implemented by the controller core")
 }
