@@ -10,6 +10,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
@@ -46,13 +47,15 @@ func (o *RunControllerOptions) Run(ctx context.Context) error {
 		return err
 	}
 	defer stopEvents()
+	registry := prometheus.NewRegistry()
+	env.Options.Metrics = controller.NewMetrics(registry)
 	ctrls, err := o.build(runCtx, env)
 	if err != nil {
 		return err
 	}
 	forced, stopSignals := o.handleSignals(cancel, force, ctrls)
 	defer stopSignals()
-	err = o.runAll(runCtx, ctrls)
+	err = o.serveAndRun(runCtx, ctrls, registry)
 	if forced() {
 		return errInterrupted
 	}
@@ -122,6 +125,27 @@ func (o *RunControllerOptions) build(ctx context.Context, env controllers.Env) (
 		out = append(out, cs...)
 	}
 	return out, nil
+}
+
+// serveAndRun runs ctrls, serving /metrics, /healthz and /readyz on
+// --metrics-addr meanwhile if set.
+func (o *RunControllerOptions) serveAndRun(ctx context.Context, ctrls []*controller.Controller, registry *prometheus.Registry) error {
+	if o.MetricsAddr == "" {
+		return o.runAll(ctx, ctrls)
+	}
+	srv, err := controller.ListenHealth(o.MetricsAddr, controller.HealthOptions{Gatherer: registry, Controllers: ctrls})
+	if err != nil {
+		return err
+	}
+	if !o.Quiet {
+		fmt.Fprintf(o.ErrOut, "serving /metrics, /healthz and /readyz on http://%s\n", srv.Addr())
+	}
+	srvCtx, stopServing := context.WithCancel(context.WithoutCancel(ctx))
+	served := make(chan error, 1)
+	go func() { served <- srv.Run(srvCtx) }()
+	err = o.runAll(ctx, ctrls)
+	stopServing()
+	return errors.Join(err, <-served)
 }
 
 // runAll runs ctrls until ctx ends, and says on stderr (unless -q) when
