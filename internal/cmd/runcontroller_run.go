@@ -53,7 +53,12 @@ func (o *RunControllerOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	forced, stopSignals := o.handleSignals(cancel, force, ctrls)
+	reconcileAll := func() {
+		for _, c := range ctrls {
+			c.ReconcileAll()
+		}
+	}
+	forced, stopSignals := o.handleSignals(cancel, force, reconcileAll)
 	defer stopSignals()
 	err = o.serveAndRun(runCtx, ctrls, registry)
 	if forced() {
@@ -104,7 +109,9 @@ func (o *RunControllerOptions) env(ctx context.Context, log *reconcileLog, force
 	stop := func() {}
 	if !o.DryRun {
 		b := events.NewBroadcaster(&events.EventSinkImpl{Interface: cs.EventsV1()})
-		if err := b.StartRecordingToSinkWithContext(ctx); err != nil {
+		// Not cancelled with ctx: the reconciles that finish after a
+		// SIGINT may still emit; stop flushes and ends it.
+		if err := b.StartRecordingToSinkWithContext(context.WithoutCancel(ctx)); err != nil {
 			return controllers.Env{}, nil, fmt.Errorf("starting the events recorder: %w", err)
 		}
 		env.Recorder = b.NewRecorder(scheme.Scheme, fieldManagerPrefix)
@@ -200,7 +207,7 @@ func (o *RunControllerOptions) announce() {
 // handleSignals stops gracefully (cancel) on the first SIGINT or SIGTERM,
 // forces (closes force) on the second, and reconciles everything again on
 // SIGHUP. forced says whether the second came. stop ends the handling.
-func (o *RunControllerOptions) handleSignals(cancel context.CancelFunc, force chan struct{}, ctrls []*controller.Controller) (forced func() bool, stop func()) {
+func (o *RunControllerOptions) handleSignals(cancel context.CancelFunc, force chan struct{}, reconcileAll func()) (forced func() bool, stop func()) {
 	sigs := o.signals
 	if sigs == nil {
 		sigs = make(chan os.Signal, 4)
@@ -216,9 +223,7 @@ func (o *RunControllerOptions) handleSignals(cancel context.CancelFunc, force ch
 			select {
 			case s := <-sigs:
 				if s == syscall.SIGHUP {
-					for _, c := range ctrls {
-						c.ReconcileAll()
-					}
+					reconcileAll()
 					continue
 				}
 				if stops++; stops == 1 {
