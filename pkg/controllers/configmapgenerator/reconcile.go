@@ -58,8 +58,13 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	if err := r.applyConfigMap(ctx, gen, desired, current); err != nil {
 		return controller.Result{}, err
 	}
-	if err := r.prune(ctx, gen, desired.Name); err != nil {
-		return controller.Result{}, err
+	// The status names the ConfigMap only once the older ones are pruned:
+	// while it names this one, there is nothing to prune and no need to
+	// read every ConfigMap of the namespace.
+	if gen.Status.GeneratedName != desired.Name {
+		if err := r.prune(ctx, gen, desired.Name); err != nil {
+			return controller.Result{}, err
+		}
 	}
 	msg := fmt.Sprintf("ConfigMap %s is generated", desired.Name)
 	return controller.Result{}, r.writeStatus(ctx, gen, NewStatus(gen, true, ReasonGenerated, msg, desired.Name, r.now()))
