@@ -117,6 +117,22 @@ func ControlledBy(cm *corev1.ConfigMap, uid types.UID) bool {
 	return ref != nil && ref.UID == uid && ref.Kind == Kind && strings.HasPrefix(ref.APIVersion, Group+"/")
 }
 
+// Adoptable says whether cm, which no controller reference names, was
+// written by fieldManager: a ConfigMap of this generator whose reference
+// was removed (an edit, or its generator deleted with --cascade=orphan and
+// made again), which the generator takes back as controllers adopt orphans.
+func Adoptable(cm *corev1.ConfigMap, fieldManager string) bool {
+	if metav1.GetControllerOfNoCopy(cm) != nil {
+		return false
+	}
+	for _, f := range cm.ManagedFields {
+		if f.Manager == fieldManager && f.Operation == metav1.ManagedFieldsOperationApply {
+			return true
+		}
+	}
+	return false
+}
+
 // ToPrune returns the names of the ConfigMaps of cms that the generator of
 // uid controls, other than keep: the ones an earlier spec generated.
 func ToPrune(cms []*corev1.ConfigMap, uid types.UID, keep string) []string {

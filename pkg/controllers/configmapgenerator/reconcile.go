@@ -51,7 +51,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	if err != nil {
 		return controller.Result{}, err
 	}
-	if current != nil && !ControlledBy(current, gen.UID) {
+	if current != nil && !ControlledBy(current, gen.UID) && !Adoptable(current, r.fieldManager) {
 		return controller.Result{}, r.refuse(ctx, gen, &SpecError{Reason: ReasonNameConflict,
 			Message: fmt.Sprintf("ConfigMap %s exists and is not controlled by this generator: it is left as it is", desired.Name)})
 	}
