@@ -244,3 +244,19 @@ func metricValue(body, series string) float64 {
 	}
 	return -1
 }
+
+// TestRunControllerAllNamespaces: with -A one process generates in every
+// namespace (here with --concurrency and --debounce too).
+func TestRunControllerAllNamespaces(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns1, ns2 := namespace(t, cs), namespace(t, cs)
+	installCRD(t, cp)
+	p := start(t, cp, "run-controller", "configmap-generator", "-A", "--concurrency", "2", "--debounce", "100ms")
+	p.waitErrLine(`^running configmap-generator in every namespace$`)
+	applyGenerator(t, cp, ns1, "app", "  data:\n    a: \"1\"\n")
+	applyGenerator(t, cp, ns2, "app", "  data:\n    a: \"2\"\n")
+	waitConfigMap(t, cs, ns1, "app", "generated", func(cm *corev1.ConfigMap) bool { return dataIs(cm, "a", "1") })
+	waitConfigMap(t, cs, ns2, "app", "generated", func(cm *corev1.ConfigMap) bool { return dataIs(cm, "a", "2") })
+	p.waitErrLine(reconciled(ns1, "app", "ok"))
+}
