@@ -133,17 +133,17 @@ func Adoptable(cm *corev1.ConfigMap, fieldManager string) bool {
 	return false
 }
 
-// ToPrune returns the names of the ConfigMaps of cms that the generator of
-// uid controls, other than keep: the ones an earlier spec generated.
-func ToPrune(cms []*corev1.ConfigMap, uid types.UID, keep string) []string {
-	var names []string
+// ToPrune returns the ConfigMaps of cms that the generator of uid
+// controls, other than keep (the ones an earlier spec generated), by name.
+func ToPrune(cms []*corev1.ConfigMap, uid types.UID, keep string) []*corev1.ConfigMap {
+	var out []*corev1.ConfigMap
 	for _, cm := range cms {
 		if cm.Name != keep && ControlledBy(cm, uid) {
-			names = append(names, cm.Name)
+			out = append(out, cm)
 		}
 	}
-	slices.Sort(names)
-	return names
+	slices.SortFunc(out, func(a, b *corev1.ConfigMap) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }
 
 // NeedsReplace says whether the stored ConfigMap current must be deleted

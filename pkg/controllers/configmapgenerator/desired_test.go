@@ -164,7 +164,11 @@ func TestToPrune(t *testing.T) {
 		{"another kind", []*corev1.ConfigMap{other}, "app", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := ToPrune(tc.cms, "u-1", tc.keep); !slices.Equal(got, tc.want) {
+			var got []string
+			for _, cm := range ToPrune(tc.cms, "u-1", tc.keep) {
+				got = append(got, cm.Name)
+			}
+			if !slices.Equal(got, tc.want) {
 				t.Errorf("ToPrune = %v, want %v", got, tc.want)
 			}
 		})

@@ -145,14 +145,10 @@ func (r *reconciler) prune(ctx context.Context, gen *ConfigMapGenerator, keep st
 		}
 		owned = append(owned, cm)
 	}
-	for _, name := range ToPrune(owned, gen.UID, keep) {
-		for _, cm := range owned {
-			if cm.Name == name {
-				klog.FromContext(ctx).V(2).Info("pruning", "configmap", name)
-				if err := r.delete(ctx, cm); err != nil {
-					return err
-				}
-			}
+	for _, cm := range ToPrune(owned, gen.UID, keep) {
+		klog.FromContext(ctx).V(2).Info("pruning", "configmap", cm.Name)
+		if err := r.delete(ctx, cm); err != nil {
+			return err
 		}
 	}
 	return nil
