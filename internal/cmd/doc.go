@@ -15,7 +15,10 @@
 // get*.go (`get`; get_watch.go runs `watch` for `get -w`), serve.go
 // (`serve`: reflectors of every namespace behind pkg/serve's handler) and
 // serve_files.go (its certificate, token and kubeconfig file),
-// completion*.go, version.go.
+// runcontroller*.go (`run-controller`: flags, the run with its signals,
+// metrics server and leader election, the --list table), reconcilelog.go
+// (its line per reconcile), builtins.go (the registry of built-in
+// controllers), crd.go (`crd print|install`), completion*.go, version.go.
 //
 // It is internal because its only user is cmd/kubectl-reflect.
 package cmd

@@ -1,0 +1,238 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/klog/v2"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/controller"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
+)
+
+// fieldManagerPrefix is what every controller's field manager starts with:
+// kubectl-reflect-NAME.
+const fieldManagerPrefix = "kubectl-reflect"
+
+// Run lists the built-ins, or runs the controllers named until a signal
+// stops them (see runControllerLong).
+func (o *RunControllerOptions) Run(ctx context.Context) error {
+	if o.List {
+		return printBuiltins(o.Out, o.registry.All())
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	force := make(chan struct{})
+	var log *reconcileLog
+	if !o.Quiet {
+		log = newReconcileLog(o.ErrOut)
+		defer log.close()
+	}
+	tp, stopTracing, err := controller.NewTracerProvider(runCtx, "kubectl-reflect")
+	if err != nil {
+		return err
+	}
+	defer func() { // flush the spans left, a few seconds at most; losing some is no error of the run
+		flushCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_ = stopTracing(flushCtx)
+	}()
+	env, plain, err := o.env(log, force, tp)
+	if err != nil {
+		return err
+	}
+	registry := prometheus.NewRegistry()
+	env.Options.Metrics = controller.NewMetrics(registry)
+	ctrls, stopEvents, err := o.build(runCtx, env, plain)
+	if err != nil {
+		return err
+	}
+	defer stopEvents()
+	reconcileAll := func() {
+		for _, c := range ctrls {
+			c.ReconcileAll()
+		}
+	}
+	forced, stopSignals := o.handleSignals(cancel, force, reconcileAll)
+	defer stopSignals()
+	err = o.serveAndRun(runCtx, plain, ctrls, registry)
+	if forced() {
+		return errInterrupted
+	}
+	return err
+}
+
+// env is what every built-in is built on: the process's one reflector Set
+// (so that two controllers reading ConfigMaps share one watch), clients
+// without client-side rate limits whose writes are spans of tp (the
+// reflectors' are not: a watch would be a span as long as the watch) and
+// the runner options; plain is a client for the rest (leader election,
+// Events), whose calls are no spans.
+func (o *RunControllerOptions) env(log *reconcileLog, force <-chan struct{}, tp trace.TracerProvider) (env controllers.Env, plain kubernetes.Interface, err error) {
+	cfg, err := o.configFlags.ToRESTConfig()
+	if err != nil {
+		return env, nil, fmt.Errorf("reading the kubeconfig: %w", err)
+	}
+	cfg = rest.CopyConfig(cfg)
+	cfg.QPS, cfg.Burst = -1, 0 // the server's flow control limits us; a token bucket would only add latency
+	writes := rest.CopyConfig(cfg)
+	controller.WrapConfigForTracing(writes, tp)
+	cs, err := kubernetes.NewForConfig(writes)
+	if err != nil {
+		return env, nil, fmt.Errorf("creating a client: %w", err)
+	}
+	dyn, err := dynamic.NewForConfig(writes)
+	if err != nil {
+		return env, nil, fmt.Errorf("creating a client: %w", err)
+	}
+	if plain, err = kubernetes.NewForConfig(cfg); err != nil {
+		return env, nil, fmt.Errorf("creating a client: %w", err)
+	}
+	mapper, err := o.configFlags.ToRESTMapper()
+	if err != nil {
+		return env, nil, fmt.Errorf("reading the server's resource types: %w", err)
+	}
+	rc, err := kube.NewRESTClient(cfg)
+	if err != nil {
+		return env, nil, err
+	}
+	report := newReporter(o.ErrOut, false)
+	set := reflector.NewSet(reflector.SetOptions{NewClient: reflector.RESTClients(rc, kube.RediscoverWith(mapper)), Hooks: report.hooks(true)})
+	env = controllers.Env{
+		Set: set, Namespace: o.namespace, Kube: cs, Dynamic: dyn,
+		FieldManager: fieldManagerPrefix, DryRun: o.DryRun,
+		Options: controller.Options{
+			Concurrency: o.Concurrency, Debounce: o.Debounce, Logger: klog.Background(), ForceStop: force,
+			TracerProvider: tp,
+		},
+	}
+	if log != nil {
+		env.Options.OnReconcile = log.record
+	}
+	return env, plain, nil
+}
+
+// build builds every built-in's controllers on env, each built-in with an
+// Events recorder of its own writing through events (none on a dry run);
+// stop flushes the recorders.
+func (o *RunControllerOptions) build(ctx context.Context, env controllers.Env, events kubernetes.Interface) (ctrls []*controller.Controller, stop func(), err error) {
+	var stops []func()
+	stop = func() {
+		for _, s := range stops {
+			s()
+		}
+	}
+	for _, b := range o.builtins {
+		benv := env
+		if !o.DryRun {
+			rec, stopRec := controller.NewRecorder(ctx, events, b.Name)
+			benv.Recorder = rec
+			stops = append(stops, stopRec)
+		}
+		cs, err := b.New(ctx, benv)
+		if err != nil {
+			stop()
+			return nil, nil, fmt.Errorf("%s: %w", b.Name, err)
+		}
+		ctrls = append(ctrls, cs...)
+	}
+	return ctrls, stop, nil
+}
+
+// serveAndRun runs ctrls, under leader election with --leader-elect,
+// serving /metrics, /healthz and /readyz on --metrics-addr meanwhile if
+// set.
+func (o *RunControllerOptions) serveAndRun(ctx context.Context, kube kubernetes.Interface, ctrls []*controller.Controller, registry *prometheus.Registry) error {
+	var leading atomic.Bool
+	run := func(ctx context.Context) error { return o.runAll(ctx, ctrls) }
+	health := controller.HealthOptions{Gatherer: registry, Controllers: ctrls}
+	if o.LeaderElect {
+		health.Leading = leading.Load
+		lease := controller.LeaderElection{Client: kube, Namespace: o.LeaderElectNamespace, Name: o.leaseName()}
+		o.say("waiting to lead: Lease %s/%s", lease.Namespace, lease.Name)
+		run = func(ctx context.Context) error {
+			return controller.RunWithLeaderElection(ctx, lease, func(ctx context.Context) error {
+				leading.Store(true)
+				o.say("leading: Lease %s/%s", lease.Namespace, lease.Name)
+				return o.runAll(ctx, ctrls)
+			})
+		}
+	}
+	if o.MetricsAddr == "" {
+		return run(ctx)
+	}
+	srv, err := controller.ListenHealth(o.MetricsAddr, health)
+	if err != nil {
+		return err
+	}
+	o.say("serving /metrics, /healthz and /readyz on http://%s", srv.Addr())
+	srvCtx, stopServing := context.WithCancel(context.WithoutCancel(ctx))
+	served := make(chan error, 1)
+	go func() { served <- srv.Run(srvCtx) }()
+	err = run(ctx)
+	stopServing()
+	return errors.Join(err, <-served)
+}
+
+// say writes a line about the run on stderr, unless -q.
+func (o *RunControllerOptions) say(format string, args ...any) {
+	if !o.Quiet {
+		fmt.Fprintf(o.ErrOut, format+"\n", args...)
+	}
+}
+
+// runAll runs ctrls until ctx ends, and says on stderr (unless -q) when
+// each is ready. A controller that fails stops the others.
+func (o *RunControllerOptions) runAll(ctx context.Context, ctrls []*controller.Controller) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	o.announce()
+	var wg sync.WaitGroup
+	errs := make([]error, len(ctrls))
+	for i, c := range ctrls {
+		wg.Go(func() {
+			if errs[i] = c.Run(ctx); errs[i] != nil {
+				errs[i] = fmt.Errorf("%s: %w", c.Name(), errs[i])
+				cancel()
+			}
+		})
+		wg.Go(func() {
+			select {
+			case <-c.Ready():
+				o.say("%s: ready", c.Name())
+			case <-ctx.Done():
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// announce says what runs where.
+func (o *RunControllerOptions) announce() {
+	names := make([]string, len(o.builtins))
+	for i, b := range o.builtins {
+		names[i] = b.Name
+	}
+	where := "in namespace " + o.namespace
+	if o.namespace == "" {
+		where = "in every namespace"
+	}
+	dry := ""
+	if o.DryRun {
+		dry = " (dry run: nothing is written)"
+	}
+	o.say("running %s %s%s", strings.Join(names, ", "), where, dry)
+}
