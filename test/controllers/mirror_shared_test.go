@@ -92,7 +92,7 @@ func (p *countingProxy) kubeconfig(t *testing.T) string {
 // ConfigMap is created, a source's copy appears).
 func TestMirrorSharesConfigMapWatch(t *testing.T) {
 	cp := cluster.Get(t)
-	cs := admin(t, cp)
+	cs := unthrottled(t, cp)
 	installCRD(t, cp)
 	proxy := newCountingProxy(t, cp.AdminConfig(), "/api/v1/configmaps")
 	p := start(t, cp, "run-controller", "configmap-generator,mirror", "-A", "--kubeconfig", proxy.kubeconfig(t))

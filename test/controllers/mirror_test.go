@@ -12,6 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/retry"
 
 	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
@@ -265,6 +266,20 @@ func (w *mirrorWorld) warningEvent(ns, name, reason string) {
 	})
 }
 
+// unthrottled is an admin clientset without client-side rate limits: the
+// tests poll, and client-go's default 5 requests per second would be what
+// they measure.
+func unthrottled(t *testing.T, cp *controlplane.ControlPlane) kubernetes.Interface {
+	t.Helper()
+	cfg := rest.CopyConfig(cp.AdminConfig())
+	cfg.QPS = -1
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
 // startMirror runs `run-controller mirror -A` and waits until both of its
 // controllers are ready.
 func startMirror(t *testing.T, cp *controlplane.ControlPlane) *proc {
@@ -284,7 +299,7 @@ func startMirror(t *testing.T, cp *controlplane.ControlPlane) *proc {
 // narrows its namespaces, stops allowing reflection, or is deleted.
 func TestMirrorAuto(t *testing.T) {
 	cp := cluster.Get(t)
-	cs := admin(t, cp)
+	cs := unthrottled(t, cp)
 	p := startMirror(t, cp)
 	for _, k := range mirrorKinds {
 		t.Run(k.name, func(t *testing.T) {
@@ -345,7 +360,7 @@ func TestMirrorAuto(t *testing.T) {
 // the source is deleted, the filled destination stays (as emberstack).
 func TestMirrorManual(t *testing.T) {
 	cp := cluster.Get(t)
-	cs := admin(t, cp)
+	cs := unthrottled(t, cp)
 	startMirror(t, cp)
 	for _, k := range mirrorKinds {
 		t.Run(k.name, func(t *testing.T) {
@@ -389,7 +404,7 @@ func TestMirrorManual(t *testing.T) {
 // their copies, and the source is not reconciled over and over.
 func TestMirrorRefusesNonMirror(t *testing.T) {
 	cp := cluster.Get(t)
-	cs := admin(t, cp)
+	cs := unthrottled(t, cp)
 	p := startMirror(t, cp)
 	for _, k := range mirrorKinds {
 		t.Run(k.name, func(t *testing.T) {
