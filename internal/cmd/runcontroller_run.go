@@ -63,7 +63,7 @@ func (o *RunControllerOptions) Run(ctx context.Context) error {
 // (so that two controllers reading ConfigMaps share one watch), clients
 // without client-side rate limits, an Events recorder (none on a dry run)
 // and the runner options.
-func (o *RunControllerOptions) env(ctx context.Context, log *reconcileLog, _ <-chan struct{}) (controllers.Env, func(), error) {
+func (o *RunControllerOptions) env(ctx context.Context, log *reconcileLog, force <-chan struct{}) (controllers.Env, func(), error) {
 	cfg, err := o.configFlags.ToRESTConfig()
 	if err != nil {
 		return controllers.Env{}, nil, fmt.Errorf("reading the kubeconfig: %w", err)
@@ -92,7 +92,7 @@ func (o *RunControllerOptions) env(ctx context.Context, log *reconcileLog, _ <-c
 		Set: set, Namespace: o.namespace, Kube: cs, Dynamic: dyn,
 		FieldManager: fieldManagerPrefix, DryRun: o.DryRun,
 		Options: controller.Options{
-			Concurrency: o.Concurrency, Debounce: o.Debounce, Logger: klog.Background(),
+			Concurrency: o.Concurrency, Debounce: o.Debounce, Logger: klog.Background(), ForceStop: force,
 		},
 	}
 	if log != nil {

@@ -17,6 +17,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
@@ -316,4 +318,9 @@ func kubectlStdin(t *testing.T, cp *controlplane.ControlPlane, stdin string, arg
 		code = ee.ExitCode()
 	}
 	return out.String(), errOut.String(), code
+}
+
+// runtimeConvert converts an unstructured object into a typed one.
+func runtimeConvert(u *unstructured.Unstructured, into any) error {
+	return runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, into)
 }
