@@ -311,6 +311,10 @@ func TestMirrorAuto(t *testing.T) {
 				t.Errorf("the copy's field managers are %q, want %s among them", copyA.owners, mirrorFieldOwner)
 			}
 
+			// A key added to a copy goes: a copy holds its source's data.
+			w.edit(a, "shared", func(_, data map[string]string) { data["added"] = "by hand" })
+			w.copyOf(a, "shared", source, true, map[string]string{"k": "v1"})
+
 			w.edit(src, "shared", func(_, data map[string]string) { data["k"] = "v2"; data["new"] = "x" })
 			w.copyOf(a, "shared", source, true, map[string]string{"k": "v2", "new": "x"})
 			w.copyOf(b, "shared", source, true, map[string]string{"k": "v2", "new": "x"})
@@ -360,7 +364,9 @@ func TestMirrorManual(t *testing.T) {
 			src, dst, denied := w.ns("src"), w.ns("dst"), w.ns("denied")
 			w.create(src, "origin", map[string]string{annAllowed: "true", annAllowedNS: w.prefix + "dst"}, map[string]string{"k": "v1"})
 			source := src + "/origin"
-			w.create(dst, "my-copy", map[string]string{annReflects: source}, map[string]string{"k": "stale"})
+			// Written by someone else (as emberstack's copies are, before a
+			// switch): "extra" must go too, as emberstack replaces data whole.
+			w.create(dst, "my-copy", map[string]string{annReflects: source}, map[string]string{"k": "stale", "extra": "x"})
 			w.create(denied, "my-copy", map[string]string{annReflects: source}, map[string]string{"k": "mine"})
 
 			w.copyOf(dst, "my-copy", source, false, map[string]string{"k": "v1"})

@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/tools/events"
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/reflectortest"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/controller"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
@@ -57,10 +58,15 @@ func (w *world) run() (stop func()) {
 			if a.(k8stesting.PatchAction).GetPatchType() != types.ApplyPatchType {
 				return true, nil, fmt.Errorf("not an apply: %s", doc)
 			}
-			if _, err := w.srv.Apply(k.resource, doc); err != nil {
+			o, err := w.srv.Apply(k.resource, doc)
+			if err != nil {
 				return true, nil, err
 			}
-			return true, &corev1.Secret{}, nil
+			var out runtime.Object = &corev1.Secret{}
+			if k.resource.Kind == "ConfigMap" {
+				out = &corev1.ConfigMap{}
+			}
+			return true, out, json.Unmarshal(o.JSON(), out)
 		})
 		cs.PrependReactor("delete", k.resource.GVR.Resource, func(a k8stesting.Action) (bool, runtime.Object, error) {
 			w.writes.Add(1)
@@ -70,6 +76,11 @@ func (w *world) run() (stop func()) {
 		})
 	}
 	env := controllers.Env{Set: w.set, Kube: cs, FieldManager: "kubectl-reflect", Recorder: w.recorder}
+	env.Options.OnReconcile = func(rec controller.ReconcileRecord) {
+		if rec.Err != nil {
+			w.t.Errorf("reconcile of %s failed: %v", rec.Request, rec.Err)
+		}
+	}
 	cs2, err := New(w.t.Context(), env)
 	if err != nil {
 		w.t.Fatal(err)

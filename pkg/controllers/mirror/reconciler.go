@@ -188,8 +188,16 @@ func (r *reconciler) write(ctx context.Context, source *item, t target) error {
 	if r.env.DryRun {
 		opts.DryRun = []string{metav1.DryRunAll}
 	}
-	if err := r.kind.apply(ctx, r.env.Kube, t.key, rv, ann, desiredPayload(source, t), opts); err != nil {
+	want := desiredPayload(source, t)
+	got, rv, err := r.kind.apply(ctx, r.env.Kube, t.key, rv, ann, want, opts)
+	if err != nil {
 		return fmt.Errorf("reflecting %s to %s: %w", source.key, t.key, err)
+	}
+	if extra := extraKeys(got, want); len(extra.Text)+len(extra.Bytes) > 0 {
+		popts := metav1.PatchOptions{FieldManager: r.manager, DryRun: opts.DryRun}
+		if err := r.kind.dropKeys(ctx, r.env.Kube, t.key, rv, extra, popts); err != nil {
+			return fmt.Errorf("removing from %s the keys %s does not have: %w", t.key, source.key, err)
+		}
 	}
 	klog.FromContext(ctx).V(1).Info("reflected", "copy", t.key, "auto", t.auto, "version", source.rv)
 	return nil
