@@ -458,3 +458,31 @@ func TestMirrorNamespaceScoped(t *testing.T) {
 		t.Errorf("%s/theirs was copied by a mirror scoped to %s", others, mine)
 	}
 }
+
+// TestMirrorSecretType: a Secret's copy has its source's type (a TLS
+// secret, the common case of cert-manager's certificates).
+func TestMirrorSecretType(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := unthrottled(t, cp)
+	w := newMirrorWorld(t, cs, mirrorKinds[0])
+	src, dst := w.ns("src"), w.ns("dst")
+	startMirror(t, cp)
+	tls := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Namespace: src, Name: "cert", Annotations: map[string]string{
+			annAllowed: "true", annAutoEnabled: "true", annAutoNS: w.prefix + "dst",
+		}},
+		Type: corev1.SecretTypeTLS,
+		Data: map[string][]byte{corev1.TLSCertKey: []byte("cert"), corev1.TLSPrivateKeyKey: []byte("key")},
+	}
+	if _, err := cs.CoreV1().Secrets(src).Create(context.Background(), tls, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	w.copyOf(dst, "cert", src+"/cert", true, map[string]string{corev1.TLSCertKey: "cert", corev1.TLSPrivateKeyKey: "key"})
+	got, err := cs.CoreV1().Secrets(dst).Get(context.Background(), "cert", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Type != corev1.SecretTypeTLS {
+		t.Errorf("the copy has type %q, want %q", got.Type, corev1.SecretTypeTLS)
+	}
+}
