@@ -31,8 +31,9 @@ func NewCmdReflect(streams genericiooptions.IOStreams) *cobra.Command {
 		Use:   "kubectl-reflect",
 		Short: "Watch and query Kubernetes objects the way controllers do",
 		Long: `kubectl reflect runs reflectors (list, then watch, resumed and relisted as needed)
-for the kinds you name and shows what they see (watch, get), or runs built-in
-controllers on them (run-controller).`,
+for the kinds you name and shows what they see (watch, get), serves them to
+other clients as a read-only API (serve), or runs built-in controllers on them
+(run-controller).`,
 		Annotations: map[string]string{
 			cobra.CommandDisplayNameAnnotation: "kubectl reflect",
 		},
