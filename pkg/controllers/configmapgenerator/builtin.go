@@ -1,0 +1,99 @@
+package configmapgenerator
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/discovery"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/controller"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+)
+
+// Name is the built-in's name, as run-controller takes it.
+const Name = "configmap-generator"
+
+//go:embed crd.yaml
+var crd []byte
+
+// CRD is the ConfigMapGenerator CustomResourceDefinition, as YAML.
+func CRD() []byte { return crd }
+
+// Builtin is the configmap-generator built-in.
+func Builtin() controllers.Builtin {
+	return controllers.Builtin{
+		Name:        Name,
+		Description: "Generates a ConfigMap from each ConfigMapGenerator (cmg) and keeps it as its spec says",
+		Reads:       []string{"configmapgenerators.kubectl-reflect.io", "configmaps"},
+		Writes:      []string{"configmaps", "configmapgenerators.kubectl-reflect.io/status", "events.events.k8s.io"},
+		Rules: []controllers.Rule{
+			{Group: Group, Resources: []string{"configmapgenerators"}, Verbs: []string{"get", "list", "watch"}},
+			{Group: Group, Resources: []string{"configmapgenerators/status"}, Verbs: []string{"patch"}},
+			// blockOwnerDeletion on a ConfigMap's ownerReference needs
+			// update on the owner's finalizers where the admission plugin
+			// OwnerReferencesPermissionEnforcement runs.
+			{Group: Group, Resources: []string{"configmapgenerators/finalizers"}, Verbs: []string{"update"}},
+			// apply is a patch that may create.
+			{Group: "", Resources: []string{"configmaps"}, Verbs: []string{"get", "list", "watch", "create", "patch", "delete"}},
+			{Group: "events.k8s.io", Resources: []string{"events"}, Verbs: []string{"create", "patch"}},
+		},
+		CRD: crd,
+		New: newControllers,
+	}
+}
+
+// newControllers builds the one configmap-generator controller on env, once
+// it knows the server serves the CRD.
+func newControllers(_ context.Context, env controllers.Env) ([]*controller.Controller, error) {
+	if err := checkCRD(env.Kube.Discovery()); err != nil {
+		return nil, err
+	}
+	b := controller.NewBuilder(Name, env.Set)
+	gens := b.For(Resource, env.Scope())
+	cms := b.Owns(configMaps, env.Scope())
+	// A ConfigMap of a generator's name that is not its own blocks it
+	// (NameConflict); its going away must reconcile the generator.
+	b.Watches(configMaps, env.Scope(), sameName(gens))
+	prefix := env.FieldManager
+	if prefix == "" {
+		prefix = "kubectl-reflect"
+	}
+	r := &reconciler{
+		gens: gens, cms: cms, kube: env.Kube, dynamic: env.Dynamic,
+		fieldManager: prefix + "-" + Name, dryRun: env.DryRun, recorder: env.Recorder,
+		now: metav1.Now,
+	}
+	c, err := b.Build(r, env.Options)
+	if err != nil {
+		return nil, err
+	}
+	return []*controller.Controller{c}, nil
+}
+
+// sameName maps a ConfigMap to the generator of its name, if there is one.
+func sameName(gens *controller.Input) controller.Mapper {
+	return func(o *object.Object) []controller.Request {
+		k := store.Key{Namespace: o.Namespace, Name: o.Name}
+		if _, ok := gens.Get(k); ok {
+			return []controller.Request{k}
+		}
+		return nil
+	}
+}
+
+// checkCRD fails with what to do when the server does not serve the CRD.
+func checkCRD(d discovery.DiscoveryInterface) error {
+	_, err := d.ServerResourcesForGroupVersion(Group + "/" + Version)
+	switch {
+	case apierrors.IsNotFound(err):
+		return fmt.Errorf("the server does not serve %s (the ConfigMapGenerator CRD): run kubectl reflect crd install %s", GVR.GroupResource(), Name)
+	case err != nil:
+		return fmt.Errorf("looking up the ConfigMapGenerator CRD: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,201 @@
+package configmapgenerator
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/klog/v2"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/controller"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+)
+
+// reconciler makes each generator's ConfigMap as its spec says.
+type reconciler struct {
+	gens, cms    *controller.Input // For: the generators; Owns: the ConfigMaps
+	kube         kubernetes.Interface
+	dynamic      dynamic.Interface
+	fieldManager string
+	dryRun       bool
+	recorder     events.EventRecorder // nil emits none
+	now          func() metav1.Time
+}
+
+// Reconcile reads the generator and its ConfigMaps from the stores, applies
+// the desired ConfigMap (unless it is stored already), prunes the ones an
+// earlier spec generated and writes the status.
+func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
+	gen, ok, err := controller.GetAs[ConfigMapGenerator](r.gens, req)
+	if err != nil {
+		return controller.Result{}, controller.Terminal(err)
+	}
+	if !ok || gen.DeletionTimestamp != nil {
+		return controller.Result{}, nil // the garbage collector deletes its ConfigMaps
+	}
+	desired, err := Desired(gen)
+	if err != nil {
+		return controller.Result{}, r.refuse(ctx, gen, err)
+	}
+	current, _, err := controller.GetAs[corev1.ConfigMap](r.cms, store.Key{Namespace: gen.Namespace, Name: desired.Name})
+	if err != nil {
+		return controller.Result{}, err
+	}
+	if current != nil && !ControlledBy(current, gen.UID) {
+		return controller.Result{}, r.refuse(ctx, gen, &SpecError{Reason: ReasonNameConflict,
+			Message: fmt.Sprintf("ConfigMap %s exists and is not controlled by this generator: it is left as it is", desired.Name)})
+	}
+	if err := r.applyConfigMap(ctx, gen, desired, current); err != nil {
+		return controller.Result{}, err
+	}
+	if err := r.prune(ctx, gen, desired.Name); err != nil {
+		return controller.Result{}, err
+	}
+	msg := fmt.Sprintf("ConfigMap %s is generated", desired.Name)
+	return controller.Result{}, r.writeStatus(ctx, gen, NewStatus(gen, true, ReasonGenerated, msg, desired.Name, r.now()))
+}
+
+// refuse reports a *SpecError as Ready=False and a Warning Event (when the
+// status changes, so once per new problem) and returns it Terminal; any
+// other error is returned as it is, to be retried.
+func (r *reconciler) refuse(ctx context.Context, gen *ConfigMapGenerator, err error) error {
+	var se *SpecError
+	if !errors.As(err, &se) {
+		return err
+	}
+	st := NewStatus(gen, false, se.Reason, se.Message, "", r.now())
+	if !StatusEqual(gen.Status, st) {
+		if werr := r.writeStatus(ctx, gen, st); werr != nil {
+			return werr
+		}
+		if r.recorder != nil {
+			ref := &corev1.ObjectReference{APIVersion: Group + "/" + Version, Kind: Kind, Namespace: gen.Namespace, Name: gen.Name, UID: gen.UID}
+			r.recorder.Eventf(ref, nil, corev1.EventTypeWarning, se.Reason, "Generate", "%s", se.Message)
+		}
+	}
+	return controller.Terminal(err)
+}
+
+// applyConfigMap applies desired unless the fields this controller owns in
+// current already say what it would write; an immutable current whose
+// content must change is deleted first.
+func (r *reconciler) applyConfigMap(ctx context.Context, gen *ConfigMapGenerator, desired, current *corev1.ConfigMap) error {
+	log := klog.FromContext(ctx)
+	ac := ApplyConfiguration(desired, OwnerReference(gen))
+	if current != nil && NeedsReplace(current, desired) {
+		log.V(2).Info("replacing an immutable ConfigMap", "configmap", desired.Name)
+		if err := r.delete(ctx, current); err != nil {
+			return err
+		}
+		if r.dryRun {
+			return nil // a dry-run apply would meet the ConfigMap still stored
+		}
+	} else if current != nil && r.applied(current, ac) {
+		return nil
+	}
+	log.V(2).Info("applying", "configmap", desired.Name)
+	_, err := r.kube.CoreV1().ConfigMaps(desired.Namespace).Apply(ctx, ac, r.applyOptions())
+	if err != nil {
+		return fmt.Errorf("applying ConfigMap %s/%s: %w", desired.Namespace, desired.Name, err)
+	}
+	return nil
+}
+
+// applied says whether the fields this controller's field manager owns in
+// current are exactly ac: applying ac would change nothing. A field another
+// manager took over (kubectl edit) or removed is no longer ours, so the
+// comparison fails and the apply restores it.
+func (r *reconciler) applied(current *corev1.ConfigMap, ac *corev1ac.ConfigMapApplyConfiguration) bool {
+	owned, err := corev1ac.ExtractConfigMap(current, r.fieldManager)
+	if err != nil {
+		return false
+	}
+	a, errA := json.Marshal(owned)
+	b, errB := json.Marshal(ac)
+	return errA == nil && errB == nil && bytes.Equal(a, b)
+}
+
+// prune deletes the ConfigMaps gen controls other than keep.
+func (r *reconciler) prune(ctx context.Context, gen *ConfigMapGenerator, keep string) error {
+	uid := []byte(gen.UID)
+	var owned []*corev1.ConfigMap
+	for _, o := range r.cms.List() {
+		// The UID in the JSON is a cheap filter before decoding.
+		if o.Namespace != gen.Namespace || o.Name == keep || !bytes.Contains(o.JSON(), uid) {
+			continue
+		}
+		cm, err := controller.Decode[corev1.ConfigMap](o)
+		if err != nil {
+			return err
+		}
+		owned = append(owned, cm)
+	}
+	for _, name := range ToPrune(owned, gen.UID, keep) {
+		for _, cm := range owned {
+			if cm.Name == name {
+				klog.FromContext(ctx).V(2).Info("pruning", "configmap", name)
+				if err := r.delete(ctx, cm); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// delete deletes cm if it is still the object of that UID.
+func (r *reconciler) delete(ctx context.Context, cm *corev1.ConfigMap) error {
+	opts := metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &cm.UID}}
+	if r.dryRun {
+		opts.DryRun = []string{metav1.DryRunAll}
+	}
+	err := r.kube.CoreV1().ConfigMaps(cm.Namespace).Delete(ctx, cm.Name, opts)
+	if err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("deleting ConfigMap %s/%s: %w", cm.Namespace, cm.Name, err)
+	}
+	return nil
+}
+
+// writeStatus applies st to gen's status subresource unless it is stored
+// already.
+func (r *reconciler) writeStatus(ctx context.Context, gen *ConfigMapGenerator, st Status) error {
+	if StatusEqual(gen.Status, st) {
+		return nil
+	}
+	raw, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	var status map[string]any
+	if err := json.Unmarshal(raw, &status); err != nil {
+		return err
+	}
+	u := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": Group + "/" + Version, "kind": Kind,
+		"metadata": map[string]any{"name": gen.Name, "namespace": gen.Namespace},
+		"status":   status,
+	}}
+	_, err = r.dynamic.Resource(GVR).Namespace(gen.Namespace).ApplyStatus(ctx, gen.Name, u, r.applyOptions())
+	if err != nil {
+		return fmt.Errorf("writing the status of %s/%s: %w", gen.Namespace, gen.Name, err)
+	}
+	return nil
+}
+
+func (r *reconciler) applyOptions() metav1.ApplyOptions {
+	opts := metav1.ApplyOptions{FieldManager: r.fieldManager, Force: true}
+	if r.dryRun {
+		opts.DryRun = []string{metav1.DryRunAll}
+	}
+	return opts
+}
