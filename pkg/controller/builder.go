@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -32,6 +31,11 @@ type Options struct {
 	// OnReconcile, if set, is called after every reconcile (the terminal's
 	// one line per reconcile); it must be fast and never block.
 	OnReconcile func(ReconcileRecord)
+	// ForceStop, when closed after Run's ctx ended, cancels the contexts of
+	// the reconciles still in flight (the CLI closes it on a second
+	// SIGINT: ForceStop: force.Done()); nil waits for them however long
+	// they take.
+	ForceStop <-chan struct{}
 }
 
 // ReconcileRecord is what one reconcile did.
@@ -112,41 +116,4 @@ func hasFor(inputs []*Input) bool {
 		}
 	}
 	return false
-}
-
-// Controller runs one reconciler over its inputs. See Run.
-type Controller struct {
-	name   string
-	set    *reflector.Set
-	inputs []*Input
-	r      Reconciler
-	opts   Options
-}
-
-func newController(name string, set *reflector.Set, inputs []*Input, r Reconciler, opts Options) *Controller {
-	return &Controller{name: name, set: set, inputs: inputs, r: r, opts: opts}
-}
-
-// Name is the controller's name.
-func (c *Controller) Name() string { return c.name }
-
-// Run acquires the controller's inputs from the Set, subscribes to them
-// (Coalescing), and reconciles until ctx ends: the initial list of every
-// input first queues every root object, live changes go before what is
-// left of that backlog. When ctx ends, Run stops starting reconciles, waits
-// for the ones in flight, releases its leases and returns nil; it returns
-// an error only when an input's reflector stopped for good.
-func (c *Controller) Run(ctx context.Context) error {
-	panic("TODO: implemented by the controller core")
-}
-
-// Ready is closed once every input has synced and the initial backlog is
-// queued (readyz).
-func (c *Controller) Ready() <-chan struct{} {
-	panic("TODO: implemented by the controller core")
-}
-
-// ReconcileAll queues every root object (SIGHUP, --reconcile-all).
-func (c *Controller) ReconcileAll() {
-	panic("TODO: implemented by the controller core")
 }

@@ -9,7 +9,20 @@
 //     contract between the runner and a reconciler.
 //   - input.go: Input, a controller's read-only view of one shared store
 //     (For, Owns or Watches), and Decode into a typed object.
-//   - builder.go: Builder (For, Owns, Watches, Build) and Controller.
+//   - builder.go: Builder (For, Owns, Watches, Build).
+//   - controller.go: Controller: Run (leases, subscriptions, workers,
+//     graceful and forced stop), Ready, ReconcileAll.
+//   - mapping.go: how an Input's object maps to root requests (itself, its
+//     controller ownerReference, the Mapper).
+//   - scheduler.go: which request runs when: dedupe, debounce, requeue,
+//     per-object backoff, live changes before the initial backlog, never
+//     one object twice at once. Pure logic over time, no API.
+//   - reconcile.go: one reconcile: its logger, reconcile ID, trigger,
+//     panic recovery, metrics and record.
+//   - metrics.go: Metrics (controller-runtime's names).
+//
+// internal/reflectortest is an in-memory server for the tests of this
+// package and of the built-in controllers.
 //
 // The data flows one way: store -> subscriptions (Coalescing: latest wins per
 // object) -> requests -> the scheduler -> reconcile. A reconcile reads the
