@@ -26,6 +26,7 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers/configmapgenerator"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers/mirror"
 )
 
 const (
@@ -35,7 +36,7 @@ const (
 
 // builtins are the built-ins deploy/ runs.
 func builtins() []controllers.Builtin {
-	return []controllers.Builtin{configmapgenerator.Builtin()}
+	return controllers.NewRegistry(configmapgenerator.Builtin(), mirror.Builtin()).All()
 }
 
 // manifests are what `kubectl apply -k deploy/` applies, by kind and name.
@@ -189,11 +190,10 @@ func TestDeployment(t *testing.T) {
 		t.Fatalf("%d containers, want 1", len(pod.Containers))
 	}
 	c := pod.Containers[0]
-	names := []string{"mirror"} // TODO(deploy): from builtins() once the mirror built-in is merged
+	var names []string
 	for _, b := range builtins() {
 		names = append(names, b.Name)
 	}
-	slices.Sort(names)
 	wantArgs := []string{"run-controller", strings.Join(names, ","), "-A", "--leader-elect", "--metrics-addr", ":8080"}
 	if !slices.Equal(c.Args, wantArgs) {
 		t.Errorf("args %q, want %q", c.Args, wantArgs)
