@@ -47,7 +47,9 @@ for the kinds you name and shows what they see.`,
 		}
 		return startProfile(root)
 	}
-	root.AddCommand(NewCmdWatch(flags, streams), NewCmdGet(flags, streams), NewCmdVersion(streams))
+	registry := builtins()
+	root.AddCommand(NewCmdWatch(flags, streams), NewCmdGet(flags, streams), NewCmdVersion(streams),
+		NewCmdRunController(flags, streams, registry), NewCmdCRD(flags, streams, registry))
 	initCompletion(root, flags)
 	return root
 }

@@ -19,7 +19,10 @@
 //     one object twice at once. Pure logic over time, no API.
 //   - reconcile.go: one reconcile: its logger, reconcile ID, trigger,
 //     panic recovery, metrics and record.
-//   - metrics.go: Metrics (controller-runtime's names).
+//   - metrics.go, inflight.go: Metrics, under controller-runtime's names,
+//     labels and help texts (NewMetrics).
+//   - health.go: /metrics, /healthz and /readyz (NewHealthHandler), and a
+//     server for them (ListenHealth, HealthServer.Run).
 //
 // internal/reflectortest is an in-memory server for the tests of this
 // package and of the built-in controllers.

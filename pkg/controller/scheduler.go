@@ -76,7 +76,7 @@ type scheduler struct {
 	mu       sync.Mutex
 	entries  map[Request]*entry
 	lists    [2][]slot // by priority
-	nready   int       // valid slots in lists
+	ready    [2]int    // valid slots in lists, by priority
 	timers   timerHeap
 	nextGen  uint64
 	shutdown bool
@@ -85,10 +85,10 @@ type scheduler struct {
 // schedulerHooks let metrics watch the queue; each is optional and called
 // with the scheduler's lock held, so it must be quick.
 type schedulerHooks struct {
-	depth   func(n int)                // queued requests after a change of their number
-	added   func()                     // a request became known (workqueue adds)
-	started func(waited time.Duration) // a worker took a request queued that long
-	retried func()                     // a failure scheduled a retry
+	depth   func(p priority, n int)                // n requests of p are queued now
+	added   func()                                 // a request became ready (workqueue adds)
+	started func(p priority, waited time.Duration) // a worker took a request queued that long
+	retried func()                                 // a failure scheduled a retry
 }
 
 func newScheduler(backoff Backoff, hooks schedulerHooks) *scheduler {
@@ -111,9 +111,6 @@ func (s *scheduler) add(req Request, t Trigger, p priority, delay time.Duration)
 	if e == nil {
 		e = &entry{req: req}
 		s.entries[req] = e
-		if s.hooks.added != nil {
-			s.hooks.added()
-		}
 	}
 	switch e.state {
 	case running:
@@ -125,7 +122,9 @@ func (s *scheduler) add(req Request, t Trigger, p priority, delay time.Duration)
 		return
 	case queued:
 		if p > e.prio {
+			s.countLocked(e.prio, -1)
 			e.prio = p
+			s.countLocked(e.prio, +1)
 			s.pushReadyLocked(e) // the old slot goes stale
 		}
 		return
@@ -156,9 +155,11 @@ func (s *scheduler) scheduleLocked(e *entry, at time.Time) {
 
 func (s *scheduler) pushReadyLocked(e *entry) {
 	if e.state != queued {
-		s.nready++
 		e.readyAt = time.Now()
-		s.depthLocked()
+		s.countLocked(e.prio, +1)
+		if s.hooks.added != nil {
+			s.hooks.added()
+		}
 	}
 	s.nextGen++
 	e.state, e.gen = queued, s.nextGen
@@ -166,9 +167,11 @@ func (s *scheduler) pushReadyLocked(e *entry) {
 	s.signal()
 }
 
-func (s *scheduler) depthLocked() {
+// countLocked counts delta more queued requests of priority p.
+func (s *scheduler) countLocked(p priority, delta int) {
+	s.ready[p] += delta
 	if s.hooks.depth != nil {
-		s.hooks.depth(s.nready)
+		s.hooks.depth(p, s.ready[p])
 	}
 }
 
@@ -206,7 +209,7 @@ func (s *scheduler) tryNext() (req Request, t Trigger, ok bool, wait time.Durati
 	}
 	s.promoteDueLocked(time.Now())
 	if e := s.popLocked(); e != nil {
-		if s.nready > 0 {
+		if s.ready[live]+s.ready[backlog] > 0 {
 			s.signal() // another worker may take the next one
 		}
 		return e.req, e.trigger, true, 0, false
@@ -241,10 +244,9 @@ func (s *scheduler) popLocked() *entry {
 			if e == nil || e.state != queued || e.gen != sl.gen {
 				continue // stale
 			}
-			s.nready--
-			s.depthLocked()
+			s.countLocked(p, -1)
 			if s.hooks.started != nil {
-				s.hooks.started(time.Since(e.readyAt))
+				s.hooks.started(p, time.Since(e.readyAt))
 			}
 			e.state = running
 			return e
@@ -355,6 +357,8 @@ func (s *scheduler) shutdownNow() {
 	if !s.shutdown {
 		s.shutdown = true
 		close(s.stop)
+		s.countLocked(live, -s.ready[live]) // dropped
+		s.countLocked(backlog, -s.ready[backlog])
 	}
 }
 

@@ -298,3 +298,28 @@ func TestSchedulerShutdown(t *testing.T) {
 		}
 	})
 }
+
+func TestSchedulerCountsQueuedByPriority(t *testing.T) {
+	var depth [2]int
+	adds := 0
+	s := newScheduler(DefaultBackoff, schedulerHooks{
+		depth: func(p priority, n int) { depth[p] = n },
+		added: func() { adds++ },
+	})
+	s.add(reqA, change, backlog, 0)
+	s.add(reqB, change, backlog, 0)
+	s.add(reqC, change, live, 0)
+	s.add(reqC, change, live, 0) // deduplicated: no add
+	s.add(reqA, change, live, 0) // promoted
+	if depth != [2]int{backlog: 1, live: 2} || adds != 3 {
+		t.Fatalf("depth %v adds %d, want backlog 1 live 2, 3 adds", depth, adds)
+	}
+	take(t, s)
+	if depth != [2]int{backlog: 1, live: 1} {
+		t.Fatalf("depth %v after a take, want backlog 1 live 1", depth)
+	}
+	s.shutdownNow()
+	if depth != [2]int{} {
+		t.Fatalf("depth %v after shutdown, want 0", depth)
+	}
+}

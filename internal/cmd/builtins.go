@@ -1,0 +1,11 @@
+package cmd
+
+import (
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers/configmapgenerator"
+)
+
+// builtins is the registry of the controllers run-controller and crd know.
+func builtins() *controllers.Registry {
+	return controllers.NewRegistry(configmapgenerator.Builtin())
+}
