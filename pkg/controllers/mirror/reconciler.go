@@ -44,6 +44,11 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	if r.env.Namespace != "" && req.Namespace != r.env.Namespace {
 		return controller.Result{}, nil // -n NS mirrors the sources of NS only
 	}
+	if !r.synced() {
+		// A reconcile before every store has its first list would see no
+		// namespace and decide nothing; it runs again once they have.
+		return controller.Result{RequeueAfter: unsyncedRetry}, nil
+	}
 	log := klog.FromContext(ctx)
 	s, err := r.read(ctx, req)
 	if err != nil {
@@ -76,6 +81,22 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		r.warn(obj, s.source, "ReflectionNotPermitted", "source %s does not permit reflection to namespace %s: the copy is left as it is", req, obj.key.Namespace)
 	}
 	return controller.Result{}, errors.Join(errs...)
+}
+
+// unsyncedRetry is how soon a reconcile that came before the stores had
+// their first list runs again.
+const unsyncedRetry = 100 * time.Millisecond
+
+// synced says whether both stores have their first list.
+func (r *reconciler) synced() bool {
+	for _, in := range []*controller.Input{r.objects, r.nsInput} {
+		select {
+		case <-in.Lease().Synced():
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // read gathers the state of req from the stores.
