@@ -54,14 +54,6 @@ type mirrorKind struct {
 	deleteFunc func(ctx context.Context, cs kubernetes.Interface, ns, name string) error
 }
 
-func managers(m metav1.ObjectMeta) []string {
-	var out []string
-	for _, f := range m.ManagedFields {
-		out = append(out, f.Manager)
-	}
-	return out
-}
-
 func toBytes(data map[string]string) map[string][]byte {
 	out := map[string][]byte{}
 	for k, v := range data {
@@ -91,7 +83,7 @@ var mirrorKinds = []mirrorKind{
 			if err != nil {
 				return mirrored{}, err
 			}
-			return mirrored{ann: s.Annotations, data: toStrings(s.Data), rv: s.ResourceVersion, owners: managers(s.ObjectMeta)}, nil
+			return mirrored{ann: s.Annotations, data: toStrings(s.Data), rv: s.ResourceVersion, owners: managers(&s.ObjectMeta)}, nil
 		},
 		edit: func(ctx context.Context, cs kubernetes.Interface, ns, name string, edit func(ann, data map[string]string)) error {
 			return retry.RetryOnConflict(retry.DefaultRetry, func() error {
@@ -125,7 +117,7 @@ var mirrorKinds = []mirrorKind{
 			if err != nil {
 				return mirrored{}, err
 			}
-			return mirrored{ann: cm.Annotations, data: cm.Data, rv: cm.ResourceVersion, owners: managers(cm.ObjectMeta)}, nil
+			return mirrored{ann: cm.Annotations, data: cm.Data, rv: cm.ResourceVersion, owners: managers(&cm.ObjectMeta)}, nil
 		},
 		edit: func(ctx context.Context, cs kubernetes.Interface, ns, name string, edit func(ann, data map[string]string)) error {
 			return retry.RetryOnConflict(retry.DefaultRetry, func() error {
