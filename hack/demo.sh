@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # make demo: a local control plane, sample objects that keep changing, and
-# `kubectl reflect watch` showing them live. Ctrl-C (or SIGTERM) stops
-# everything the demo started and removes its temporary files.
+# `kubectl reflect watch` showing them live; then `kubectl reflect
+# run-controller configmap-generator` creating a ConfigMap from a
+# ConfigMapGenerator and repairing it when it is edited or deleted, which the
+# watch shows too. Ctrl-C (or SIGTERM) stops everything the demo started and
+# removes its temporary files.
 #
 # kubectl comes from PATH (the one built with the control plane if there is
 # none); kubectl-reflect from DEMO_BIN_DIR (default: bin, what `make build`
@@ -12,7 +15,7 @@ bin_dir=${DEMO_BIN_DIR:-$PWD/bin}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/kubectl-reflect-demo-XXXXXX") || exit 1
 export KUBECONFIG="$work/kubeconfig"
-controlplane_pid='' loop_pid='' watch_pid=''
+controlplane_pid='' loop_pid='' watch_pid='' controller_pid=''
 
 # stop ends the watch, the change loop and the control plane, waiting for
 # each: the control plane last, as it stops etcd, kube-apiserver and
@@ -21,6 +24,7 @@ stop() {
   trap '' INT TERM # a second Ctrl-C must not cut the cleanup short
   [ -z "$watch_pid" ] || end "$watch_pid" 'kubectl reflect watch' 5
   [ -z "$loop_pid" ] || end "$loop_pid" 'the change loop' 15 # a kubectl call may take 10s
+  [ -z "$controller_pid" ] || end "$controller_pid" 'kubectl reflect run-controller' 10
   [ -z "$controlplane_pid" ] || end "$controlplane_pid" 'the control plane' 30
   rm -rf "$work"
 }
@@ -75,10 +79,18 @@ kubectl --request-timeout=10s create namespace demo >/dev/null &&
   kc create deployment web --image=nginx --replicas=2 ||
   fail "could not create the sample objects with $(command -v kubectl)"
 
+# The CRD of the configmap-generator controller, so that the watch can show
+# its generators from the start.
+PATH="$bin_dir:$PATH" kubectl reflect crd install configmap-generator >/dev/null ||
+  fail "could not install the ConfigMapGenerator CRD"
+
 # change_loop changes something every 2 seconds until it gets SIGTERM:
 # updates, scaling (the deployment and replicaset controllers act on it),
-# a deletion and a re-creation. A failing kubectl is reported and the loop
-# goes on.
+# a deletion and a re-creation; from round 2 a ConfigMapGenerator, whose
+# ConfigMap is edited by hand (round 3, 7, ...: the controller restores it),
+# deleted (round 4, 8, ...: the controller creates it again) and whose spec
+# changes (round 5, 9, ...: the ConfigMap follows). A failing kubectl is
+# reported and the loop goes on.
 change_loop() {
   local sleeper=''
   trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
@@ -92,7 +104,17 @@ change_loop() {
       2) more='patch secret token' ;;
       3) more='re-create configmap settings-3' ;;
     esac
-    echo "demo: round $round: patch configmap settings-1, scale deployment web to $replicas${more:+, $more}" >&2
+    local generator=''
+    if ((round == 2)); then
+      generator='create configmapgenerator greeting'
+    elif ((round > 2)); then
+      case $((round % 4)) in
+        3) generator='edit configmap greeting by hand' ;;
+        0) generator='delete configmap greeting' ;;
+        1) generator='change the spec of configmapgenerator greeting' ;;
+      esac
+    fi
+    echo "demo: round $round: patch configmap settings-1, scale deployment web to $replicas${more:+, $more}${generator:+, $generator}" >&2
     try patch configmap settings-1 --type=merge -p "{\"data\":{\"round\":\"$round\"}}"
     try scale deployment web --replicas=$replicas
     case $((round % 4)) in
@@ -100,14 +122,34 @@ change_loop() {
       2) try patch secret token --type=merge -p "{\"stringData\":{\"round\":\"$round\"}}" ;;
       3) try create configmap settings-3 --from-literal=round=$round ;;
     esac
+    case $generator in
+      create*) echo "$greeting" | try apply -f - ;;
+      edit*) try patch configmap greeting --type=merge -p '{"data":{"greeting":"edited by hand"}}' ;;
+      delete*) try delete configmap greeting ;;
+      change*) try patch configmapgenerator greeting --type=merge -p "{\"spec\":{\"data\":{\"round\":\"$round\"}}}" ;;
+    esac
   done
 }
 
-echo "demo: kubectl reflect watch configmaps,secrets,deployments.apps,replicasets.apps -n demo   (Ctrl-C to stop)" >&2
+greeting='apiVersion: kubectl-reflect.io/v1alpha1
+kind: ConfigMapGenerator
+metadata:
+  name: greeting
+spec:
+  data:
+    greeting: hello
+  labels:
+    app: demo'
+
+kinds=configmaps,secrets,deployments.apps,replicasets.apps,configmapgenerators.kubectl-reflect.io
+echo "demo: kubectl reflect watch $kinds -n demo   (Ctrl-C to stop)" >&2
 # In the background so that a signal runs the trap at once: bash runs a trap
 # only after its foreground command ends.
-PATH="$bin_dir:$PATH" kubectl reflect watch configmaps,secrets,deployments.apps,replicasets.apps -n demo &
+PATH="$bin_dir:$PATH" kubectl reflect watch "$kinds" -n demo &
 watch_pid=$!
+echo "demo: kubectl reflect run-controller configmap-generator -n demo   (one line per reconcile on stderr)" >&2
+PATH="$bin_dir:$PATH" kubectl reflect run-controller configmap-generator -n demo &
+controller_pid=$!
 change_loop & # its first change comes 2 seconds later: the watch has listed by then
 loop_pid=$!
 wait "$watch_pid"

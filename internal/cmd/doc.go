@@ -12,8 +12,11 @@
 // printflags.go (the print flags of a stream, `watch` and `get -w` alike),
 // watch*.go and waiting.go (`watch`), report.go (the reporter of errors,
 // warnings and list progress, and the reflector hooks that feed it),
-// get*.go (`get`; get_watch.go runs `watch` for `get -w`), completion*.go,
-// version.go.
+// get*.go (`get`; get_watch.go runs `watch` for `get -w`),
+// runcontroller*.go (`run-controller`: flags, the run with its signals,
+// metrics server and leader election, the --list table), reconcilelog.go
+// (its line per reconcile), builtins.go (the registry of built-in
+// controllers), crd.go (`crd print|install`), completion*.go, version.go.
 //
 // It is internal because its only user is cmd/kubectl-reflect.
 package cmd

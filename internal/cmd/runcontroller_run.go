@@ -10,6 +10,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
@@ -46,13 +47,20 @@ func (o *RunControllerOptions) Run(ctx context.Context) error {
 		return err
 	}
 	defer stopEvents()
+	registry := prometheus.NewRegistry()
+	env.Options.Metrics = controller.NewMetrics(registry)
 	ctrls, err := o.build(runCtx, env)
 	if err != nil {
 		return err
 	}
-	forced, stopSignals := o.handleSignals(cancel, force, ctrls)
+	reconcileAll := func() {
+		for _, c := range ctrls {
+			c.ReconcileAll()
+		}
+	}
+	forced, stopSignals := o.handleSignals(cancel, force, reconcileAll)
 	defer stopSignals()
-	err = o.runAll(runCtx, ctrls)
+	err = o.serveAndRun(runCtx, ctrls, registry)
 	if forced() {
 		return errInterrupted
 	}
@@ -101,7 +109,9 @@ func (o *RunControllerOptions) env(ctx context.Context, log *reconcileLog, force
 	stop := func() {}
 	if !o.DryRun {
 		b := events.NewBroadcaster(&events.EventSinkImpl{Interface: cs.EventsV1()})
-		if err := b.StartRecordingToSinkWithContext(ctx); err != nil {
+		// Not cancelled with ctx: the reconciles that finish after a
+		// SIGINT may still emit; stop flushes and ends it.
+		if err := b.StartRecordingToSinkWithContext(context.WithoutCancel(ctx)); err != nil {
 			return controllers.Env{}, nil, fmt.Errorf("starting the events recorder: %w", err)
 		}
 		env.Recorder = b.NewRecorder(scheme.Scheme, fieldManagerPrefix)
@@ -122,6 +132,27 @@ func (o *RunControllerOptions) build(ctx context.Context, env controllers.Env) (
 		out = append(out, cs...)
 	}
 	return out, nil
+}
+
+// serveAndRun runs ctrls, serving /metrics, /healthz and /readyz on
+// --metrics-addr meanwhile if set.
+func (o *RunControllerOptions) serveAndRun(ctx context.Context, ctrls []*controller.Controller, registry *prometheus.Registry) error {
+	if o.MetricsAddr == "" {
+		return o.runAll(ctx, ctrls)
+	}
+	srv, err := controller.ListenHealth(o.MetricsAddr, controller.HealthOptions{Gatherer: registry, Controllers: ctrls})
+	if err != nil {
+		return err
+	}
+	if !o.Quiet {
+		fmt.Fprintf(o.ErrOut, "serving /metrics, /healthz and /readyz on http://%s\n", srv.Addr())
+	}
+	srvCtx, stopServing := context.WithCancel(context.WithoutCancel(ctx))
+	served := make(chan error, 1)
+	go func() { served <- srv.Run(srvCtx) }()
+	err = o.runAll(ctx, ctrls)
+	stopServing()
+	return errors.Join(err, <-served)
 }
 
 // runAll runs ctrls until ctx ends, and says on stderr (unless -q) when
@@ -176,7 +207,7 @@ func (o *RunControllerOptions) announce() {
 // handleSignals stops gracefully (cancel) on the first SIGINT or SIGTERM,
 // forces (closes force) on the second, and reconciles everything again on
 // SIGHUP. forced says whether the second came. stop ends the handling.
-func (o *RunControllerOptions) handleSignals(cancel context.CancelFunc, force chan struct{}, ctrls []*controller.Controller) (forced func() bool, stop func()) {
+func (o *RunControllerOptions) handleSignals(cancel context.CancelFunc, force chan struct{}, reconcileAll func()) (forced func() bool, stop func()) {
 	sigs := o.signals
 	if sigs == nil {
 		sigs = make(chan os.Signal, 4)
@@ -192,9 +223,7 @@ func (o *RunControllerOptions) handleSignals(cancel context.CancelFunc, force ch
 			select {
 			case s := <-sigs:
 				if s == syscall.SIGHUP {
-					for _, c := range ctrls {
-						c.ReconcileAll()
-					}
+					reconcileAll()
 					continue
 				}
 				if stops++; stops == 1 {

@@ -1,8 +1,11 @@
 package cmd
 
 import (
+	"context"
 	"errors"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -109,4 +112,42 @@ func TestCompleteBuiltins(t *testing.T) {
 			t.Errorf("complete(list=%v, %q) = %q, want %q", tc.list, tc.toComplete, s, tc.want)
 		}
 	}
+}
+
+// TestHandleSignals: SIGHUP reconciles everything again, the first SIGINT
+// or SIGTERM stops gracefully, the second forces.
+func TestHandleSignals(t *testing.T) {
+	for _, first := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		sigs := make(chan os.Signal)
+		o := &RunControllerOptions{signals: sigs}
+		ctx, cancel := context.WithCancel(context.Background())
+		force := make(chan struct{})
+		alls := make(chan struct{}, 2)
+		forced, stop := o.handleSignals(cancel, force, func() { alls <- struct{}{} })
+		sigs <- syscall.SIGHUP
+		<-alls
+		if ctx.Err() != nil || forced() {
+			t.Fatal("SIGHUP stopped")
+		}
+		sigs <- first
+		<-ctx.Done()
+		if forced() {
+			t.Fatalf("one %s forced", first)
+		}
+		select {
+		case <-force:
+			t.Fatalf("one %s closed force", first)
+		default:
+		}
+		sigs <- os.Interrupt
+		<-force
+		if !forced() {
+			t.Errorf("a second signal did not force")
+		}
+		stop()
+	}
+	// stop ends the handling without any signal.
+	o := &RunControllerOptions{signals: make(chan os.Signal)}
+	_, stop := o.handleSignals(func() {}, make(chan struct{}), func() {})
+	stop()
 }

@@ -26,8 +26,10 @@ const patience = 90 * time.Second
 
 // TestDemoShowsChangesUntilCtrlC: the demo keeps printing changes round
 // after round (the old script died in round 2), a deletion and a
-// re-creation among them, the Deployment gets its ReplicaSet, and Ctrl-C
-// (SIGINT to the whole process group, as a terminal sends it) stops
+// re-creation among them, the Deployment gets its ReplicaSet, the
+// configmap-generator controller creates the ConfigMap of a generator,
+// restores it when it is edited and creates it again when it is deleted, and
+// Ctrl-C (SIGINT to the whole process group, as a terminal sends it) stops
 // everything and removes every temporary directory.
 func TestDemoShowsChangesUntilCtrlC(t *testing.T) {
 	skipIfShort(t)
@@ -39,9 +41,31 @@ func TestDemoShowsChangesUntilCtrlC(t *testing.T) {
 	d.waitFor("configmap settings-3 deleted", func(event, name string) bool {
 		return event == "DELETED" && name == "configmap/settings-3"
 	})
+	// Round 2: the generator, then the ConfigMap the controller makes.
+	d.waitFor("configmapgenerator greeting", func(event, name string) bool {
+		return event == "APPLIED" && name == "configmapgenerator.kubectl-reflect.io/greeting"
+	})
+	d.waitFor("configmap greeting generated", func(event, name string) bool {
+		return event == "APPLIED" && name == "configmap/greeting"
+	})
 	d.waitFor("configmap settings-3 created again", func(event, name string) bool {
 		return event == "APPLIED" && name == "configmap/settings-3"
 	})
+	// Round 3 edits configmap greeting by hand, round 4 deletes it: the
+	// controller restores it, then creates it again.
+	d.waitFor("configmap greeting deleted", func(event, name string) bool {
+		return event == "DELETED" && name == "configmap/greeting"
+	})
+	d.waitFor("configmap greeting created again", func(event, name string) bool {
+		return event == "APPLIED" && name == "configmap/greeting"
+	})
+	for _, repair := range []string{
+		" configmap-generator demo/greeting change:configmaps/demo/greeting ", // the edit, and the deletion, repaired
+	} {
+		if n := strings.Count(d.stderr.String(), repair); n < 2 {
+			d.t.Errorf("the controller's log has %d lines with %q, want the edit and the deletion repaired:\n%s", n, repair, d.stderr.String())
+		}
+	}
 	// settings-1 changes every round: three more changes after the
 	// re-creation in round 3 take the demo to round 6 at least, well past
 	// round 2, where it used to stop.
