@@ -83,7 +83,7 @@ var mirrorKinds = []mirrorKind{
 			if err != nil {
 				return mirrored{}, err
 			}
-			return mirrored{ann: s.Annotations, data: toStrings(s.Data), rv: s.ResourceVersion, owners: managers(&s.ObjectMeta)}, nil
+			return mirrored{ann: s.Annotations, data: toStrings(s.Data), rv: s.ResourceVersion, owners: managers(s)}, nil
 		},
 		edit: func(ctx context.Context, cs kubernetes.Interface, ns, name string, edit func(ann, data map[string]string)) error {
 			return retry.RetryOnConflict(retry.DefaultRetry, func() error {
@@ -117,7 +117,7 @@ var mirrorKinds = []mirrorKind{
 			if err != nil {
 				return mirrored{}, err
 			}
-			return mirrored{ann: cm.Annotations, data: cm.Data, rv: cm.ResourceVersion, owners: managers(&cm.ObjectMeta)}, nil
+			return mirrored{ann: cm.Annotations, data: cm.Data, rv: cm.ResourceVersion, owners: managers(cm)}, nil
 		},
 		edit: func(ctx context.Context, cs kubernetes.Interface, ns, name string, edit func(ann, data map[string]string)) error {
 			return retry.RetryOnConflict(retry.DefaultRetry, func() error {
@@ -429,5 +429,26 @@ func TestMirrorRefusesNonMirror(t *testing.T) {
 				t.Errorf("%s/cfg was reconciled %d times: a hot loop", src, reconciles)
 			}
 		})
+	}
+}
+
+// TestMirrorNamespaceScoped: with -n NS, the mirror copies the sources of
+// NS only (into any namespace: it still reads them all).
+func TestMirrorNamespaceScoped(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := unthrottled(t, cp)
+	w := newMirrorWorld(t, cs, mirrorKinds[1])
+	mine, others, dst := w.ns("mine"), w.ns("others"), w.ns("dst")
+	p := start(t, cp, "run-controller", "mirror", "-n", mine)
+	for range 2 {
+		p.waitErrLine(`^mirror-(secrets|configmaps): ready$`)
+	}
+	ann := map[string]string{annAllowed: "true", annAutoEnabled: "true", annAutoNS: w.prefix + "dst"}
+	w.create(others, "theirs", ann, map[string]string{"k": "v"})
+	w.create(mine, "ours", ann, map[string]string{"k": "v"})
+	w.copyOf(dst, "ours", mine+"/ours", true, map[string]string{"k": "v"})
+	// Created before ours, so reconciled (or not) before ours was.
+	if !w.absent(dst, "theirs") {
+		t.Errorf("%s/theirs was copied by a mirror scoped to %s", others, mine)
 	}
 }

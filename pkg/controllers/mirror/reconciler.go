@@ -16,6 +16,7 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controller"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
@@ -99,11 +100,14 @@ func (r *reconciler) synced() bool {
 	return true
 }
 
-// read gathers the state of req from the stores.
+// read gathers the state of req from the stores. Most objects are no
+// source and have no copy: what would not change the plan is not decoded
+// (an object that does not mention the annotations, a namespace's labels
+// when nothing depends on them), so that reconciling them is cheap.
 func (r *reconciler) read(ctx context.Context, req controller.Request) (state, error) {
 	s := state{key: req, atName: map[string]*item{}}
 	if o, ok := r.objects.Get(req); ok {
-		src, warnings, err := r.kind.decodeItem(o)
+		src, warnings, err := r.decode(o, false)
 		if err != nil {
 			return s, controller.Terminal(err)
 		}
@@ -113,31 +117,34 @@ func (r *reconciler) read(ctx context.Context, req controller.Request) (state, e
 			r.warn(src, nil, "InvalidAnnotation", "%s", w)
 		}
 	}
+	allowed := s.sourceProperties().allowed
 	for _, o := range r.nsInput.List() {
-		ns, err := decodeNamespace(o)
-		if err != nil {
-			return s, controller.Terminal(err)
+		ns := namespaceInfo{name: o.Name}
+		obj, there := r.objects.Get(store.Key{Namespace: o.Name, Name: req.Name})
+		there = there && o.Name != req.Namespace
+		if allowed || there {
+			var err error
+			if ns, err = decodeNamespace(o); err != nil {
+				return s, controller.Terminal(err)
+			}
 		}
 		s.namespaces = append(s.namespaces, ns)
-		if ns.name == req.Namespace {
-			continue
-		}
-		if obj, ok := r.objects.Get(store.Key{Namespace: ns.name, Name: req.Name}); ok {
-			it, _, err := r.kind.decodeItem(obj)
+		if there {
+			it, _, err := r.decode(obj, allowed)
 			if err != nil {
 				return s, controller.Terminal(err)
 			}
 			s.atName[ns.name] = it
 		}
 	}
-	if s.source == nil || !s.sourceProperties().allowed {
+	if !allowed {
 		return s, nil
 	}
 	for _, o := range r.objects.List() {
 		if !bytes.Contains(o.JSON(), reflectsNeedle) || store.KeyOf(o) == req {
 			continue
 		}
-		it, _, err := r.kind.decodeItem(o)
+		it, _, err := r.decode(o, true)
 		if err != nil {
 			return s, controller.Terminal(err)
 		}
@@ -146,6 +153,19 @@ func (r *reconciler) read(ctx context.Context, req controller.Request) (state, e
 		}
 	}
 	return s, nil
+}
+
+// annotationNeedle is how the annotations' common prefix reads in JSON.
+var annotationNeedle = []byte(`"` + prefix)
+
+// decode reads o as an item; unless full, an object that mentions none of
+// the annotations is not decoded (it has no properties: only its identity
+// and resourceVersion are filled).
+func (r *reconciler) decode(o *object.Object, full bool) (*item, []string, error) {
+	if !full && !bytes.Contains(o.JSON(), annotationNeedle) {
+		return &item{key: store.KeyOf(o), rv: o.ResourceVersion, uid: o.UID}, nil, nil
+	}
+	return r.kind.decodeItem(o)
 }
 
 // write applies the copy t of source.
