@@ -41,6 +41,7 @@ type controllerSample struct {
 	generate time.Duration   // from the first create to the last generated ConfigMap seen
 	cpu      time.Duration   // the controller's user+system CPU over generate
 	hwm      int64           // its VmHWM once all were generated
+	anon     int64           // its RssAnon then: without the binary's pages
 	latency  []time.Duration // one spec change to its ConfigMap updated, sorted
 }
 
@@ -152,7 +153,7 @@ func controllerRound(ctx context.Context, e *env, run controllerRun, round int) 
 	if err != nil {
 		return s, err
 	}
-	s.hwm = m.hwm
+	s.hwm, s.anon = m.hwm, m.anon
 
 	e.logf("round %d/%d: %s: %d ConfigMaps in %s; timing %d spec changes", round+1, e.cfg.repeat, run.name, e.cfg.generators, s.generate.Round(time.Millisecond), e.cfg.changes)
 	if s.latency, err = specChanges(ctx, e, cmgs, gen, c); err != nil {
