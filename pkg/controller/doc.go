@@ -23,6 +23,10 @@
 //     labels and help texts (NewMetrics).
 //   - health.go: /metrics, /healthz and /readyz (NewHealthHandler), and a
 //     server for them (ListenHealth, HealthServer.Run).
+//   - leader.go: RunWithLeaderElection on a coordination.k8s.io Lease
+//     (client-go's leaderelection), released only after run returned.
+//   - events.go: NewRecorder, events.k8s.io/v1 Events through client-go's
+//     events broadcaster.
 //
 // internal/reflectortest is an in-memory server for the tests of this
 // package and of the built-in controllers.

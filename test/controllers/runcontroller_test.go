@@ -14,6 +14,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers/configmapgenerator"
 )
@@ -66,16 +67,51 @@ func TestRunControllerGracefulStop(t *testing.T) {
 	}
 }
 
-// TestRunControllerReconcileAll: SIGHUP reconciles every generator again.
+// TestRunControllerReconcileAll: SIGHUP reconciles every generator again;
+// a settled generator costs no write then (the API server counts no apply).
 func TestRunControllerReconcileAll(t *testing.T) {
 	cp := cluster.Get(t)
 	cs := admin(t, cp)
 	ns := namespace(t, cs)
 	p := runGenerator(t, cp, ns)
-	applyGenerator(t, cp, ns, "app", "  data:\n    a: \"1\"\n")
+	applyGenerator(t, cp, ns, "app", "  data:\n    a: \"1\"\n  labels:\n    team: web\n")
+	waitReady(t, cp, ns, "app", metav1.ConditionTrue, configmapgenerator.ReasonGenerated)
+	waitConfigMap(t, cs, ns, "app", "generated", func(cm *corev1.ConfigMap) bool { return dataIs(cm, "a", "1") })
 	p.waitErrLine(reconciled(ns, "app", "ok"))
+	applies := serverApplies(t, cs)
 	p.signal(syscall.SIGHUP)
 	p.waitErrLine(fmt.Sprintf(`^\S+ configmap-generator %s/app reconcile-all \S+ ok$`, regexp.QuoteMeta(ns)))
+	if after := serverApplies(t, cs); after != applies {
+		t.Errorf("a reconcile of a settled generator applied: %v server-side applies before, %v after", applies, after)
+	}
+}
+
+// serverApplies is the number of server-side applies (PATCH
+// application/apply-patch+yaml) to configmaps and configmapgenerators the
+// API server has answered, from its own metrics.
+func serverApplies(t *testing.T, cs kubernetes.Interface) float64 {
+	t.Helper()
+	raw, err := cs.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(context.Background())
+	if err != nil {
+		t.Fatalf("reading the API server's metrics: %v", err)
+	}
+	total := 0.0
+	for l := range strings.Lines(string(raw)) {
+		if !strings.HasPrefix(l, "apiserver_request_total{") || !strings.Contains(l, `verb="APPLY"`) ||
+			!(strings.Contains(l, `resource="configmaps"`) || strings.Contains(l, `resource="configmapgenerators"`)) {
+			continue
+		}
+		f := strings.Fields(l)
+		v, err := strconv.ParseFloat(f[len(f)-1], 64)
+		if err != nil {
+			t.Fatalf("metric line %q: %v", l, err)
+		}
+		total += v
+	}
+	if total == 0 {
+		t.Fatal("the API server counted no apply at all: the metric or its labels changed")
+	}
+	return total
 }
 
 // TestRunControllerDryRun: with --dry-run the controller reconciles and
