@@ -27,6 +27,8 @@
 //     (client-go's leaderelection), released only after run returned.
 //   - events.go: NewRecorder, events.k8s.io/v1 Events through client-go's
 //     events broadcaster.
+//   - finalizer.go: Finalizer (Add, Remove: server-side apply of
+//     metadata.finalizers alone) and HasFinalizer.
 //
 // internal/reflectortest is an in-memory server for the tests of this
 // package and of the built-in controllers.
