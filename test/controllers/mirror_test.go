@@ -311,6 +311,10 @@ func TestMirrorAuto(t *testing.T) {
 				t.Errorf("the copy's field managers are %q, want %s among them", copyA.owners, mirrorFieldOwner)
 			}
 
+			// A key added to a copy goes: a copy holds its source's data.
+			w.edit(a, "shared", func(_, data map[string]string) { data["added"] = "by hand" })
+			w.copyOf(a, "shared", source, true, map[string]string{"k": "v1"})
+
 			w.edit(src, "shared", func(_, data map[string]string) { data["k"] = "v2"; data["new"] = "x" })
 			w.copyOf(a, "shared", source, true, map[string]string{"k": "v2", "new": "x"})
 			w.copyOf(b, "shared", source, true, map[string]string{"k": "v2", "new": "x"})
@@ -360,7 +364,9 @@ func TestMirrorManual(t *testing.T) {
 			src, dst, denied := w.ns("src"), w.ns("dst"), w.ns("denied")
 			w.create(src, "origin", map[string]string{annAllowed: "true", annAllowedNS: w.prefix + "dst"}, map[string]string{"k": "v1"})
 			source := src + "/origin"
-			w.create(dst, "my-copy", map[string]string{annReflects: source}, map[string]string{"k": "stale"})
+			// Written by someone else (as emberstack's copies are, before a
+			// switch): "extra" must go too, as emberstack replaces data whole.
+			w.create(dst, "my-copy", map[string]string{annReflects: source}, map[string]string{"k": "stale", "extra": "x"})
 			w.create(denied, "my-copy", map[string]string{annReflects: source}, map[string]string{"k": "mine"})
 
 			w.copyOf(dst, "my-copy", source, false, map[string]string{"k": "v1"})
@@ -450,5 +456,33 @@ func TestMirrorNamespaceScoped(t *testing.T) {
 	// Created before ours, so reconciled (or not) before ours was.
 	if !w.absent(dst, "theirs") {
 		t.Errorf("%s/theirs was copied by a mirror scoped to %s", others, mine)
+	}
+}
+
+// TestMirrorSecretType: a Secret's copy has its source's type (a TLS
+// secret, the common case of cert-manager's certificates).
+func TestMirrorSecretType(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := unthrottled(t, cp)
+	w := newMirrorWorld(t, cs, mirrorKinds[0])
+	src, dst := w.ns("src"), w.ns("dst")
+	startMirror(t, cp)
+	tls := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Namespace: src, Name: "cert", Annotations: map[string]string{
+			annAllowed: "true", annAutoEnabled: "true", annAutoNS: w.prefix + "dst",
+		}},
+		Type: corev1.SecretTypeTLS,
+		Data: map[string][]byte{corev1.TLSCertKey: []byte("cert"), corev1.TLSPrivateKeyKey: []byte("key")},
+	}
+	if _, err := cs.CoreV1().Secrets(src).Create(context.Background(), tls, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	w.copyOf(dst, "cert", src+"/cert", true, map[string]string{corev1.TLSCertKey: "cert", corev1.TLSPrivateKeyKey: "key"})
+	got, err := cs.CoreV1().Secrets(dst).Get(context.Background(), "cert", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Type != corev1.SecretTypeTLS {
+		t.Errorf("the copy has type %q, want %q", got.Type, corev1.SecretTypeTLS)
 	}
 }

@@ -25,7 +25,7 @@ const DefaultFieldManager = "kubectl-reflect-mirror"
 func Builtin() controllers.Builtin {
 	return controllers.Builtin{
 		Name:        Name,
-		Description: "copies Secrets and ConfigMaps across namespaces, driven by emberstack reflector annotations",
+		Description: "Copies Secrets and ConfigMaps across namespaces as emberstack reflector annotations say (reflection-allowed, reflects)",
 		Reads:       []string{"secrets", "configmaps", "namespaces"},
 		Writes:      []string{"secrets", "configmaps", "events.events.k8s.io"},
 		Rules: []controllers.Rule{

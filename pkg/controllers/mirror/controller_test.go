@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -20,6 +19,7 @@ import (
 	"k8s.io/client-go/tools/events"
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/reflectortest"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/controller"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
@@ -58,10 +58,15 @@ func (w *world) run() (stop func()) {
 			if a.(k8stesting.PatchAction).GetPatchType() != types.ApplyPatchType {
 				return true, nil, fmt.Errorf("not an apply: %s", doc)
 			}
-			if _, err := w.srv.Apply(k.resource, doc); err != nil {
+			o, err := w.srv.Apply(k.resource, doc)
+			if err != nil {
 				return true, nil, err
 			}
-			return true, &corev1.Secret{}, nil
+			var out runtime.Object = &corev1.Secret{}
+			if k.resource.Kind == "ConfigMap" {
+				out = &corev1.ConfigMap{}
+			}
+			return true, out, json.Unmarshal(o.JSON(), out)
 		})
 		cs.PrependReactor("delete", k.resource.GVR.Resource, func(a k8stesting.Action) (bool, runtime.Object, error) {
 			w.writes.Add(1)
@@ -71,6 +76,11 @@ func (w *world) run() (stop func()) {
 		})
 	}
 	env := controllers.Env{Set: w.set, Kube: cs, FieldManager: "kubectl-reflect", Recorder: w.recorder}
+	env.Options.OnReconcile = func(rec controller.ReconcileRecord) {
+		if rec.Err != nil {
+			w.t.Errorf("reconcile of %s failed: %v", rec.Request, rec.Err)
+		}
+	}
 	cs2, err := New(w.t.Context(), env)
 	if err != nil {
 		w.t.Fatal(err)
@@ -132,15 +142,6 @@ func (w *world) get(k kind, key store.Key) (*item, bool) {
 	return it, true
 }
 
-// settle returns once every change went through, the reconciles that came
-// before the stores synced and were requeued included (in the bubble's
-// fake time).
-func settle() {
-	synctest.Wait()
-	time.Sleep(unsyncedRetry)
-	synctest.Wait()
-}
-
 func metaType(kind string) metav1.TypeMeta { return metav1.TypeMeta{APIVersion: "v1", Kind: kind} }
 
 func objectMeta(ns, name string, ann map[string]string) metav1.ObjectMeta {
@@ -171,7 +172,7 @@ func TestMirrorInMemory(t *testing.T) {
 		w.configMap("other", "manual", map[string]string{annReflects: "src/s"}, nil)
 		stop := w.run()
 		defer stop()
-		settle()
+		synctest.Wait()
 
 		copyA, ok := w.get(configMaps, store.Key{Namespace: "a", Name: "s"})
 		if !ok || copyA.payload.Text["k"] != "v1" || copyA.annotations[annAutoReflects] != "True" || copyA.annotations[annReflects] != "src/s" {
@@ -189,14 +190,14 @@ func TestMirrorInMemory(t *testing.T) {
 
 		// Quiet once done: nothing written without a change.
 		w.writes.Store(0)
-		settle()
+		synctest.Wait()
 		if n := w.writes.Load(); n != 0 {
 			t.Errorf("%d writes without a change", n)
 		}
 
 		w.configMap("src", "s", auto, map[string]string{"k": "v2"})
 		w.namespace("c")
-		settle()
+		synctest.Wait()
 		for _, ns := range []string{"a", "c", "other"} {
 			key := store.Key{Namespace: ns, Name: "s"}
 			if ns == "other" {
@@ -210,7 +211,7 @@ func TestMirrorInMemory(t *testing.T) {
 		// Narrowed: the copy in c goes, a stays.
 		narrowed := map[string]string{annAllowed: "true", annAutoEnabled: "true", annAutoNamespaces: "a"}
 		w.configMap("src", "s", narrowed, map[string]string{"k": "v2"})
-		settle()
+		synctest.Wait()
 		if _, ok := w.get(configMaps, store.Key{Namespace: "c", Name: "s"}); ok {
 			t.Error("c/s survived its namespace leaving the auto namespaces")
 		}
@@ -220,7 +221,7 @@ func TestMirrorInMemory(t *testing.T) {
 
 		// Source gone: automatic copies go, the manual one stays.
 		w.srv.Delete(configMaps.resource, store.Key{Namespace: "src", Name: "s"})
-		settle()
+		synctest.Wait()
 		if _, ok := w.get(configMaps, store.Key{Namespace: "a", Name: "s"}); ok {
 			t.Error("a/s survived its source")
 		}

@@ -13,23 +13,25 @@
 //     policy, a pure function of what the stores hold);
 //   - Watches the same kind and scope with copyToSource: a copy (an object
 //     with a reflects annotation) maps to its source, so an edited or
-//     deleted copy reconciles its source. It is the same lease on the same
-//     store as For: no second watch;
+//     deleted copy reconciles its source. It reads the same reflector
+//     and store as For: no second watch;
 //   - Watches Namespaces with namespaceToSources: a namespace maps to the
 //     sources that want an automatic copy in it or have one there, so a
 //     namespace created later gets its copies.
 //
 // Reads come from the stores only (never a GET). Writes are server-side
 // applies under one field manager (kubectl-reflect-mirror), forced as a
-// controller's are, and skipped when the copy is already up to date (no
-// write, so no hot loop between a source and its copies); an update and a
-// deletion carry the resourceVersion (and, for a deletion, the UID) of the
-// copy as the reconcile saw it, so an object that changed since is never
-// written or deleted on a stale judgement. Objects that stand where a copy
-// should be and are not mirrors are never written: a Warning event
-// (NotAMirror) says so. With Env.Namespace set (-n NS) only the sources
-// of NS are mirrored; every input still reads all namespaces, where the
-// copies are.
+// controller's are (plus, when a copy holds keys someone else wrote, a
+// merge patch that removes them), and skipped when the copy is already up
+// to date (no write, so no hot loop between a source and its copies). An
+// update and a deletion carry the resourceVersion (and, for a deletion,
+// the UID) of the copy as the reconcile saw it, so an object that changed
+// since is never written or deleted on a stale judgement. Objects that
+// stand where a copy should be and are not mirrors are never written: a
+// Warning event (NotAMirror) says so. With Env.Namespace set (-n NS) only
+// the sources of NS are mirrored; every input still reads all namespaces,
+// where the copies are. A reconcile that comes before both stores have
+// their first list waits for them (at most syncPatience).
 //
 // # Compatibility with emberstack's reflector
 //
@@ -73,9 +75,11 @@
 //   - a copy is compared with its source, not only by reflected-version: a
 //     value edited or deleted on a copy is restored at once (emberstack
 //     waits for the next change of the source);
-//   - server-side apply writes only the keys the mirror owns: a key someone
-//     else added to a copy stays (emberstack replaces data whole); a key
-//     the source dropped goes;
+//   - a copy's data is its source's, exactly, as emberstack's: server-side
+//     apply removes the keys the mirror wrote that the source dropped, and
+//     a JSON merge patch (the one write that is not an apply) removes the
+//     keys someone else wrote on a copy, emberstack before a switch for
+//     one;
 //   - a Secret copy keeps its own type (immutable): a source whose type
 //     changed is not recreated;
 //   - copies in a terminating namespace are left to go with it;

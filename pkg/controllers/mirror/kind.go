@@ -2,11 +2,13 @@ package mirror
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	"k8s.io/client-go/kubernetes"
 
@@ -42,8 +44,14 @@ type kind struct {
 	// decode reads a stored object's identity, annotations and payload.
 	decode func(o *object.Object) (meta metav1.ObjectMeta, p payload, err error)
 	// apply writes the copy at key with server-side apply; rv, when set, is
-	// a precondition (the copy as the reconcile saw it).
-	apply func(ctx context.Context, cs kubernetes.Interface, key store.Key, rv string, ann map[string]string, p payload, opts metav1.ApplyOptions) error
+	// a precondition (the copy as the reconcile saw it). It returns the
+	// copy's payload and resourceVersion after the write.
+	apply func(ctx context.Context, cs kubernetes.Interface, key store.Key, rv string, ann map[string]string, p payload, opts metav1.ApplyOptions) (payload, string, error)
+	// dataFields name the JSON fields of payload.Text and payload.Bytes
+	// ("" when the kind has none).
+	dataFields [2]string
+	// mergePatch patches the object at key with a JSON merge patch.
+	mergePatch func(ctx context.Context, cs kubernetes.Interface, key store.Key, body []byte, opts metav1.PatchOptions) error
 	// remove deletes the object at key.
 	remove func(ctx context.Context, cs kubernetes.Interface, key store.Key, opts metav1.DeleteOptions) error
 }
@@ -58,12 +66,20 @@ var (
 			}
 			return s.ObjectMeta, payload{Type: string(s.Type), Bytes: s.Data}, nil
 		},
-		apply: func(ctx context.Context, cs kubernetes.Interface, key store.Key, rv string, ann map[string]string, p payload, opts metav1.ApplyOptions) error {
+		apply: func(ctx context.Context, cs kubernetes.Interface, key store.Key, rv string, ann map[string]string, p payload, opts metav1.ApplyOptions) (payload, string, error) {
 			ac := corev1ac.Secret(key.Name, key.Namespace).WithAnnotations(ann).WithType(corev1.SecretType(p.Type)).WithData(p.Bytes)
 			if rv != "" {
 				ac.WithResourceVersion(rv)
 			}
-			_, err := cs.CoreV1().Secrets(key.Namespace).Apply(ctx, ac, opts)
+			s, err := cs.CoreV1().Secrets(key.Namespace).Apply(ctx, ac, opts)
+			if err != nil {
+				return payload{}, "", err
+			}
+			return payload{Type: string(s.Type), Bytes: s.Data}, s.ResourceVersion, nil
+		},
+		dataFields: [2]string{"", "data"},
+		mergePatch: func(ctx context.Context, cs kubernetes.Interface, key store.Key, body []byte, opts metav1.PatchOptions) error {
+			_, err := cs.CoreV1().Secrets(key.Namespace).Patch(ctx, key.Name, types.MergePatchType, body, opts)
 			return err
 		},
 		remove: func(ctx context.Context, cs kubernetes.Interface, key store.Key, opts metav1.DeleteOptions) error {
@@ -79,12 +95,20 @@ var (
 			}
 			return cm.ObjectMeta, payload{Text: cm.Data, Bytes: cm.BinaryData}, nil
 		},
-		apply: func(ctx context.Context, cs kubernetes.Interface, key store.Key, rv string, ann map[string]string, p payload, opts metav1.ApplyOptions) error {
+		apply: func(ctx context.Context, cs kubernetes.Interface, key store.Key, rv string, ann map[string]string, p payload, opts metav1.ApplyOptions) (payload, string, error) {
 			ac := corev1ac.ConfigMap(key.Name, key.Namespace).WithAnnotations(ann).WithData(p.Text).WithBinaryData(p.Bytes)
 			if rv != "" {
 				ac.WithResourceVersion(rv)
 			}
-			_, err := cs.CoreV1().ConfigMaps(key.Namespace).Apply(ctx, ac, opts)
+			cm, err := cs.CoreV1().ConfigMaps(key.Namespace).Apply(ctx, ac, opts)
+			if err != nil {
+				return payload{}, "", err
+			}
+			return payload{Text: cm.Data, Bytes: cm.BinaryData}, cm.ResourceVersion, nil
+		},
+		dataFields: [2]string{"data", "binaryData"},
+		mergePatch: func(ctx context.Context, cs kubernetes.Interface, key store.Key, body []byte, opts metav1.PatchOptions) error {
+			_, err := cs.CoreV1().ConfigMaps(key.Namespace).Patch(ctx, key.Name, types.MergePatchType, body, opts)
 			return err
 		},
 		remove: func(ctx context.Context, cs kubernetes.Interface, key store.Key, opts metav1.DeleteOptions) error {
@@ -118,4 +142,35 @@ func decodeNamespace(o *object.Object) (namespaceInfo, error) {
 		labels:      ns.Labels,
 		terminating: ns.DeletionTimestamp != nil || ns.Status.Phase == corev1.NamespaceTerminating,
 	}, nil
+}
+
+// dropKeys removes the keys of extra from the copy at key, whose
+// resourceVersion must still be rv, with a JSON merge patch (server-side
+// apply removes only what its field manager wrote; these keys were written
+// by someone else, emberstack before a switch for one).
+func (k kind) dropKeys(ctx context.Context, cs kubernetes.Interface, key store.Key, rv string, extra payload, opts metav1.PatchOptions) error {
+	patch := map[string]any{"metadata": map[string]any{"resourceVersion": rv}}
+	for i, keys := range []map[string]bool{keySet(extra.Text), keySet(extra.Bytes)} {
+		if len(keys) == 0 {
+			continue
+		}
+		nulls := map[string]any{}
+		for key := range keys {
+			nulls[key] = nil
+		}
+		patch[k.dataFields[i]] = nulls
+	}
+	body, err := json.Marshal(patch)
+	if err != nil {
+		return err
+	}
+	return k.mergePatch(ctx, cs, key, body, opts)
+}
+
+func keySet[V any](m map[string]V) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
 }

@@ -147,11 +147,8 @@ func desiredPayload(source *item, t target) payload {
 
 // upToDate says whether the copy t already is what writing it would make
 // it: it names the source, says auto-reflects as it should, has reflected
-// the source's current version, and holds every key of the source with
-// the source's value. Keys the copy has that the source has not are not
-// compared: a key the source dropped changes the source's version (so the
-// copy is written, and server-side apply removes what the mirror wrote
-// before), and a key someone else added to a copy is theirs.
+// the source's current version, and holds the source's data exactly (as
+// emberstack, which replaces a copy's data whole).
 func upToDate(source *item, t target) bool {
 	e := t.existing
 	if e == nil {
@@ -164,17 +161,30 @@ func upToDate(source *item, t target) bool {
 	}
 	want := desiredPayload(source, t)
 	return e.payload.Type == want.Type &&
-		subset(want.Text, e.payload.Text, func(a, b string) bool { return a == b }) &&
-		subset(want.Bytes, e.payload.Bytes, bytes.Equal)
+		maps.Equal(want.Text, e.payload.Text) &&
+		maps.EqualFunc(want.Bytes, e.payload.Bytes, bytes.Equal)
 }
 
-// subset says whether every key of want is in have with an equal value.
-func subset[V any](want, have map[string]V, eq func(a, b V) bool) bool {
-	for k := range maps.Keys(want) {
-		v, ok := have[k]
-		if !ok || !eq(want[k], v) {
-			return false
+// extraKeys are the keys of got that want has not: after an apply, the
+// keys someone other than the mirror wrote on the copy, which the apply
+// leaves.
+func extraKeys(got, want payload) payload {
+	var extra payload
+	for k, v := range got.Text {
+		if _, ok := want.Text[k]; !ok {
+			if extra.Text == nil {
+				extra.Text = map[string]string{}
+			}
+			extra.Text[k] = v
 		}
 	}
-	return true
+	for k, v := range got.Bytes {
+		if _, ok := want.Bytes[k]; !ok {
+			if extra.Bytes == nil {
+				extra.Bytes = map[string][]byte{}
+			}
+			extra.Bytes[k] = v
+		}
+	}
+	return extra
 }

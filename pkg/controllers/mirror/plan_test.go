@@ -185,7 +185,7 @@ func TestUpToDate(t *testing.T) {
 		{"auto-reflects differs", target{auto: false, existing: copyOf(nil)}, false},
 		{"a value edited", target{auto: true, existing: copyOf(func(it *item) { it.payload.Text = map[string]string{"a": "x"} })}, false},
 		{"a key deleted", target{auto: true, existing: copyOf(func(it *item) { it.payload.Bytes = nil })}, false},
-		{"a key added by someone else", target{auto: true, existing: copyOf(func(it *item) { it.payload.Text = map[string]string{"a": "1", "z": "9"} })}, true},
+		{"a key added by someone else", target{auto: true, existing: copyOf(func(it *item) { it.payload.Text = map[string]string{"a": "1", "z": "9"} })}, false},
 		{"another type stays (immutable)", target{auto: true, existing: copyOf(func(it *item) { it.payload.Type = "Opaque" })}, true},
 	}
 	for _, tt := range tests {
@@ -207,5 +207,17 @@ func TestDesiredPayloadType(t *testing.T) {
 	existing.payload.Type = "Opaque"
 	if got := desiredPayload(source, target{existing: existing}).Type; got != "Opaque" {
 		t.Errorf("an existing copy gets type %q, want its own (immutable)", got)
+	}
+}
+
+func TestExtraKeys(t *testing.T) {
+	want := payload{Text: map[string]string{"a": "1"}, Bytes: map[string][]byte{"b": []byte("2")}}
+	got := payload{Text: map[string]string{"a": "1", "x": "9"}, Bytes: map[string][]byte{"b": []byte("2"), "y": nil}}
+	extra := extraKeys(got, want)
+	if len(extra.Text) != 1 || extra.Text["x"] != "9" || len(extra.Bytes) != 1 {
+		t.Errorf("extraKeys = %+v, want x and y", extra)
+	}
+	if extra := extraKeys(want, want); extra.Text != nil || extra.Bytes != nil {
+		t.Errorf("extraKeys of the same = %+v", extra)
 	}
 }

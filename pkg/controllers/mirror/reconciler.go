@@ -45,10 +45,10 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	if r.env.Namespace != "" && req.Namespace != r.env.Namespace {
 		return controller.Result{}, nil // -n NS mirrors the sources of NS only
 	}
-	if !r.synced() {
-		// A reconcile before every store has its first list would see no
-		// namespace and decide nothing; it runs again once they have.
-		return controller.Result{RequeueAfter: unsyncedRetry}, nil
+	if !r.waitSynced(ctx) {
+		// A reconcile before both stores have their first list would see
+		// no namespace and decide nothing: it runs again later.
+		return controller.Result{RequeueAfter: syncPatience}, nil
 	}
 	log := klog.FromContext(ctx)
 	s, err := r.read(ctx, req)
@@ -84,16 +84,24 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	return controller.Result{}, errors.Join(errs...)
 }
 
-// unsyncedRetry is how soon a reconcile that came before the stores had
-// their first list runs again.
-const unsyncedRetry = 100 * time.Millisecond
+// syncPatience is how long a reconcile that came before both stores had
+// their first list waits for them (the other store's list is usually
+// moments away) before it gives up and is requeued.
+const syncPatience = time.Second
 
-// synced says whether both stores have their first list.
-func (r *reconciler) synced() bool {
+// waitSynced waits until both stores have their first list, at most
+// syncPatience; it reports whether they have.
+func (r *reconciler) waitSynced(ctx context.Context) bool {
+	timer := time.NewTimer(syncPatience)
+	defer timer.Stop()
 	for _, in := range []*controller.Input{r.objects, r.nsInput} {
 		select {
 		case <-in.Lease().Synced():
-		default:
+		case <-in.Lease().Done():
+			return false
+		case <-ctx.Done():
+			return false
+		case <-timer.C:
 			return false
 		}
 	}
@@ -180,8 +188,16 @@ func (r *reconciler) write(ctx context.Context, source *item, t target) error {
 	if r.env.DryRun {
 		opts.DryRun = []string{metav1.DryRunAll}
 	}
-	if err := r.kind.apply(ctx, r.env.Kube, t.key, rv, ann, desiredPayload(source, t), opts); err != nil {
+	want := desiredPayload(source, t)
+	got, rv, err := r.kind.apply(ctx, r.env.Kube, t.key, rv, ann, want, opts)
+	if err != nil {
 		return fmt.Errorf("reflecting %s to %s: %w", source.key, t.key, err)
+	}
+	if extra := extraKeys(got, want); len(extra.Text)+len(extra.Bytes) > 0 {
+		popts := metav1.PatchOptions{FieldManager: r.manager, DryRun: opts.DryRun}
+		if err := r.kind.dropKeys(ctx, r.env.Kube, t.key, rv, extra, popts); err != nil {
+			return fmt.Errorf("removing from %s the keys %s does not have: %w", t.key, source.key, err)
+		}
 	}
 	klog.FromContext(ctx).V(1).Info("reflected", "copy", t.key, "auto", t.auto, "version", source.rv)
 	return nil
