@@ -3,17 +3,24 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers/configmapgenerator"
 	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
@@ -213,5 +220,120 @@ func TestDeployRBACNoList(t *testing.T) {
 	want := fmt.Sprintf(`User %q cannot list resource "configmapgenerators" in API group "kubectl-reflect.io" at the cluster scope`, deployUser)
 	if code != 1 || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "error: configmap-generator: ") || !strings.Contains(errOut, want) {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and one line \"error: configmap-generator: ...%s\"", code, errOut, want)
+	}
+}
+
+// deploymentArgs are the arguments deploy/'s Deployment runs the controller
+// with, --metrics-addr moved to a free local port (two processes share this
+// host, where the Deployment's pods have an address each).
+func deploymentArgs(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile(deployFile("deployment.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d appsv1.Deployment
+	if err := yaml.Unmarshal(b, &d); err != nil {
+		t.Fatalf("deploy/deployment.yaml: %v", err)
+	}
+	args := slices.Clone(d.Spec.Template.Spec.Containers[0].Args)
+	i := slices.Index(args, "--metrics-addr")
+	if i < 0 || i+1 >= len(args) {
+		t.Fatalf("deploy/deployment.yaml runs %q: no --metrics-addr ADDR", args)
+	}
+	args[i+1] = "127.0.0.1:0"
+	return args
+}
+
+// metricsAddr waits for p to say where it serves /metrics and returns the
+// base URL.
+func metricsAddr(p *proc) string {
+	p.t.Helper()
+	line := p.waitErrLine(`^serving /metrics, /healthz and /readyz on http://127\.0\.0\.1:\d+$`)
+	return line[strings.LastIndex(line, " ")+1:]
+}
+
+// reconciles is how many successful reconciles of configmap-generator the
+// process serving /metrics at addr counted (-1: none yet, no series).
+func reconciles(t *testing.T, addr string) float64 {
+	t.Helper()
+	_, body := httpGet(t, addr+"/metrics")
+	return metricValue(body, `controller_runtime_reconcile_total{controller="configmap-generator",result="success"}`)
+}
+
+// TestDeployLeaderElection: two replicas as deploy/'s Deployment runs them
+// (its arguments: configmap-generator,mirror -A --leader-elect, metrics and
+// probes), each with a token of its ServiceAccount and only deploy/'s RBAC,
+// short lease durations. Only the leader reconciles: the standby logs no
+// reconcile and its metrics count none, while its /healthz and /readyz
+// answer 200 (the Deployment's probes keep it running and ready). Killed
+// with SIGKILL (no release), the leader's Lease is taken by the standby no
+// sooner than the lease duration after its last renewal, and the new leader
+// generates a ConfigMapGenerator created after the kill.
+func TestDeployLeaderElection(t *testing.T) {
+	const leaseDuration = 3 * time.Second
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	kc := deployRBAC(t, cp)
+	applyDeployFiles(t, cp, "rbac-mirror.yaml")
+	ns := namespace(t, cs)
+	args := append(deploymentArgs(t), "--kubeconfig", kc, "--leader-elect-lease-duration", leaseDuration.String(),
+		"--leader-elect-renew-deadline", "2s", "--leader-elect-retry-period", "500ms")
+	leaseName := "kubectl-reflect-configmap-generator-mirror"
+	lease := regexp.QuoteMeta(deployNamespace + "/" + leaseName)
+
+	a := start(t, cp, args...)
+	a.waitErrLine(`^waiting to lead: Lease ` + lease + `$`)
+	aAddr := metricsAddr(a)
+	a.waitErrLine(`^leading: Lease ` + lease + `$`)
+	a.waitErrLine(`^configmap-generator: ready$`)
+	b := start(t, cp, args...)
+	b.waitErrLine(`^waiting to lead: Lease ` + lease + `$`)
+	bAddr := metricsAddr(b)
+	for _, path := range []string{"/healthz", "/readyz"} {
+		if code, body := httpGet(t, bAddr+path); code != http.StatusOK {
+			t.Errorf("the standby's %s: %d %q, want 200 (the Deployment's probe would restart it or take it out of service)", path, code, body)
+		}
+	}
+
+	applyGenerator(t, cp, ns, "before", "  data:\n    a: \"1\"\n")
+	a.waitErrLine(reconciled(ns, "before", "ok"))
+	waitReady(t, cp, ns, "before", metav1.ConditionTrue, configmapgenerator.ReasonGenerated)
+	if n := reconciles(t, aAddr); n < 1 {
+		t.Errorf("the leader's metrics count %v reconciles, want at least 1", n)
+	}
+	if n := reconciles(t, bAddr); n > 0 {
+		t.Errorf("the standby's metrics count %v reconciles, want none", n)
+	}
+	if strings.Contains(b.allErr.String(), " configmap-generator "+ns+"/") {
+		t.Errorf("the standby reconciled while the leader ran:\n%s", b.allErr.String())
+	}
+
+	a.signal(syscall.SIGKILL)
+	a.wait()
+	leases := cs.CoordinationV1().Leases(deployNamespace)
+	held, err := leases.Get(context.Background(), leaseName, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	applyGenerator(t, cp, ns, "after", "  data:\n    a: \"2\"\n")
+	b.waitErrLine(`^leading: Lease ` + lease + `$`)
+	b.waitErrLine(reconciled(ns, "after", "ok"))
+	waitReady(t, cp, ns, "after", metav1.ConditionTrue, configmapgenerator.ReasonGenerated)
+	waitConfigMap(t, cs, ns, "after", "generated by the new leader", func(cm *corev1.ConfigMap) bool { return dataIs(cm, "a", "2") })
+
+	taken, err := leases.Get(context.Background(), leaseName, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *taken.Spec.HolderIdentity == *held.Spec.HolderIdentity || *taken.Spec.LeaseTransitions <= *held.Spec.LeaseTransitions {
+		t.Errorf("Lease held by %q (transitions %d), then by %q (transitions %d): want another holder",
+			*held.Spec.HolderIdentity, *held.Spec.LeaseTransitions, *taken.Spec.HolderIdentity, *taken.Spec.LeaseTransitions)
+	}
+	// The Lease's times are the candidates' clocks, one machine's here.
+	gap := taken.Spec.AcquireTime.Sub(held.Spec.RenewTime.Time)
+	t.Logf("the standby took the Lease %s after the killed leader's last renewal (lease duration %s)", gap, leaseDuration)
+	if gap < leaseDuration {
+		t.Errorf("the standby took the Lease %s after the leader's last renewal, before it expired (%s)", gap, leaseDuration)
 	}
 }
