@@ -33,6 +33,7 @@ var generators = schema.GroupVersionResource{Group: "kubectl-reflect.io", Versio
 type controllerResult struct {
 	generators, changes, concurrency int
 	reflect, runtime                 []controllerSample // one per round
+	reflectSize, runtimeSize         int64              // bytes of each binary
 }
 
 // controllerSample is one controller's round.
@@ -61,6 +62,12 @@ func measureController(ctx context.Context, e *env) (controllerResult, error) {
 		return r, err
 	}
 	if err := installGeneratorCRD(ctx, e); err != nil {
+		return r, err
+	}
+	if r.reflectSize, err = fileSize(e.tools.reflect); err != nil {
+		return r, err
+	}
+	if r.runtimeSize, err = fileSize(crcmg); err != nil {
 		return r, err
 	}
 	conc := strconv.Itoa(e.cfg.concurrency)
@@ -259,4 +266,12 @@ func buildCRCMG(ctx context.Context, e *env) (string, error) {
 		return "", fmt.Errorf("build %s: %w: %s", dir, err, b)
 	}
 	return out, nil
+}
+
+func fileSize(path string) (int64, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0, err
+	}
+	return fi.Size(), nil
 }

@@ -41,7 +41,9 @@ func (r controllerResult) writeNotes(b *strings.Builder, workers int) {
 		"and no client-side rate limit, one after the other on a fresh namespace each round, after their first ConfigMap "+
 		"is generated. Time is from the first create (parallel, %d workers) to the benchmark's watch seeing the last "+
 		"generated ConfigMap; CPU is the controller's over that time; latency is from a merge patch of one "+
-		"generator's spec.data to its ConfigMap showing it, one change at a time.\n\n", r.concurrency, workers)
+		"generator's spec.data to its ConfigMap showing it, one change at a time. VmHWM counts the pages of the "+
+		"binary that are resident, most of it on this machine (kubectl-reflect %.0f MiB, it links kubectl's libraries; "+
+		"crcmg %.0f MiB); RssAnon is the memory that grows with the objects.\n\n", r.concurrency, workers, mib(r.reflectSize), mib(r.runtimeSize))
 	b.WriteString("Samples, one per round:\n\n")
 	for _, side := range []struct {
 		name string
