@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -302,7 +303,7 @@ func reconciles(t *testing.T, addr string) float64 {
 // answer 200 (the Deployment's probes keep it running and ready). Killed
 // with SIGKILL (no release), the leader's Lease is taken by the standby once
 // it expires, and the new leader generates a ConfigMapGenerator created
-// after the kill.
+// after the kill. Neither was refused anything by the RBAC.
 func TestDeployLeaderElection(t *testing.T) {
 	const leaseDuration = 3 * time.Second
 	cp := cluster.Get(t)
@@ -362,6 +363,11 @@ func TestDeployLeaderElection(t *testing.T) {
 	if *taken.Spec.HolderIdentity == *held.Spec.HolderIdentity || *taken.Spec.LeaseTransitions <= *held.Spec.LeaseTransitions {
 		t.Errorf("Lease held by %q (transitions %d), then by %q (transitions %d): want another holder",
 			*held.Spec.HolderIdentity, *held.Spec.LeaseTransitions, *taken.Spec.HolderIdentity, *taken.Spec.LeaseTransitions)
+	}
+	for name, p := range map[string]*proc{"the killed leader": a, "the new leader": b} {
+		if strings.Contains(p.allErr.String(), "forbidden: User "+strconv.Quote(deployUser)) {
+			t.Errorf("%s was refused something deploy/'s RBAC should allow:\n%s", name, p.allErr.String())
+		}
 	}
 	// Logged, not checked: the times are the candidates' clocks, and when
 	// a standby takes over is client-go's leader election, not ours.
