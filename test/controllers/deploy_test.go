@@ -83,6 +83,38 @@ func TestDeployDryRun(t *testing.T) {
 	}
 }
 
+// TestDeployDryRunWarns: the dry run of TestDeployDryRun would show a
+// Deployment whose pods break the namespace's "restricted" Pod Security
+// level: an overlay of deploy/ without the container's securityContext is
+// warned about.
+func TestDeployDryRunWarns(t *testing.T) {
+	cp := cluster.Get(t)
+	applyDeployFiles(t, cp, "namespace.yaml")
+	base, err := filepath.Abs(deployDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	overlay := t.TempDir()
+	if base, err = filepath.Rel(overlay, base); err != nil { // kustomize takes no absolute base
+		t.Fatal(err)
+	}
+	kustomization := fmt.Sprintf(`resources:
+- %s
+patches:
+- target: {kind: Deployment, name: kubectl-reflect}
+  patch: |-
+    - op: remove
+      path: /spec/template/spec/containers/0/securityContext
+`, base)
+	if err := os.WriteFile(filepath.Join(overlay, "kustomization.yaml"), []byte(kustomization), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := kubectl(t, cp, "apply", "--dry-run=server", "-k", overlay, "-o", "name")
+	if want := `would violate PodSecurity "restricted:latest"`; code != 0 || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 0 and a warning %q", code, errOut, want)
+	}
+}
+
 // unexpectedWarnings is kubectl's stderr but for the warning that an object
 // (the CRD, when another test installed it with `crd install`, a
 // server-side apply) was not created by kubectl apply.
