@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -253,5 +254,46 @@ func TestEveryFileIsInTheKustomization(t *testing.T) {
 		if f != "kustomization.yaml" && !slices.Contains(k.Resources, f) {
 			t.Errorf("%s is not in kustomization.yaml's resources", f)
 		}
+	}
+}
+
+// TestImageBuildsAsMake: the Dockerfile stamps the version as `make build`
+// does (the same -X flags on the same package) into a static, trimmed
+// binary, and its final stage runs it as distroless's nonroot user, which
+// the Deployment's runAsUser names.
+func TestImageBuildsAsMake(t *testing.T) {
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join("..", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	makefile, dockerfile := read("Makefile"), read("Dockerfile")
+	pkg := regexp.MustCompile(`(?m)^PKG := (\S+)$`).FindStringSubmatch(makefile)
+	if pkg == nil || !strings.Contains(dockerfile, "PKG="+pkg[1]) {
+		t.Fatalf("the Dockerfile does not set PKG=%v as the Makefile does", pkg)
+	}
+	xs := regexp.MustCompile(`-X \$\(PKG\)(\S+)=\$\((\w+)\)`).FindAllStringSubmatch(makefile, -1)
+	if len(xs) == 0 {
+		t.Fatal("no -X $(PKG)...=$(VAR) in the Makefile's LDFLAGS")
+	}
+	for _, x := range xs {
+		if want := fmt.Sprintf("-X $PKG%s=$%s", x[1], x[2]); !strings.Contains(dockerfile, want) {
+			t.Errorf("the Dockerfile lacks %q (the Makefile's -X $(PKG)%s=$(%s))", want, x[1], x[2])
+		}
+		if want := "ARG " + x[2]; !strings.Contains(dockerfile, want) {
+			t.Errorf("the Dockerfile lacks %q", want)
+		}
+	}
+	for _, want := range []string{"CGO_ENABLED=0", "-trimpath", `-ldflags "-s -w `, "FROM gcr.io/distroless/static:nonroot", "USER 65532:65532"} {
+		if !strings.Contains(dockerfile, want) {
+			t.Errorf("the Dockerfile lacks %q", want)
+		}
+	}
+	var d appsv1.Deployment
+	build(t).decode(t, "Deployment", "kubectl-reflect", &d)
+	if u := d.Spec.Template.Spec.SecurityContext.RunAsUser; u == nil || *u != 65532 {
+		t.Errorf("the Deployment's runAsUser %v, want 65532, the image's user", u)
 	}
 }
