@@ -1,9 +1,10 @@
 // Package deploy holds the manifests that run kubectl-reflect's built-in
 // controllers in a cluster (`kubectl apply -k deploy/`). This test keeps them
 // true to the code: the RBAC of each built-in is exactly the Rules it
-// declares, the CRD is the one `kubectl reflect crd print` prints, and the
-// Deployment runs what exists, hardened. test/controllers applies them to a
-// real API server.
+// declares, the CRD is the one `kubectl reflect crd print` prints, the
+// Deployment runs what exists, hardened, and the image (../Dockerfile) is
+// built as `make build` builds. test/controllers applies them to a real API
+// server.
 package deploy_test
 
 import (
