@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
@@ -18,6 +19,8 @@ type Options struct {
 	Concurrency int
 	// Debounce, when positive, waits this long after a change before
 	// reconciling, so that a burst of changes to one object reconciles once.
+	// The burst's first change sets the time (the earliest wins), so an
+	// object that keeps changing is still reconciled every Debounce.
 	Debounce time.Duration
 	// Backoff is the per-object retry delay; the zero value is DefaultBackoff.
 	Backoff Backoff
@@ -36,6 +39,9 @@ type Options struct {
 	// SIGINT: ForceStop: force.Done()); nil waits for them however long
 	// they take.
 	ForceStop <-chan struct{}
+	// TracerProvider makes one span per reconcile (see tracing.go); nil
+	// makes none.
+	TracerProvider trace.TracerProvider
 }
 
 // ReconcileRecord is what one reconcile did.

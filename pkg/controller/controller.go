@@ -2,7 +2,11 @@ package controller
 
 import (
 	"context"
+	"fmt"
 	"sync"
+
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
@@ -19,11 +23,13 @@ type Controller struct {
 	r      Reconciler
 	opts   Options
 	sched  *scheduler
+	tracer trace.Tracer
 
 	ready     chan struct{}
 	readyOnce sync.Once
 
 	mu      sync.Mutex
+	started bool // Run was called
 	running bool // the leases are acquired: ReconcileAll may read the root
 }
 
@@ -37,6 +43,11 @@ func newController(name string, set *reflector.Set, inputs []*Input, r Reconcile
 		}
 	}
 	c.sched = newScheduler(opts.Backoff, opts.Metrics.schedulerHooks(name))
+	tp := opts.TracerProvider
+	if tp == nil {
+		tp = noop.NewTracerProvider()
+	}
+	c.tracer = tp.Tracer(tracerName)
 	return c
 }
 
@@ -53,9 +64,12 @@ func (c *Controller) Name() string { return c.name }
 // its leases and returns nil. Closing Options.ForceStop then cancels the
 // contexts of the reconciles in flight (a second SIGINT); Run still waits
 // for them to return. When an input's reflector stops for good (its
-// Lease.Err), Run stops the same way and returns that error.
+// Lease.Err), Run stops the same way and returns that error. A Controller
+// runs once: a second Run returns an error.
 func (c *Controller) Run(ctx context.Context) error {
-	c.acquire()
+	if err := c.acquire(); err != nil {
+		return err
+	}
 	defer c.release()
 	c.opts.Metrics.started(c.name, c.opts.Concurrency)
 
@@ -86,13 +100,18 @@ func (c *Controller) Run(ctx context.Context) error {
 	return err
 }
 
-func (c *Controller) acquire() {
+func (c *Controller) acquire() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.started {
+		return fmt.Errorf("controller %s: Run called twice", c.name)
+	}
+	c.started = true
 	for _, in := range c.inputs {
 		in.lease = c.set.Acquire(in.resource, in.scope)
 	}
 	c.running = true
+	return nil
 }
 
 func (c *Controller) release() {

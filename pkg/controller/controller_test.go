@@ -318,6 +318,9 @@ func TestControllerStopsWhenAnInputFails(t *testing.T) {
 		if isClosed(c.Ready()) {
 			t.Fatal("ready although an input never synced")
 		}
+		if err := c.Run(t.Context()); err == nil || !strings.Contains(err.Error(), "twice") {
+			t.Fatalf("a second Run returned %v, want an error", err)
+		}
 	})
 }
 

@@ -29,6 +29,9 @@
 //     events broadcaster.
 //   - finalizer.go: Finalizer (Add, Remove: server-side apply of
 //     metadata.finalizers alone) and HasFinalizer.
+//   - tracing.go: one OpenTelemetry span per reconcile, NewTracerProvider
+//     (OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set, else no-op) and
+//     WrapConfigForTracing (API calls as child spans).
 //
 // internal/reflectortest is an in-memory server for the tests of this
 // package and of the built-in controllers.

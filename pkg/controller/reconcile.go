@@ -28,13 +28,14 @@ func (c *Controller) work(ctx context.Context) {
 func (c *Controller) reconcile(ctx context.Context, req Request, t Trigger) (Result, error) {
 	id := newReconcileID()
 	log := c.opts.Logger.WithValues("controller", c.name, "namespace", req.Namespace, "name", req.Name, "reconcileID", id)
-	ctx = logr.NewContext(WithTrigger(ctx, t), log)
+	ctx, span := c.startSpan(logr.NewContext(WithTrigger(ctx, t), log), req, t, id)
 
 	done := c.opts.Metrics.reconcileStarted(c.name)
 	start := time.Now()
 	res, err, panicked := c.call(ctx, req)
 	d := time.Since(start)
 	done(d, res, err, panicked)
+	endSpan(span, res, err)
 
 	switch {
 	case err != nil:

@@ -37,6 +37,7 @@ type entry struct {
 	trigger  Trigger   // why it will run (delayed, queued) or runs (running)
 	prio     priority  // its list once ready
 	at       time.Time // delayed: when it becomes ready
+	timer    int       // delayed: its index in the scheduler's timers
 	gen      uint64    // queued: the list slot that is current
 	readyAt  time.Time // queued: when it became ready (queue duration)
 	failures int       // consecutive failed reconciles (backoff)
@@ -148,12 +149,20 @@ func (s *scheduler) scheduleLocked(e *entry, at time.Time) {
 		}
 		return
 	}
-	e.state, e.at = delayed, at
-	heap.Push(&s.timers, timer{at: at, req: e.req})
+	e.at = at
+	if e.state == delayed {
+		heap.Fix(&s.timers, e.timer)
+	} else {
+		e.state = delayed
+		heap.Push(&s.timers, e)
+	}
 	s.signal()
 }
 
 func (s *scheduler) pushReadyLocked(e *entry) {
+	if e.state == delayed {
+		heap.Remove(&s.timers, e.timer)
+	}
 	if e.state != queued {
 		e.readyAt = time.Now()
 		s.countLocked(e.prio, +1)
@@ -260,23 +269,16 @@ func (s *scheduler) popLocked() *entry {
 // promoteDueLocked makes every delayed request whose time came ready.
 func (s *scheduler) promoteDueLocked(now time.Time) {
 	for len(s.timers) > 0 && !s.timers[0].at.After(now) {
-		t := heap.Pop(&s.timers).(timer)
-		if e := s.entries[t.req]; e != nil && e.state == delayed && e.at.Equal(t.at) {
-			s.pushReadyLocked(e)
-		}
+		s.pushReadyLocked(s.timers[0])
 	}
 }
 
 // untilDueLocked is how long until the earliest delayed request is due.
 func (s *scheduler) untilDueLocked() (time.Duration, bool) {
-	for len(s.timers) > 0 {
-		t := s.timers[0]
-		if e := s.entries[t.req]; e != nil && e.state == delayed && e.at.Equal(t.at) {
-			return time.Until(t.at), true
-		}
-		heap.Pop(&s.timers) // stale
+	if len(s.timers) == 0 {
+		return 0, false
 	}
-	return 0, false
+	return time.Until(s.timers[0].at), true
 }
 
 // done records the outcome of a run of req that next handed out.
@@ -369,22 +371,27 @@ func (s *scheduler) size() int {
 	return len(s.entries)
 }
 
-type timer struct {
-	at  time.Time
-	req Request
-}
-
-// timerHeap orders delayed requests by time; an entry whose time changed
-// leaves a stale timer behind, skipped when it comes up.
-type timerHeap []timer
+// timerHeap holds the delayed entries, earliest first; each entry knows
+// its place (entry.timer), so that a new time moves it and readiness takes
+// it out: the heap holds each delayed request once, whatever the churn.
+type timerHeap []*entry
 
 func (h timerHeap) Len() int           { return len(h) }
 func (h timerHeap) Less(i, j int) bool { return h[i].at.Before(h[j].at) }
-func (h timerHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *timerHeap) Push(x any)        { *h = append(*h, x.(timer)) }
+func (h timerHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].timer, h[j].timer = i, j
+}
+func (h *timerHeap) Push(x any) {
+	e := x.(*entry)
+	e.timer = len(*h)
+	*h = append(*h, e)
+}
 func (h *timerHeap) Pop() any {
 	old := *h
-	t := old[len(old)-1]
+	e := old[len(old)-1]
+	old[len(old)-1] = nil
 	*h = old[:len(old)-1]
-	return t
+	e.timer = -1
+	return e
 }

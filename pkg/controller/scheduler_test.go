@@ -323,3 +323,19 @@ func TestSchedulerCountsQueuedByPriority(t *testing.T) {
 		t.Fatalf("depth %v after shutdown, want 0", depth)
 	}
 }
+
+func TestSchedulerHoldsEachDelayedRequestOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newScheduler(DefaultBackoff, schedulerHooks{})
+		s.add(reqA, change, live, 0)
+		for range 1000 { // a requeue far off, then a change sooner, again and again
+			take(t, s)
+			s.done(reqA, Result{RequeueAfter: time.Hour}, nil)
+			s.add(reqB, change, live, time.Minute)
+			s.add(reqA, change, live, 0)
+		}
+		if n := len(s.timers); n != 1 {
+			t.Fatalf("%d timers for one delayed request, want 1", n)
+		}
+	})
+}
