@@ -34,6 +34,15 @@ func NewCmdCRD(flags *genericclioptions.ConfigFlags, streams genericiooptions.IO
 		Use:     "crd (print|install) NAME",
 		Short:   "Print or install the CustomResourceDefinition a built-in controller reconciles",
 		Example: crdExample,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return fmt.Errorf("unknown command %q for \"kubectl reflect crd\": want print or install", args[0])
+			}
+			return nil
+		},
+		RunE: func(*cobra.Command, []string) error {
+			return errors.New("crd needs a command: print NAME or install NAME")
+		},
 	}
 	print := &CRDOptions{configFlags: flags, IOStreams: streams, registry: registry}
 	c.AddCommand(&cobra.Command{

@@ -31,7 +31,8 @@ func NewCmdReflect(streams genericiooptions.IOStreams) *cobra.Command {
 		Use:   "kubectl-reflect",
 		Short: "Watch and query Kubernetes objects the way controllers do",
 		Long: `kubectl reflect runs reflectors (list, then watch, resumed and relisted as needed)
-for the kinds you name and shows what they see.`,
+for the kinds you name and shows what they see (watch, get), or runs built-in
+controllers on them (run-controller).`,
 		Annotations: map[string]string{
 			cobra.CommandDisplayNameAnnotation: "kubectl reflect",
 		},

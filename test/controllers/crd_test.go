@@ -117,6 +117,8 @@ func TestRunControllerBadInput(t *testing.T) {
 		{[]string{"crd", "print", "nope"}, `error: unknown controller "nope"`},
 		{[]string{"crd", "print"}, "error: one controller name expected, got 0"},
 		{[]string{"crd", "install", "configmap-generator", "--timeout", "0"}, "error: --timeout must be positive"},
+		{[]string{"crd", "frob"}, `error: unknown command "frob" for "kubectl reflect crd": want print or install`},
+		{[]string{"crd"}, "error: crd needs a command: print NAME or install NAME"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			out, errOut, code := runOnce(t, cp, tc.args...)

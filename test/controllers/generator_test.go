@@ -91,8 +91,9 @@ func TestGeneratorNameSuffixHash(t *testing.T) {
 	waitGone(t, cs, ns, second)
 }
 
-// TestGeneratorDrift: a ConfigMap edited by someone else is restored, one
-// deleted is created again.
+// TestGeneratorDrift: a ConfigMap edited by someone else is restored (its
+// values, a label dropped, its controller reference removed), one deleted
+// is created again.
 func TestGeneratorDrift(t *testing.T) {
 	cp := cluster.Get(t)
 	cs := admin(t, cp)
@@ -112,6 +113,15 @@ func TestGeneratorDrift(t *testing.T) {
 	waitConfigMap(t, cs, ns, "app", "restored", func(cm *corev1.ConfigMap) bool {
 		return dataIs(cm, "a", "1") && cm.Labels["team"] == "web"
 	})
+
+	// Its controller reference removed: an orphan the generator wrote, so
+	// it is adopted again, not refused as someone else's.
+	if out, errOut, code := kubectl(t, cp, "patch", "configmap", "app", "-n", ns, "--type=json",
+		"-p", `[{"op":"remove","path":"/metadata/ownerReferences"}]`); code != 0 {
+		t.Fatalf("kubectl patch: exit %d\n%s%s", code, out, errOut)
+	}
+	waitConfigMap(t, cs, ns, "app", "adopted again", func(cm *corev1.ConfigMap) bool { return metav1.GetControllerOf(cm) != nil })
+	waitReady(t, cp, ns, "app", metav1.ConditionTrue, configmapgenerator.ReasonGenerated)
 
 	uid := cm.UID
 	if err := cs.CoreV1().ConfigMaps(ns).Delete(ctx, "app", metav1.DeleteOptions{}); err != nil {

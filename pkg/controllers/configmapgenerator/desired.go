@@ -117,17 +117,33 @@ func ControlledBy(cm *corev1.ConfigMap, uid types.UID) bool {
 	return ref != nil && ref.UID == uid && ref.Kind == Kind && strings.HasPrefix(ref.APIVersion, Group+"/")
 }
 
-// ToPrune returns the names of the ConfigMaps of cms that the generator of
-// uid controls, other than keep: the ones an earlier spec generated.
-func ToPrune(cms []*corev1.ConfigMap, uid types.UID, keep string) []string {
-	var names []string
-	for _, cm := range cms {
-		if cm.Name != keep && ControlledBy(cm, uid) {
-			names = append(names, cm.Name)
+// Adoptable says whether cm, which no controller reference names, was
+// written by fieldManager: a ConfigMap of this generator whose reference
+// was removed (an edit, or its generator deleted with --cascade=orphan and
+// made again), which the generator takes back as controllers adopt orphans.
+func Adoptable(cm *corev1.ConfigMap, fieldManager string) bool {
+	if metav1.GetControllerOfNoCopy(cm) != nil {
+		return false
+	}
+	for _, f := range cm.ManagedFields {
+		if f.Manager == fieldManager && f.Operation == metav1.ManagedFieldsOperationApply {
+			return true
 		}
 	}
-	slices.Sort(names)
-	return names
+	return false
+}
+
+// ToPrune returns the ConfigMaps of cms that the generator of uid
+// controls, other than keep (the ones an earlier spec generated), by name.
+func ToPrune(cms []*corev1.ConfigMap, uid types.UID, keep string) []*corev1.ConfigMap {
+	var out []*corev1.ConfigMap
+	for _, cm := range cms {
+		if cm.Name != keep && ControlledBy(cm, uid) {
+			out = append(out, cm)
+		}
+	}
+	slices.SortFunc(out, func(a, b *corev1.ConfigMap) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }
 
 // NeedsReplace says whether the stored ConfigMap current must be deleted

@@ -164,7 +164,11 @@ func TestToPrune(t *testing.T) {
 		{"another kind", []*corev1.ConfigMap{other}, "app", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := ToPrune(tc.cms, "u-1", tc.keep); !slices.Equal(got, tc.want) {
+			var got []string
+			for _, cm := range ToPrune(tc.cms, "u-1", tc.keep) {
+				got = append(got, cm.Name)
+			}
+			if !slices.Equal(got, tc.want) {
 				t.Errorf("ToPrune = %v, want %v", got, tc.want)
 			}
 		})
@@ -273,5 +277,34 @@ func TestCRD(t *testing.T) {
 	}
 	if !slices.Equal(cols, []string{"ConfigMap", "Ready", "Reason", "Age"}) {
 		t.Errorf("columns %v", cols)
+	}
+}
+
+func TestAdoptable(t *testing.T) {
+	const fm = "kubectl-reflect-configmap-generator"
+	entry := func(manager string, op metav1.ManagedFieldsOperationType) []metav1.ManagedFieldsEntry {
+		return []metav1.ManagedFieldsEntry{{Manager: "kubectl-edit", Operation: metav1.ManagedFieldsOperationUpdate}, {Manager: manager, Operation: op}}
+	}
+	orphan := owned("app", "", false)
+	orphan.ManagedFields = entry(fm, metav1.ManagedFieldsOperationApply)
+	controlled := owned("app", "u-2", true)
+	controlled.ManagedFields = entry(fm, metav1.ManagedFieldsOperationApply)
+	updatedOnly := owned("app", "", false)
+	updatedOnly.ManagedFields = entry(fm, metav1.ManagedFieldsOperationUpdate)
+	foreign := owned("app", "", false)
+	foreign.ManagedFields = entry("kubectl-client-side-apply", metav1.ManagedFieldsOperationUpdate)
+	for _, tc := range []struct {
+		name string
+		cm   *corev1.ConfigMap
+		want bool
+	}{
+		{"orphan it applied", orphan, true},
+		{"another controller's", controlled, false},
+		{"only updated by that name", updatedOnly, false},
+		{"someone else's", foreign, false},
+	} {
+		if got := Adoptable(tc.cm, fm); got != tc.want {
+			t.Errorf("%s: Adoptable = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

@@ -13,7 +13,11 @@
 // so that kube-controller-manager's garbage collector deletes it with its
 // generator; the status (observedGeneration, the Ready condition, the
 // generated name) through the status subresource. An edited or deleted
-// ConfigMap triggers its generator and is restored. A write whose result is
+// ConfigMap triggers its generator and is restored: what the generator
+// wrote (its keys, labels, annotations, the ownerReference) comes back; keys
+// or labels others added are theirs under server-side apply and stay. A
+// ConfigMap of the name without a controller reference that this field
+// manager applied is the generator's own, orphaned, and is adopted. A write whose result is
 // already stored is skipped (the fields this manager owns are compared with
 // the desired ones), so a settled generator costs no API call.
 //

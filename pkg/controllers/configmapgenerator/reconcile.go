@@ -51,15 +51,20 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	if err != nil {
 		return controller.Result{}, err
 	}
-	if current != nil && !ControlledBy(current, gen.UID) {
+	if current != nil && !ControlledBy(current, gen.UID) && !Adoptable(current, r.fieldManager) {
 		return controller.Result{}, r.refuse(ctx, gen, &SpecError{Reason: ReasonNameConflict,
 			Message: fmt.Sprintf("ConfigMap %s exists and is not controlled by this generator: it is left as it is", desired.Name)})
 	}
 	if err := r.applyConfigMap(ctx, gen, desired, current); err != nil {
 		return controller.Result{}, err
 	}
-	if err := r.prune(ctx, gen, desired.Name); err != nil {
-		return controller.Result{}, err
+	// The status names the ConfigMap only once the older ones are pruned:
+	// while it names this one, there is nothing to prune and no need to
+	// read every ConfigMap of the namespace.
+	if gen.Status.GeneratedName != desired.Name {
+		if err := r.prune(ctx, gen, desired.Name); err != nil {
+			return controller.Result{}, err
+		}
 	}
 	msg := fmt.Sprintf("ConfigMap %s is generated", desired.Name)
 	return controller.Result{}, r.writeStatus(ctx, gen, NewStatus(gen, true, ReasonGenerated, msg, desired.Name, r.now()))
@@ -140,14 +145,10 @@ func (r *reconciler) prune(ctx context.Context, gen *ConfigMapGenerator, keep st
 		}
 		owned = append(owned, cm)
 	}
-	for _, name := range ToPrune(owned, gen.UID, keep) {
-		for _, cm := range owned {
-			if cm.Name == name {
-				klog.FromContext(ctx).V(2).Info("pruning", "configmap", name)
-				if err := r.delete(ctx, cm); err != nil {
-					return err
-				}
-			}
+	for _, cm := range ToPrune(owned, gen.UID, keep) {
+		klog.FromContext(ctx).V(2).Info("pruning", "configmap", cm.Name)
+		if err := r.delete(ctx, cm); err != nil {
+			return err
 		}
 	}
 	return nil
