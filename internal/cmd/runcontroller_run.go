@@ -7,8 +7,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -38,13 +40,22 @@ func (o *RunControllerOptions) Run(ctx context.Context) error {
 		log = newReconcileLog(o.ErrOut)
 		defer log.close()
 	}
-	env, err := o.env(log, force)
+	tp, stopTracing, err := controller.NewTracerProvider(runCtx, "kubectl-reflect")
+	if err != nil {
+		return err
+	}
+	defer func() { // flush the spans left, a few seconds at most; losing some is no error of the run
+		flushCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_ = stopTracing(flushCtx)
+	}()
+	env, plain, err := o.env(log, force, tp)
 	if err != nil {
 		return err
 	}
 	registry := prometheus.NewRegistry()
 	env.Options.Metrics = controller.NewMetrics(registry)
-	ctrls, stopEvents, err := o.build(runCtx, env)
+	ctrls, stopEvents, err := o.build(runCtx, env, plain)
 	if err != nil {
 		return err
 	}
@@ -56,7 +67,7 @@ func (o *RunControllerOptions) Run(ctx context.Context) error {
 	}
 	forced, stopSignals := o.handleSignals(cancel, force, reconcileAll)
 	defer stopSignals()
-	err = o.serveAndRun(runCtx, env.Kube, ctrls, registry)
+	err = o.serveAndRun(runCtx, plain, ctrls, registry)
 	if forced() {
 		return errInterrupted
 	}
@@ -65,49 +76,58 @@ func (o *RunControllerOptions) Run(ctx context.Context) error {
 
 // env is what every built-in is built on: the process's one reflector Set
 // (so that two controllers reading ConfigMaps share one watch), clients
-// without client-side rate limits and the runner options.
-func (o *RunControllerOptions) env(log *reconcileLog, force <-chan struct{}) (controllers.Env, error) {
+// without client-side rate limits whose writes are spans of tp (the
+// reflectors' are not: a watch would be a span as long as the watch) and
+// the runner options; plain is a client for the rest (leader election,
+// Events), whose calls are no spans.
+func (o *RunControllerOptions) env(log *reconcileLog, force <-chan struct{}, tp trace.TracerProvider) (env controllers.Env, plain kubernetes.Interface, err error) {
 	cfg, err := o.configFlags.ToRESTConfig()
 	if err != nil {
-		return controllers.Env{}, fmt.Errorf("reading the kubeconfig: %w", err)
+		return env, nil, fmt.Errorf("reading the kubeconfig: %w", err)
 	}
 	cfg = rest.CopyConfig(cfg)
 	cfg.QPS, cfg.Burst = -1, 0 // the server's flow control limits us; a token bucket would only add latency
-	cs, err := kubernetes.NewForConfig(cfg)
+	writes := rest.CopyConfig(cfg)
+	controller.WrapConfigForTracing(writes, tp)
+	cs, err := kubernetes.NewForConfig(writes)
 	if err != nil {
-		return controllers.Env{}, fmt.Errorf("creating a client: %w", err)
+		return env, nil, fmt.Errorf("creating a client: %w", err)
 	}
-	dyn, err := dynamic.NewForConfig(cfg)
+	dyn, err := dynamic.NewForConfig(writes)
 	if err != nil {
-		return controllers.Env{}, fmt.Errorf("creating a client: %w", err)
+		return env, nil, fmt.Errorf("creating a client: %w", err)
+	}
+	if plain, err = kubernetes.NewForConfig(cfg); err != nil {
+		return env, nil, fmt.Errorf("creating a client: %w", err)
 	}
 	mapper, err := o.configFlags.ToRESTMapper()
 	if err != nil {
-		return controllers.Env{}, fmt.Errorf("reading the server's resource types: %w", err)
+		return env, nil, fmt.Errorf("reading the server's resource types: %w", err)
 	}
 	rc, err := kube.NewRESTClient(cfg)
 	if err != nil {
-		return controllers.Env{}, err
+		return env, nil, err
 	}
 	report := newReporter(o.ErrOut, false)
 	set := reflector.NewSet(reflector.SetOptions{NewClient: reflector.RESTClients(rc, kube.RediscoverWith(mapper)), Hooks: report.hooks(true)})
-	env := controllers.Env{
+	env = controllers.Env{
 		Set: set, Namespace: o.namespace, Kube: cs, Dynamic: dyn,
 		FieldManager: fieldManagerPrefix, DryRun: o.DryRun,
 		Options: controller.Options{
 			Concurrency: o.Concurrency, Debounce: o.Debounce, Logger: klog.Background(), ForceStop: force,
+			TracerProvider: tp,
 		},
 	}
 	if log != nil {
 		env.Options.OnReconcile = log.record
 	}
-	return env, nil
+	return env, plain, nil
 }
 
 // build builds every built-in's controllers on env, each built-in with an
-// Events recorder of its own (none on a dry run); stop flushes the
-// recorders.
-func (o *RunControllerOptions) build(ctx context.Context, env controllers.Env) (ctrls []*controller.Controller, stop func(), err error) {
+// Events recorder of its own writing through events (none on a dry run);
+// stop flushes the recorders.
+func (o *RunControllerOptions) build(ctx context.Context, env controllers.Env, events kubernetes.Interface) (ctrls []*controller.Controller, stop func(), err error) {
 	var stops []func()
 	stop = func() {
 		for _, s := range stops {
@@ -117,7 +137,7 @@ func (o *RunControllerOptions) build(ctx context.Context, env controllers.Env) (
 	for _, b := range o.builtins {
 		benv := env
 		if !o.DryRun {
-			rec, stopRec := controller.NewRecorder(ctx, env.Kube, b.Name)
+			rec, stopRec := controller.NewRecorder(ctx, events, b.Name)
 			benv.Recorder = rec
 			stops = append(stops, stopRec)
 		}

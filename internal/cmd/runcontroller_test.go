@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -150,4 +151,26 @@ func TestHandleSignals(t *testing.T) {
 	o := &RunControllerOptions{signals: make(chan os.Signal)}
 	_, stop := o.handleSignals(func() {}, make(chan struct{}), func() {})
 	stop()
+}
+
+// TestReconcileLog: lines come out in order, all of them once close
+// returns; records after close are dropped.
+func TestReconcileLog(t *testing.T) {
+	var b strings.Builder
+	l := newReconcileLog(&b)
+	for i := range 100 {
+		l.record(controller.ReconcileRecord{Controller: "c", Request: store.Key{Name: strconv.Itoa(i)}, Trigger: controller.Trigger{Kind: controller.TriggerAll}})
+	}
+	l.close()
+	l.record(controller.ReconcileRecord{Controller: "late"})
+	l.close()
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if len(lines) != 100 {
+		t.Fatalf("%d lines, want 100", len(lines))
+	}
+	for i, line := range lines {
+		if f := strings.Fields(line); len(f) < 3 || f[2] != strconv.Itoa(i) {
+			t.Fatalf("line %d: %q", i, line)
+		}
+	}
 }

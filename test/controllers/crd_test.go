@@ -1,6 +1,7 @@
 package controllers
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -140,5 +141,35 @@ func TestRunControllerWithoutCRD(t *testing.T) {
 	want := "error: configmap-generator: the server does not serve configmapgenerators.kubectl-reflect.io (the ConfigMapGenerator CRD): run kubectl reflect crd install configmap-generator\n"
 	if code == 0 || errOut != want {
 		t.Errorf("exit %d, stderr %q; want non-zero and %q", code, errOut, want)
+	}
+}
+
+// TestCompletion: shell completion offers the built-in names, after a
+// comma too (never one already in the list), and crd's only those with a
+// CRD.
+func TestCompletion(t *testing.T) {
+	_ = cluster.Get(t) // skip under -short like the rest
+	for _, tc := range []struct {
+		args          []string
+		want, notWant string
+	}{
+		{[]string{"run-controller", ""}, "configmap-generator", ""},
+		{[]string{"run-controller", "conf"}, "configmap-generator", ""},
+		{[]string{"run-controller", "configmap-generator,"}, "", "configmap-generator,configmap-generator"},
+		{[]string{"crd", "print", ""}, "configmap-generator", ""},
+		{[]string{"crd", "install", "c"}, "configmap-generator", ""},
+	} {
+		out, errOut, code := runOnce(t, nil, append([]string{"__complete"}, tc.args...)...)
+		if code != 0 {
+			t.Fatalf("__complete %v: exit %d: %s", tc.args, code, errOut)
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		got := lines[:len(lines)-1] // the last line is the directive
+		if tc.want != "" && !slices.Contains(got, tc.want) {
+			t.Errorf("__complete %q = %q, want %q among them", tc.args, got, tc.want)
+		}
+		if tc.notWant != "" && slices.Contains(got, tc.notWant) {
+			t.Errorf("__complete %q = %q, want no %q", tc.args, got, tc.notWant)
+		}
 	}
 }

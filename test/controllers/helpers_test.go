@@ -67,11 +67,17 @@ func (s *syncBuffer) String() string {
 // the test failed.
 func start(t *testing.T, cp *controlplane.ControlPlane, args ...string) *proc {
 	t.Helper()
+	return startEnv(t, cp, nil, args...)
+}
+
+// startEnv is start with env added to the environment.
+func startEnv(t *testing.T, cp *controlplane.ControlPlane, env []string, args ...string) *proc {
+	t.Helper()
 	if !hasFlag(args, "--kubeconfig") {
 		args = append(args, "--kubeconfig", cp.AdminKubeconfig())
 	}
 	cmd := exec.Command(binary, args...)
-	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	cmd.Env = append(append(os.Environ(), "NO_COLOR=1"), env...)
 	return startCmd(t, cmd)
 }
 
