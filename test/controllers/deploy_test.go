@@ -406,3 +406,30 @@ func TestDeployLeaderElection(t *testing.T) {
 	t.Logf("the standby took the Lease %s after the killed leader's last renewal (lease duration %s)",
 		taken.Spec.AcquireTime.Sub(held.Spec.RenewTime.Time), leaseDuration)
 }
+
+// TestDeployLeaseFlagsBadInput: lease timings client-go's leader election
+// would refuse are one line `error: ...` in the flags' words and a non-zero
+// exit, before anything runs.
+func TestDeployLeaseFlagsBadInput(t *testing.T) {
+	cp := cluster.Get(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--leader-elect-lease-duration", "2s", "--leader-elect-renew-deadline", "2s"}, "error: --leader-elect-lease-duration (2s) must be greater than --leader-elect-renew-deadline (2s)"},
+		{[]string{"--leader-elect-retry-period", "0s"}, "error: --leader-elect-retry-period must be positive, got 0s"},
+		{[]string{"--leader-elect-renew-deadline", "1s", "--leader-elect-retry-period", "1s"}, "error: --leader-elect-renew-deadline (1s) must be greater than 1.2 times --leader-elect-retry-period (1s)"},
+		{[]string{"--leader-elect-lease-duration", "soon"}, `error: invalid argument "soon" for "--leader-elect-lease-duration" flag`},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			args := append([]string{"run-controller", configmapgenerator.Name, "--leader-elect"}, tc.args...)
+			out, errOut, code := runOnce(t, cp, args...)
+			if code == 0 {
+				t.Fatalf("exit 0; stdout %q", out)
+			}
+			if lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n"); len(lines) != 1 || !strings.HasPrefix(lines[0], tc.want) {
+				t.Errorf("stderr %q, want one line starting %q", errOut, tc.want)
+			}
+		})
+	}
+}
