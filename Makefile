@@ -22,7 +22,7 @@ KREW_MANIFEST ?= krew/reflect.yaml
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 DIST := $(GO) run ./hack/dist
 
-.PHONY: all build test unit e2e bench demo lint vet fmt clean controlplane dist krew-manifest validate-krew-manifest
+.PHONY: all build test unit e2e bench demo lint vet fmt clean controlplane dist krew-manifest validate-krew-manifest image
 
 all: build
 
@@ -68,6 +68,13 @@ krew-manifest:
 ## validate-krew-manifest: krew's own manifest validation (pinned in test/krew/tools) on KREW_MANIFEST; test/krew installs it for real.
 validate-krew-manifest:
 	cd test/krew/tools && GOWORK=off $(GO) run sigs.k8s.io/krew/cmd/validate-krew-manifest -manifest "$(abspath $(KREW_MANIFEST))" -skip-install
+
+## image: the controller image deploy/ runs (Dockerfile: a static binary on distroless, nonroot), as IMAGE.
+## Needs docker (or DOCKER=podman); CI does not build it.
+IMAGE ?= ghcr.io/kubectl-reflect/kubectl-reflect:$(VERSION)
+DOCKER ?= docker
+image:
+	$(DOCKER) build --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg DATE=$(DATE) -t $(IMAGE) .
 
 clean:
 	rm -rf bin dist

@@ -61,6 +61,7 @@ type RunControllerOptions struct {
 	Debounce             time.Duration
 	LeaderElect          bool
 	LeaderElectNamespace string
+	Lease                LeaseTiming
 	MetricsAddr          string
 	DryRun               bool
 	Quiet                bool
@@ -90,6 +91,7 @@ func NewCmdRunController(flags *genericclioptions.ConfigFlags, streams genericio
 	f.DurationVar(&o.Debounce, "debounce", 0, "Wait this long after a change before reconciling, so that a burst reconciles once (0: no wait)")
 	f.BoolVar(&o.LeaderElect, "leader-elect", false, "Run only while holding the Lease kubectl-reflect-NAMES, so that one of several replicas writes")
 	f.StringVar(&o.LeaderElectNamespace, "leader-elect-namespace", "", "Namespace of the leader election Lease (default: the current namespace)")
+	addLeaseFlags(f, &o.Lease)
 	f.StringVar(&o.MetricsAddr, "metrics-addr", "", "Serve Prometheus /metrics, /healthz and /readyz on this address, e.g. :8080 (default: none)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "Send every write as a server-side dry run: nothing is changed")
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, "Print no line per reconcile")
@@ -148,6 +150,9 @@ func lookupBuiltins(r *controllers.Registry, list string) ([]controllers.Builtin
 func (o *RunControllerOptions) Validate() error {
 	if o.Concurrency < 1 {
 		return fmt.Errorf("--concurrency must be at least 1, got %d", o.Concurrency)
+	}
+	if err := o.Lease.validate(); err != nil {
+		return err
 	}
 	if o.Debounce < 0 {
 		return fmt.Errorf("--debounce must not be negative, got %s", o.Debounce)

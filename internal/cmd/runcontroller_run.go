@@ -160,7 +160,8 @@ func (o *RunControllerOptions) serveAndRun(ctx context.Context, kube kubernetes.
 	health := controller.HealthOptions{Gatherer: registry, Controllers: ctrls}
 	if o.LeaderElect {
 		health.Leading = leading.Load
-		lease := controller.LeaderElection{Client: kube, Namespace: o.LeaderElectNamespace, Name: o.leaseName()}
+		lease := controller.LeaderElection{Client: kube, Namespace: o.LeaderElectNamespace, Name: o.leaseName(),
+			LeaseDuration: o.Lease.LeaseDuration, RenewDeadline: o.Lease.RenewDeadline, RetryPeriod: o.Lease.RetryPeriod}
 		o.say("waiting to lead: Lease %s/%s", lease.Namespace, lease.Name)
 		run = func(ctx context.Context) error {
 			return controller.RunWithLeaderElection(ctx, lease, func(ctx context.Context) error {

@@ -33,6 +33,10 @@ type config struct {
 	out     string        // also write the report here
 	wait    time.Duration // bound on every wait for something that should happen
 	only    parts         // the measurements to run
+	// The controller part: generators created, spec changes timed, the
+	// controllers' concurrency, the controller-runtime module's directory.
+	generators, changes, concurrency int
+	crcmg                            string
 	// memprofile, if set, is where the heap profile of the benchmark goes
 	// while kubectl-reflect's store is synced in it (memory part), and with
 	// ".relist" appended, once such a store has taken a relist (relist part).
@@ -79,6 +83,10 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&cfg.kubectl, "kubectl", "", "the kubectl binary (default: kubectl on PATH; the baseline is n/a without one)")
 	fs.StringVar(&cfg.out, "out", "", "also write the Markdown report to this file")
 	fs.DurationVar(&cfg.wait, "wait", 5*time.Minute, "give up on any single wait (a list, a batch of events) after this long")
+	fs.IntVar(&cfg.generators, "generators", 1000, "ConfigMapGenerators created for the controller part")
+	fs.IntVar(&cfg.changes, "changes", 200, "spec changes timed one at a time in the controller part")
+	fs.IntVar(&cfg.concurrency, "concurrency", 4, "reconciles at once of both controllers in the controller part")
+	fs.StringVar(&cfg.crcmg, "crcmg", "test/bench/crcmg", "the module of the controller-runtime ConfigMapGenerator controller (built with go build)")
 	only := fs.String("only", "", "run only these measurements, comma-separated: "+partNames()+" (default: all)")
 	fs.StringVar(&cfg.memprofile, "memprofile", "", "write the benchmark's heap profile here while kubectl-reflect's store is synced in it (memory part), and to FILE.relist.before and FILE.relist around a relist (relist part; compare them with pprof -base); sampling every 4 KiB slows the in-process measurements")
 	fs.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write the benchmark's CPU profile here while kubectl-reflect's store syncs the first time (memory part)")
@@ -107,11 +115,18 @@ func parseFlags(args []string) (config, error) {
 		if !set["events"] {
 			cfg.events = 1000
 		}
+		if !set["generators"] {
+			cfg.generators = 200
+		}
+		if !set["changes"] {
+			cfg.changes = 50
+		}
 	}
 	for _, v := range []struct {
 		name string
 		n    int
-	}{{"objects", cfg.objects}, {"size", cfg.size}, {"events", cfg.events}, {"repeat", cfg.repeat}, {"workers", cfg.workers}} {
+	}{{"objects", cfg.objects}, {"size", cfg.size}, {"events", cfg.events}, {"repeat", cfg.repeat}, {"workers", cfg.workers},
+		{"generators", cfg.generators}, {"changes", cfg.changes}, {"concurrency", cfg.concurrency}} {
 		if v.n < 1 {
 			return cfg, fmt.Errorf("-%s must be at least 1, got %d", v.name, v.n)
 		}
@@ -207,6 +222,11 @@ func measure(ctx context.Context, e *env) (results, error) {
 			return r, err
 		}
 	}
+	if r.parts[partController] {
+		if r.controller, err = measureController(ctx, e); err != nil {
+			return r, fmt.Errorf("controller: %w", err)
+		}
+	}
 	if r.parts[partMemory] {
 		if r.memory, err = measureMemory(ctx, e); err != nil {
 			return r, fmt.Errorf("memory: %w", err)
@@ -288,12 +308,13 @@ func (e *env) args(args ...string) []string {
 
 // results are everything the report shows.
 type results struct {
-	parts    parts // the parts that ran
-	machine  machine
-	populate populateResult
-	memory   memoryResult
-	relist   relistResult
-	get      getResult
-	initial  initialResult
-	live     liveResult
+	parts      parts // the parts that ran
+	machine    machine
+	populate   populateResult
+	memory     memoryResult
+	relist     relistResult
+	get        getResult
+	initial    initialResult
+	live       liveResult
+	controller controllerResult
 }

@@ -21,8 +21,9 @@ func sysProcAttr() *syscall.SysProcAttr {
 
 // memory is what /proc/PID/status says about a process's resident set.
 type memory struct {
-	hwm int64 // VmHWM, peak resident set, bytes
-	rss int64 // VmRSS, resident set now, bytes
+	hwm  int64 // VmHWM, peak resident set, bytes
+	rss  int64 // VmRSS, resident set now, bytes
+	anon int64 // RssAnon, the part of rss that is not the binary's (or any file's) pages, bytes
 }
 
 // peak is the larger of VmHWM and VmRSS.
@@ -41,6 +42,8 @@ func readMemory(pid int) (memory, error) {
 			m.hwm, err = parseKiB(line)
 		case bytes.HasPrefix(line, []byte("VmRSS:")):
 			m.rss, err = parseKiB(line)
+		case bytes.HasPrefix(line, []byte("RssAnon:")):
+			m.anon, err = parseKiB(line)
 		}
 		if err != nil {
 			return memory{}, fmt.Errorf("read memory of pid %d: %w", pid, err)

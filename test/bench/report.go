@@ -131,6 +131,9 @@ func (r results) markdown(cfg config) string {
 	if r.parts[partGet] {
 		rows = append(rows, r.get.rows()...)
 	}
+	if r.parts[partController] {
+		rows = append(rows, r.controller.rows()...)
+	}
 	if r.parts[partMemory] {
 		rows = append(rows, r.memory.rows()...)
 	}
@@ -145,6 +148,9 @@ func (r results) markdown(cfg config) string {
 	}
 	if r.parts[partGet] {
 		r.get.writeNotes(&b)
+	}
+	if r.parts[partController] {
+		r.controller.writeNotes(&b, cfg.workers)
 	}
 	if r.parts[partMemory] {
 		r.memory.writeNotes(&b)

@@ -7,6 +7,8 @@
 //
 // Each test works in a namespace of its own and runs its own
 // run-controller scoped to it (-n), so tests do not see each other's
-// objects. main_test.go builds the binaries and starts the control plane;
+// objects; the deploy tests (deploy_test.go) run deploy/'s manifests as they
+// are, with -A and the fixed namespace kubectl-reflect-system, and only
+// while they run. main_test.go builds the binaries and starts the control plane;
 // helpers_test.go has the process, kubectl, namespace and wait helpers.
 package controllers
