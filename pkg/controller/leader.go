@@ -109,7 +109,7 @@ type election struct {
 	mu       sync.Mutex
 	over     bool // the elector stopped: too late to lead
 	leading  bool // run was called
-	returned bool // run returned
+	lost     bool // the lease was lost while run ran
 	runErr   error
 	ran      chan struct{} // closed when run returned
 }
@@ -129,10 +129,14 @@ func (e *election) lead(leadCtx context.Context) {
 	runCtx, cancel := context.WithCancel(leadCtx)
 	stop := context.AfterFunc(e.ctx, cancel)
 	err := e.run(runCtx)
+	// The elector cancels leadCtx when it cannot renew; it is cancelled
+	// otherwise only after run returned (stopElection), so a leadCtx ended
+	// while the caller's goes on means the lease was lost.
+	lost := leadCtx.Err() != nil && e.ctx.Err() == nil
 	stop()
 	cancel()
 	e.mu.Lock()
-	e.returned, e.runErr = true, err
+	e.lost, e.runErr = lost, err
 	e.mu.Unlock()
 	close(e.ran)
 	e.stopElection() // releases the lease
@@ -150,7 +154,7 @@ func (e *election) stopIfStandby() {
 func (e *election) result(le LeaderElection) error {
 	e.mu.Lock()
 	e.over = true
-	leading, returned := e.leading, e.returned
+	leading := e.leading
 	e.mu.Unlock()
 	lost := fmt.Errorf("lease %s/%s: %w", le.Namespace, le.Name, ErrLeadershipLost)
 	if !leading {
@@ -160,8 +164,10 @@ func (e *election) result(le LeaderElection) error {
 		return lost // acquired and lost before run started
 	}
 	<-e.ran
-	if !returned { // the elector stopped first: the lease was lost
-		return lost
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.lost {
+		return errors.Join(lost, e.runErr)
 	}
 	return e.runErr
 }
