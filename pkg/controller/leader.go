@@ -106,12 +106,12 @@ type election struct {
 	run          func(context.Context) error
 	stopElection context.CancelFunc
 
-	mu       sync.Mutex
-	over     bool // the elector stopped: too late to lead
-	leading  bool // run was called
-	lost     bool // the lease was lost while run ran
-	runErr   error
-	ran      chan struct{} // closed when run returned
+	mu      sync.Mutex
+	over    bool // the elector stopped: too late to lead
+	leading bool // run was called
+	lost    bool // the lease was lost while run ran
+	runErr  error
+	ran     chan struct{} // closed when run returned
 }
 
 // lead runs run on the elector's leading ctx (cancelled when the lease is
