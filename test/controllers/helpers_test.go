@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -15,15 +14,13 @@ import (
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
+	"github.com/kubectl-reflect/kubectl-reflect/test/testkit"
 )
 
 // patience bounds every wait for something that should happen; it guards
@@ -45,22 +42,7 @@ type proc struct {
 	streams        sync.WaitGroup
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = testkit.SyncBuffer
 
 // start runs the binary with args and the admin kubeconfig unless args set
 // --kubeconfig. It is killed when the test ends; its stderr is logged if
@@ -228,35 +210,11 @@ func runBinary(t *testing.T, bin string, args ...string) (string, string, int) {
 	return out.String(), errOut.String(), code
 }
 
-var nonDNS = regexp.MustCompile(`[^a-z0-9]+`)
-
 // namespace creates a namespace for one test and deletes it afterwards.
-func namespace(t *testing.T, cs kubernetes.Interface) string {
-	t.Helper()
-	name := strings.Trim(nonDNS.ReplaceAllString(strings.ToLower(t.Name()), "-"), "-")
-	if len(name) > 40 {
-		name = strings.Trim(name[:40], "-")
-	}
-	name = fmt.Sprintf("%s-%d", name, time.Now().UnixNano()%100000)
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}
-	if _, err := cs.CoreV1().Namespaces().Create(context.Background(), ns, metav1.CreateOptions{}); err != nil {
-		t.Fatalf("creating namespace: %v", err)
-	}
-	t.Cleanup(func() {
-		_ = cs.CoreV1().Namespaces().Delete(context.Background(), name, metav1.DeleteOptions{})
-	})
-	return name
-}
+var namespace = testkit.Namespace
 
 // admin is a clientset with the admin kubeconfig.
-func admin(t *testing.T, cp *controlplane.ControlPlane) kubernetes.Interface {
-	t.Helper()
-	cs, err := kubernetes.NewForConfig(cp.AdminConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cs
-}
+var admin = testkit.Admin
 
 // adminDynamic is a dynamic client with the admin kubeconfig.
 func adminDynamic(t *testing.T, cp *controlplane.ControlPlane) dynamic.Interface {

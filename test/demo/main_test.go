@@ -7,11 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
+	"github.com/kubectl-reflect/kubectl-reflect/test/testkit"
 )
 
 // binDir holds kubectl-reflect, built for this run, and kubectl, the one
@@ -46,10 +46,8 @@ func run(m *testing.M) int {
 
 func prepareBinDir(dir string) (string, error) {
 	bin := filepath.Join(dir, "bin")
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "kubectl-reflect"), "github.com/kubectl-reflect/kubectl-reflect/cmd/kubectl-reflect")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		return "", fmt.Errorf("building kubectl-reflect: %w", err)
+	if _, err := testkit.BuildReflect(bin, false); err != nil { // as make demo runs it
+		return "", err
 	}
 	bins, err := controlplane.Build(context.Background(), controlplane.BuildOptions{Progress: os.Stderr})
 	if err != nil {

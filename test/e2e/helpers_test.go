@@ -5,12 +5,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
-	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,6 +17,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
+	"github.com/kubectl-reflect/kubectl-reflect/test/testkit"
 )
 
 // patience bounds every wait for something that should happen; it guards
@@ -36,22 +34,7 @@ type proc struct {
 	err    error
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = testkit.SyncBuffer
 
 // start runs the binary with args and the admin kubeconfig unless args set
 // --kubeconfig.
@@ -254,34 +237,11 @@ func eventStrings(evs []event) []string {
 	return out
 }
 
-var nonDNS = regexp.MustCompile(`[^a-z0-9]+`)
-
 // namespace creates a namespace for one test and deletes it afterwards.
-func namespace(t *testing.T, cs kubernetes.Interface) string {
-	t.Helper()
-	name := strings.Trim(nonDNS.ReplaceAllString(strings.ToLower(t.Name()), "-"), "-")
-	if len(name) > 40 {
-		name = strings.Trim(name[:40], "-")
-	}
-	name = fmt.Sprintf("%s-%d", name, time.Now().UnixNano()%100000)
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}
-	if _, err := cs.CoreV1().Namespaces().Create(context.Background(), ns, metav1.CreateOptions{}); err != nil {
-		t.Fatalf("creating namespace: %v", err)
-	}
-	t.Cleanup(func() {
-		_ = cs.CoreV1().Namespaces().Delete(context.Background(), name, metav1.DeleteOptions{})
-	})
-	return name
-}
+var namespace = testkit.Namespace
 
-func admin(t *testing.T, cp *controlplane.ControlPlane) kubernetes.Interface {
-	t.Helper()
-	cs, err := kubernetes.NewForConfig(cp.AdminConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cs
-}
+// admin is a clientset with the admin kubeconfig.
+var admin = testkit.Admin
 
 func createCM(t *testing.T, cs kubernetes.Interface, ns, name string, labels map[string]string, data ...string) *corev1.ConfigMap {
 	t.Helper()
