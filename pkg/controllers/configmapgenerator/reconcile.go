@@ -134,9 +134,9 @@ func (r *reconciler) applied(current *corev1.ConfigMap, ac *corev1ac.ConfigMapAp
 func (r *reconciler) prune(ctx context.Context, gen *ConfigMapGenerator, keep string) error {
 	uid := []byte(gen.UID)
 	var owned []*corev1.ConfigMap
-	for _, o := range r.cms.List() {
+	for _, o := range r.cms.InNamespace(gen.Namespace) {
 		// The UID in the JSON is a cheap filter before decoding.
-		if o.Namespace != gen.Namespace || o.Name == keep || !bytes.Contains(o.JSON(), uid) {
+		if o.Name == keep || !bytes.Contains(o.JSON(), uid) {
 			continue
 		}
 		cm, err := controller.Decode[corev1.ConfigMap](o)
