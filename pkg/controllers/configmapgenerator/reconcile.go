@@ -60,8 +60,9 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	}
 	// The status names the ConfigMap only once the older ones are pruned:
 	// while it names this one, there is nothing to prune and no need to
-	// read every ConfigMap of the namespace.
-	if gen.Status.GeneratedName != desired.Name {
+	// read every ConfigMap of the namespace. Nor is there while the spec
+	// never changed (generation 1): the generator has only had this name.
+	if gen.Status.GeneratedName != desired.Name && gen.Generation != 1 {
 		if err := r.prune(ctx, gen, desired.Name); err != nil {
 			return controller.Result{}, err
 		}
