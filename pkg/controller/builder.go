@@ -72,6 +72,9 @@ func NewBuilder(name string, set *reflector.Set) *Builder {
 }
 
 func (b *Builder) add(in *Input) *Input {
+	// A controller's stores live as long as it does, and most of what they
+	// hold is never read: their objects are kept packed (kube.Scope.Pack).
+	in.scope.Pack = true
 	b.inputs = append(b.inputs, in)
 	return in
 }

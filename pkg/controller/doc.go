@@ -8,8 +8,11 @@
 //   - types.go: Request, Result, Reconciler, Mapper, Trigger, Options: the
 //     contract between the runner and a reconciler.
 //   - input.go: Input, a controller's read-only view of one shared store
-//     (For, Owns or Watches), and Decode into a typed object.
-//   - builder.go: Builder (For, Owns, Watches, Build).
+//     (For, Owns or Watches): Get, List, InNamespace (from the store's
+//     namespace index), and Decode into a typed object.
+//   - builder.go: Builder (For, Owns, Watches, Build). Every input's store
+//     keeps its objects packed (kube.Scope.Pack): it lives as long as the
+//     controller, and most of what it holds is never read.
 //   - controller.go: Controller: Run (leases, subscriptions, workers,
 //     graceful and forced stop), Ready, ReconcileAll.
 //   - mapping.go: how an Input's object maps to root requests (itself, its

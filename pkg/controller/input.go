@@ -62,6 +62,16 @@ func (in *Input) List() []*object.Object {
 	return in.lease.List()
 }
 
+// InNamespace returns the stored objects of namespace ns in the input's
+// scope, sorted by name, from the store's namespace index: its cost is that
+// of the namespace, not of every object the input holds.
+func (in *Input) InNamespace(ns string) []*object.Object {
+	if in.lease == nil {
+		return nil
+	}
+	return in.lease.InNamespace(ns)
+}
+
 // Lease is the shared reflector the input reads; nil before Build.
 func (in *Input) Lease() *reflector.Lease { return in.lease }
 

@@ -78,6 +78,18 @@ func (l *Lease) List() []*object.Object {
 	return items
 }
 
+// InNamespace returns the stored objects of namespace ns in the lease's
+// scope, sorted by name. It reads the store's namespace index, so its cost
+// is that of the namespace, not of the whole store: a reconciler that reads
+// one namespace's objects asks here rather than filtering List.
+func (l *Lease) InNamespace(ns string) []*object.Object {
+	if !l.keeps(store.Key{Namespace: ns}) {
+		return nil
+	}
+	items, _ := l.e.r.store.ByIndex(store.NamespaceIndex, ns, nil) // the namespace index always exists
+	return items
+}
+
 // Subscribe subscribes to the changes of the lease's scope, in the mode
 // opts ask for (see store.Subscription). It ends when ctx ends or it is
 // closed; Release does not close it.

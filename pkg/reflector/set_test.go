@@ -123,6 +123,16 @@ func TestSetCoveringScope(t *testing.T) {
 	if _, ok := one.Get(store.Key{Namespace: "b", Name: "y"}); !ok {
 		t.Error("the narrowed lease does not get b/y")
 	}
+	// InNamespace reads one namespace, within the lease's scope only.
+	for _, c := range []struct {
+		lease *Lease
+		ns    string
+		want  string
+	}{{all, "a", "a/x"}, {all, "b", "b/y b/z"}, {all, "c", ""}, {one, "b", "b/y b/z"}, {one, "a", ""}} {
+		if got := names(c.lease.InNamespace(c.ns)); got != c.want {
+			t.Errorf("InNamespace(%q) of the lease of %q = %q, want %q", c.ns, c.lease.namespace, got, c.want)
+		}
+	}
 	items, rv := one.Snapshot()
 	if names(items) != "b/y b/z" || rv != "10" {
 		t.Errorf("Snapshot = %q at %q, want b/y b/z at 10", names(items), rv)

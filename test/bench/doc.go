@@ -28,5 +28,7 @@
 // It measures; it checks nothing (the tests do that). Run it with
 // `make bench` (BENCHFLAGS=-quick for a smoke run) or `go run ./test/bench`
 // from the repository root after `make build`; -only runs some of the parts
-// (memory, relist, get, watch, controller). It needs Linux: it reads /proc.
+// (memory, relist, get, watch, controller); -controllerprofile has
+// run-controller write a CPU profile of each round. It needs Linux: it
+// reads /proc.
 package main

@@ -44,6 +44,9 @@ type config struct {
 	// cpuprofile, if set, is where the CPU profile of the benchmark goes
 	// while kubectl-reflect's store syncs the first time (memory part).
 	cpuprofile string
+	// controllerprofile, if set, is where run-controller writes its CPU
+	// profile (--profile cpu), with ".ROUND" appended (controller part).
+	controllerprofile string
 }
 
 func main() {
@@ -90,6 +93,7 @@ func parseFlags(args []string) (config, error) {
 	only := fs.String("only", "", "run only these measurements, comma-separated: "+partNames()+" (default: all)")
 	fs.StringVar(&cfg.memprofile, "memprofile", "", "write the benchmark's heap profile here while kubectl-reflect's store is synced in it (memory part), and to FILE.relist.before and FILE.relist around a relist (relist part; compare them with pprof -base); sampling every 4 KiB slows the in-process measurements")
 	fs.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write the benchmark's CPU profile here while kubectl-reflect's store syncs the first time (memory part)")
+	fs.StringVar(&cfg.controllerprofile, "controllerprofile", "", "have run-controller write its CPU profile (kubectl's --profile cpu) to FILE.ROUND, from its start to its stop after the spec changes (controller part; the profiler's own CPU is in the figures)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -102,6 +106,9 @@ func parseFlags(args []string) (config, error) {
 	}
 	if cfg.cpuprofile != "" && !cfg.only[partMemory] {
 		return cfg, errors.New("-cpuprofile needs the memory part")
+	}
+	if cfg.controllerprofile != "" && !cfg.only[partController] {
+		return cfg, errors.New("-controllerprofile needs the controller part")
 	}
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected arguments %q", fs.Args())

@@ -48,9 +48,10 @@ type controllerSample struct {
 
 // controllerRun is how to start one of the two controllers.
 type controllerRun struct {
-	name string
-	path string
-	args []string
+	name    string
+	path    string
+	args    []string
+	profile string // where it writes a CPU profile, ".ROUND" appended; "" for none
 }
 
 // measureController builds the controller-runtime controller, installs the
@@ -72,8 +73,8 @@ func measureController(ctx context.Context, e *env) (controllerResult, error) {
 	}
 	conc := strconv.Itoa(e.cfg.concurrency)
 	runs := []controllerRun{
-		{"kubectl-reflect", e.tools.reflect, []string{"run-controller", "configmap-generator", "-A", "-q", "--concurrency", conc, "--kubeconfig", e.kubeconfig}},
-		{"controller-runtime", crcmg, []string{"--concurrency", conc, "--qps", "-1", "--kubeconfig", e.kubeconfig}},
+		{"kubectl-reflect", e.tools.reflect, []string{"run-controller", "configmap-generator", "-A", "-q", "--concurrency", conc, "--kubeconfig", e.kubeconfig}, e.cfg.controllerprofile},
+		{"controller-runtime", crcmg, []string{"--concurrency", conc, "--qps", "-1", "--kubeconfig", e.kubeconfig}, ""},
 	}
 	for round := range e.cfg.repeat {
 		order := []int{0, 1}
@@ -118,7 +119,11 @@ func controllerRound(ctx context.Context, e *env, run controllerRun, round int) 
 	}
 	cmgs := dc.Resource(generators).Namespace(ns)
 
-	c, err := e.procs.start(ctx, io.Discard, run.path, run.args...)
+	args := run.args
+	if run.profile != "" {
+		args = append(slices.Clip(args), "--profile", "cpu", "--profile-output", fmt.Sprintf("%s.%d", run.profile, round+1))
+	}
+	c, err := e.procs.start(ctx, io.Discard, run.path, args...)
 	if err != nil {
 		return s, err
 	}

@@ -53,3 +53,23 @@ func TestRowTarget(t *testing.T) {
 		}
 	}
 }
+
+// TestParseFlagsProfiles: each profile flag needs the part it profiles.
+func TestParseFlagsProfiles(t *testing.T) {
+	tests := []struct {
+		args    []string
+		wantErr bool
+	}{
+		{[]string{"-controllerprofile", "c.pprof"}, false}, // every part runs
+		{[]string{"-only", "controller", "-controllerprofile", "c.pprof"}, false},
+		{[]string{"-only", "get", "-controllerprofile", "c.pprof"}, true},
+		{[]string{"-only", "controller", "-cpuprofile", "m.pprof"}, true},
+		{[]string{"-only", "watch", "-memprofile", "m.pprof"}, true},
+	}
+	for _, tt := range tests {
+		_, err := parseFlags(tt.args)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("parseFlags(%q) error = %v, want error %v", tt.args, err, tt.wantErr)
+		}
+	}
+}

@@ -60,8 +60,9 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	}
 	// The status names the ConfigMap only once the older ones are pruned:
 	// while it names this one, there is nothing to prune and no need to
-	// read every ConfigMap of the namespace.
-	if gen.Status.GeneratedName != desired.Name {
+	// read every ConfigMap of the namespace. Nor is there while the spec
+	// never changed (generation 1): the generator has only had this name.
+	if gen.Status.GeneratedName != desired.Name && gen.Generation != 1 {
 		if err := r.prune(ctx, gen, desired.Name); err != nil {
 			return controller.Result{}, err
 		}
@@ -134,9 +135,9 @@ func (r *reconciler) applied(current *corev1.ConfigMap, ac *corev1ac.ConfigMapAp
 func (r *reconciler) prune(ctx context.Context, gen *ConfigMapGenerator, keep string) error {
 	uid := []byte(gen.UID)
 	var owned []*corev1.ConfigMap
-	for _, o := range r.cms.List() {
+	for _, o := range r.cms.InNamespace(gen.Namespace) {
 		// The UID in the JSON is a cheap filter before decoding.
-		if o.Namespace != gen.Namespace || o.Name == keep || !bytes.Contains(o.JSON(), uid) {
+		if o.Name == keep || !bytes.Contains(o.JSON(), uid) {
 			continue
 		}
 		cm, err := controller.Decode[corev1.ConfigMap](o)

@@ -126,10 +126,11 @@ func (w *world) configMap(ns, name string, ann map[string]string, data map[strin
 	w.apply(configMaps.resource, string(raw))
 }
 
-// get reads the object of k at key from the shared store, as the mirror does.
+// get reads the object of k at key from the shared store, as the mirror does
+// (its inputs' scope: all namespaces, packed as every controller input is).
 func (w *world) get(k kind, key store.Key) (*item, bool) {
 	w.t.Helper()
-	l := w.set.Acquire(k.resource, kube.Scope{})
+	l := w.set.Acquire(k.resource, kube.Scope{Pack: true})
 	defer l.Release()
 	o, ok := l.Get(key)
 	if !ok {
