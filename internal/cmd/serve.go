@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/rest"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
@@ -25,7 +27,7 @@ import (
 
 const serveExample = `  # Cache config maps and secrets of every namespace, and point kubectl at the cache
   kubectl reflect serve cm,secrets
-  kubectl --kubeconfig ~/.cache/kubectl-reflect/serve/12345.kubeconfig get cm -A -w
+  kubectl --kubeconfig ~/.cache/kubectl-reflect/serve/0f3a...e1.kubeconfig get cm -A -w
 
   # Print the cache's kubeconfig on stdout
   kubectl reflect serve cm --print-kubeconfig > cache.kubeconfig`
@@ -44,7 +46,7 @@ type ServeOptions struct {
 
 // NewCmdServe is `kubectl reflect serve`.
 func NewCmdServe(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &ServeOptions{target: target{configFlags: flags, ListMode: "whole"}, IOStreams: streams}
+	o := &ServeOptions{target: target{configFlags: flags, ListMode: "whole", NoDaemon: true}, IOStreams: streams}
 	c := &cobra.Command{
 		Use:     "serve KIND[,KIND...] [flags]",
 		Short:   "Serve a local, read-only, Kubernetes-API-compatible cache of some kinds",
@@ -114,6 +116,15 @@ func (o *ServeOptions) addNamespaces() error {
 // Run starts the reflectors, waits for their first lists, then serves until
 // ctx ends (SIGINT, SIGTERM) or a reflector stops for good.
 func (o *ServeOptions) Run(ctx context.Context) error {
+	dir, err := daemon.Dir()
+	if err != nil {
+		return err
+	}
+	lock, err := daemon.Acquire(dir, daemon.Identity(o.config))
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
 	rc, err := kube.NewRESTClient(o.config)
 	if err != nil {
 		return err
@@ -148,7 +159,7 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 		Resources: resources, Version: version,
 		OpenAPI: serve.OpenAPI(client, strings.TrimSuffix(o.config.Host, "/"), time.Minute, time.Now),
 	})
-	return o.serve(ctx, h, leases)
+	return o.serve(ctx, h, leases, lock)
 }
 
 // discover reads what the API server's discovery says of each resource,
@@ -199,10 +210,10 @@ func selectableFields(ctx context.Context, rc rest.Interface, res kube.Resource)
 	return fields
 }
 
-// serve listens, writes the kubeconfig, and serves h until ctx ends or a
-// reflector stops for good; then it ends the watches, stops listening and
-// removes its files.
-func (o *ServeOptions) serve(ctx context.Context, h *serve.Handler, leases []*reflector.Lease) error {
+// serve listens, publishes its kubeconfig and Info in lock's files, and
+// serves h until ctx ends or a reflector stops for good; then it ends the
+// watches and stops listening (Run's caller removes the files).
+func (o *ServeOptions) serve(ctx context.Context, h *serve.Handler, leases []*reflector.Lease, lock *daemon.Lock) error {
 	cred, err := newServeCredentials()
 	if err != nil {
 		return err
@@ -212,12 +223,15 @@ func (o *ServeOptions) serve(ctx context.Context, h *serve.Handler, leases []*re
 		return fmt.Errorf("listening: %w", err)
 	}
 	server := "https://" + ln.Addr().String()
-	path, kubeconfig, err := writeServeKubeconfig(server, o.namespace, cred)
+	kubeconfig, err := serveKubeconfig(server, o.namespace, cred)
+	if err == nil {
+		err = lock.Publish(kubeconfig, o.info(server))
+	}
 	if err != nil {
 		ln.Close()
 		return err
 	}
-	defer removeServeFiles(path)
+	path := lock.Kubeconfig
 
 	serveCtx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -265,6 +279,16 @@ func stopped(leases []*reflector.Lease) <-chan error {
 		}()
 	}
 	return ch
+}
+
+// info is what the daemon publishes of itself.
+func (o *ServeOptions) info(server string) daemon.Info {
+	info := daemon.Info{PID: os.Getpid(), Server: server, Started: time.Now().UTC()}
+	for _, r := range o.resources {
+		info.Resources = append(info.Resources, daemon.ResourceName(r.GVR))
+		info.Kinds = append(info.Kinds, r.String())
+	}
+	return info
 }
 
 func (o *ServeOptions) kinds() string {

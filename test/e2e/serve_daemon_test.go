@@ -1,0 +1,148 @@
+package e2e
+
+import (
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
+)
+
+// countedServer is the API server behind a TLS proxy that logs every
+// request, with a kubeconfig of its own: what reaches the server from the
+// clients of that kubeconfig.
+type countedServer struct {
+	kubeconfig string
+	log        *requestLog
+}
+
+// newCountedServer starts the proxy; it reaches the server as the admin.
+func newCountedServer(t *testing.T, cp *controlplane.ControlPlane) *countedServer {
+	t.Helper()
+	target, err := url.Parse(cp.Server())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt, err := rest.TransportFor(cp.AdminConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := &requestLog{}
+	proxy := &httputil.ReverseProxy{
+		Rewrite: func(r *httputil.ProxyRequest) {
+			r.SetURL(target)
+			r.Out.Header.Del("Authorization") // the admin's, added by rt
+		},
+		Transport:     log.wrap(rt),
+		FlushInterval: -1, // watches
+	}
+	srv := httptest.NewTLSServer(proxy)
+	t.Cleanup(srv.Close)
+	cfg := clientcmdapi.NewConfig()
+	cfg.Clusters["counted"] = &clientcmdapi.Cluster{
+		Server:                   srv.URL,
+		CertificateAuthorityData: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}),
+	}
+	cfg.AuthInfos["counted"] = &clientcmdapi.AuthInfo{Token: "counted"}
+	cfg.Contexts["counted"] = &clientcmdapi.Context{Cluster: "counted", AuthInfo: "counted"}
+	cfg.CurrentContext = "counted"
+	path := filepath.Join(t.TempDir(), "counted.kubeconfig")
+	if err := clientcmd.WriteToFile(*cfg, path); err != nil {
+		t.Fatal(err)
+	}
+	return &countedServer{kubeconfig: path, log: log}
+}
+
+// reads are the requests so far that are not watches: a LIST, a GET,
+// discovery.
+func (c *countedServer) reads() []string {
+	c.log.mu.Lock()
+	defer c.log.mu.Unlock()
+	var out []string
+	for _, u := range c.log.urls {
+		if !strings.Contains(u, "watch=") {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// runIn runs the binary with args in the runtime directory dir.
+func runIn(t *testing.T, dir string, args ...string) [3]string {
+	t.Helper()
+	out, errOut, code := runOnce(t, []string{"XDG_RUNTIME_DIR=" + dir}, args...)
+	return [3]string{out, errOut, fmt.Sprint(code)}
+}
+
+// TestServeOnePerIdentity: a second daemon of the same cluster and user
+// refuses to start and names the first; one of another user starts beside
+// it (another server URL); the files are named by a hash of the identity (no token), private,
+// and those of a daemon killed with SIGKILL are replaced by the next one.
+func TestServeOnePerIdentity(t *testing.T) {
+	cp := cluster.Get(t)
+	dir := t.TempDir()
+	d := startServeIn(t, dir, cp.AdminKubeconfig(), "configmaps")
+
+	base := filepath.Base(d.kubeconfig)
+	if !regexp.MustCompile(`^[0-9a-f]{32}\.kubeconfig$`).MatchString(base) {
+		t.Errorf("kubeconfig file %s is not named <identity hash>.kubeconfig", base)
+	}
+	id := strings.TrimSuffix(base, ".kubeconfig")
+	for _, ext := range []string{".kubeconfig", ".lock", ".json"} {
+		fi, err := os.Stat(filepath.Join(filepath.Dir(d.kubeconfig), id+ext))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s has mode %v, want 0600", fi.Name(), fi.Mode().Perm())
+		}
+	}
+	var info struct {
+		PID       int      `json:"pid"`
+		Server    string   `json:"server"`
+		Resources []string `json:"resources"`
+	}
+	raw, err := os.ReadFile(filepath.Join(filepath.Dir(d.kubeconfig), id+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.PID != d.cmd.Process.Pid || info.Server != d.config.Host || !strings.Contains(strings.Join(info.Resources, " "), "configmaps.v1.") {
+		t.Errorf("info %s, want pid %d at %s caching configmaps", raw, d.cmd.Process.Pid, d.config.Host)
+	}
+
+	second := runIn(t, dir, "serve", "secrets", "--kubeconfig", cp.AdminKubeconfig())
+	assertOneLineError(t, second[1], 1, fmt.Sprintf("error: a daemon already serves this identity: pid %d at %s", d.cmd.Process.Pid, d.config.Host))
+
+	other := startServeIn(t, dir, newCountedServer(t, cp).kubeconfig, "configmaps") // another server URL
+	if other.kubeconfig == d.kubeconfig {
+		t.Errorf("the daemons of two users share the kubeconfig %s", d.kubeconfig)
+	}
+
+	if err := d.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	d.wait()
+	next := startServeIn(t, dir, cp.AdminKubeconfig(), "configmaps")
+	if next.kubeconfig != d.kubeconfig {
+		t.Errorf("the next daemon's kubeconfig is %s, want %s", next.kubeconfig, d.kubeconfig)
+	}
+	if next.config.BearerToken == d.config.BearerToken {
+		t.Error("the dead daemon's kubeconfig was kept")
+	}
+}
