@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"io"
+	stdlog "log"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
@@ -48,6 +50,7 @@ func newCountedServer(t *testing.T, cp *controlplane.ControlPlane) *countedServe
 		},
 		Transport:     log.wrap(rt),
 		FlushInterval: -1, // watches
+		ErrorLog:      stdlog.New(io.Discard, "", 0), // clients that end their watches
 	}
 	srv := httptest.NewTLSServer(proxy)
 	t.Cleanup(srv.Close)
@@ -80,11 +83,12 @@ func (c *countedServer) reads() []string {
 	return out
 }
 
-// runIn runs the binary with args in the runtime directory dir.
+// runIn runs the binary with args in the runtime directory dir; ages in
+// its output are blanked (normalizeAge), as they tick between two runs.
 func runIn(t *testing.T, dir string, args ...string) [3]string {
 	t.Helper()
 	out, errOut, code := runOnce(t, []string{"XDG_RUNTIME_DIR=" + dir}, args...)
-	return [3]string{out, errOut, fmt.Sprint(code)}
+	return [3]string{normalizeAge(out), errOut, fmt.Sprint(code)}
 }
 
 // TestServeOnePerIdentity: a second daemon of the same cluster and user
@@ -144,5 +148,55 @@ func TestServeOnePerIdentity(t *testing.T) {
 	}
 	if next.config.BearerToken == d.config.BearerToken {
 		t.Error("the dead daemon's kubeconfig was kept")
+	}
+}
+
+// TestServeGetUsesDaemon: with a daemon of the same identity caching
+// config maps, get prints byte for byte what it prints with --no-daemon
+// (but for the ages, which tick between the two runs),
+// without one request at the API server (discovery included); a kind the
+// daemon does not cache is read from the server; a client of another
+// identity does not use the daemon.
+func TestServeGetUsesDaemon(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	createCM(t, cs, ns, "a", map[string]string{"app": "x"}, "k", "1")
+	createCM(t, cs, ns, "b", nil, "k", "2")
+	counted := newCountedServer(t, cp)
+	dir := t.TempDir()
+	d := startServeIn(t, dir, counted.kubeconfig, "configmaps")
+	d.caughtUp(t, cs)
+	kc := []string{"--kubeconfig", counted.kubeconfig}
+	for _, args := range [][]string{
+		{"get", "cm", "-n", ns},
+		{"get", "configmaps", "-n", ns, "-l", "app=x", "--show-labels"},
+		{"get", "cm/a", "-n", ns, "-o", "json"},
+		{"get", "cm", "a", "zz", "-n", ns, "-o", "yaml"},
+		{"get", "cm", "-n", ns, "--field-selector", "metadata.name=b", "-o", "name"},
+	} {
+		before := len(counted.reads())
+		got := runIn(t, dir, append(args, kc...)...)
+		if reads := counted.reads()[before:]; len(reads) > 0 {
+			t.Errorf("%v with the daemon asked the API server:\n%s", args, strings.Join(reads, "\n"))
+		}
+		want := runIn(t, dir, append(append(args, "--no-daemon"), kc...)...)
+		if len(counted.reads()) == before {
+			t.Errorf("%v --no-daemon asked the API server nothing", args)
+		}
+		if got != want {
+			t.Errorf("%v with the daemon:\n%q\nwithout:\n%q", args, got, want)
+		}
+	}
+	// A kind the daemon does not cache: from the API server, the same.
+	args := append([]string{"get", "cm,secrets", "-n", ns}, kc...)
+	if got, want := runIn(t, dir, args...), runIn(t, dir, append(args, "--no-daemon")...); got != want {
+		t.Errorf("%v with the daemon:\n%q\nwithout:\n%q", args, got, want)
+	}
+	// Another identity (the admin straight at the server): not the daemon's.
+	before := len(counted.reads())
+	runIn(t, dir, "get", "cm", "-n", ns, "--kubeconfig", cp.AdminKubeconfig())
+	if len(counted.reads()) != before {
+		t.Error("a client of another identity went to the daemon's server")
 	}
 }
