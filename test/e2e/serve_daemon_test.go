@@ -49,7 +49,7 @@ func newCountedServer(t *testing.T, cp *controlplane.ControlPlane) *countedServe
 			r.Out.Header.Del("Authorization") // the admin's, added by rt
 		},
 		Transport:     log.wrap(rt),
-		FlushInterval: -1, // watches
+		FlushInterval: -1,                            // watches
 		ErrorLog:      stdlog.New(io.Discard, "", 0), // clients that end their watches
 	}
 	srv := httptest.NewTLSServer(proxy)
