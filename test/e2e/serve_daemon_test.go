@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
@@ -10,12 +11,17 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -81,6 +87,13 @@ func (c *countedServer) reads() []string {
 		}
 	}
 	return out
+}
+
+// all are the requests so far.
+func (c *countedServer) all() []string {
+	c.log.mu.Lock()
+	defer c.log.mu.Unlock()
+	return slices.Clone(c.log.urls)
 }
 
 // runIn runs the binary with args in the runtime directory dir; ages in
@@ -199,4 +212,116 @@ func TestServeGetUsesDaemon(t *testing.T) {
 	if len(counted.reads()) != before {
 		t.Error("a client of another identity went to the daemon's server")
 	}
+}
+
+// TestServeWatchFallsBack: the daemon killed with SIGKILL under a running
+// watch while config maps change: the watch goes on at the API server,
+// resumed from the last resourceVersion the daemon sent (no LIST), and
+// prints the events --no-daemon prints and kubectl's for the same period,
+// none lost, none twice.
+func TestServeWatchFallsBack(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	createCM(t, cs, ns, "a", nil, "k", "0")
+	createCM(t, cs, ns, "b", nil, "k", "0")
+	counted := newCountedServer(t, cp)
+	dir := t.TempDir()
+	d := startServeIn(t, dir, counted.kubeconfig, "configmaps")
+	d.caughtUp(t, cs)
+
+	before := len(counted.reads())
+	ours := startIn(t, dir, "watch", "cm", "-n", ns, "-o", "json", "--kubeconfig", counted.kubeconfig)
+	initial := ours.events(2)
+	if reads := counted.reads()[before:]; len(reads) > 0 {
+		t.Errorf("watch with the daemon asked the API server:\n%s", strings.Join(reads, "\n"))
+	}
+	direct := startIn(t, dir, "watch", "cm", "-n", ns, "-o", "json", "--no-daemon", "--kubeconfig", counted.kubeconfig)
+	ref := startKubectl(t, cp, "get", "cm", "-n", ns, "-w", "-o", `jsonpath={.metadata.name} {.metadata.resourceVersion}{"\n"}`)
+	directInitial := direct.events(2)
+	refLines := []string{ref.next(), ref.next()}
+
+	const changes = 30
+	changed := make(chan error, 1)
+	killAt := make(chan struct{})
+	go func() { changed <- changeCMs(cs, ns, changes, killAt) }()
+	evs := append(initial, ours.events(changes/2)...) // from the daemon
+	if err := d.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	close(killAt)
+	afterKill, allAfterKill := len(counted.reads()), len(counted.all())
+	evs = append(evs, ours.events(changes-changes/2)...)
+	if err := <-changed; err != nil {
+		t.Fatal(err)
+	}
+	directEvs := append(directInitial, direct.events(changes)...)
+	for range changes {
+		refLines = append(refLines, ref.next())
+	}
+
+	if got, want := eventLines(evs), eventLines(directEvs); !slices.Equal(got, want) {
+		t.Errorf("events through the daemon, then the server:\n%s\nwith --no-daemon:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	var got []string
+	for _, e := range evs {
+		got = append(got, e.Object.Metadata.Name+" "+e.Object.Metadata.ResourceVersion)
+	}
+	if !slices.Equal(got, refLines) {
+		t.Errorf("events (name resourceVersion):\n%s\nkubectl's:\n%s", strings.Join(got, "\n"), strings.Join(refLines, "\n"))
+	}
+	if reads := counted.reads()[afterKill:]; len(reads) > 0 {
+		t.Errorf("after the daemon died, watch asked the API server more than a WATCH:\n%s", strings.Join(reads, "\n"))
+	}
+	if !slices.ContainsFunc(counted.all()[allAfterKill:], func(u string) bool { return strings.Contains(u, "watch=") }) {
+		t.Errorf("after the daemon died, watch did not watch at the API server:\n%s", counted.log)
+	}
+	if s := ours.stderr.String(); s != "" {
+		t.Errorf("watch wrote on stderr:\n%s", s)
+	}
+}
+
+// changeCMs updates a and b of ns in turn, n times, and creates c halfway
+// and deletes it; from the half on, it waits for killAt to close first.
+func changeCMs(cs kubernetes.Interface, ns string, n int, killAt <-chan struct{}) error {
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	for i := range n {
+		if i == n/2 {
+			<-killAt
+		}
+		var err error
+		switch {
+		case i == n/2+2:
+			_, err = cs.CoreV1().ConfigMaps(ns).Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "c"}}, metav1.CreateOptions{})
+		case i == n-3:
+			err = cs.CoreV1().ConfigMaps(ns).Delete(ctx, "c", metav1.DeleteOptions{})
+		default:
+			name := []string{"a", "b"}[i%2]
+			_, err = cs.CoreV1().ConfigMaps(ns).Update(ctx, &corev1.ConfigMap{
+				ObjectMeta: metav1.ObjectMeta{Name: name}, Data: map[string]string{"k": fmt.Sprint(i + 1)}, // "0" was their first value
+			}, metav1.UpdateOptions{})
+		}
+		if err != nil {
+			return fmt.Errorf("change %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// eventLines renders events as "TYPE Kind/ns/name resourceVersion data".
+func eventLines(evs []event) []string {
+	out := make([]string, len(evs))
+	for i, e := range evs {
+		out[i] = fmt.Sprint(e.String(), " ", e.Object.Metadata.ResourceVersion, " ", e.Object.Data)
+	}
+	return out
+}
+
+// startIn starts the binary with args in the runtime directory dir.
+func startIn(t *testing.T, dir string, args ...string) *proc {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Env = append(os.Environ(), "NO_COLOR=1", "XDG_RUNTIME_DIR="+dir)
+	return startCmd(t, cmd)
 }
