@@ -42,6 +42,9 @@ type ServeOptions struct {
 	// History is how many changes of each kind the cache keeps for watches
 	// to resume from.
 	History int
+	// IdleExit, if not zero, ends the daemon after that long without a
+	// request.
+	IdleExit time.Duration
 }
 
 // NewCmdServe is `kubectl reflect serve`.
@@ -60,9 +63,11 @@ kubeconfig for itself (0600) and prints its path; writes are refused.`,
 		ValidArgsFunction: completeKindArgs(flags, -1),
 		RunE:              runE(o),
 	}
+	c.AddCommand(newCmdServeStatus(flags, streams), newCmdServeStop(flags, streams))
 	c.Flags().IntVar(&o.Port, "port", 0, "Port to listen on at 127.0.0.1 (0: a free one)")
 	c.Flags().BoolVar(&o.PrintKubeconfig, "print-kubeconfig", false, "Print the cache's kubeconfig on stdout once it serves")
 	c.Flags().IntVar(&o.History, "history", 4096, "Changes of each kind kept for watches to resume from")
+	c.Flags().DurationVar(&o.IdleExit, "idle-exit", 0, "Exit after no request for this long, e.g. 30m (0: never)")
 	return c
 }
 
@@ -83,6 +88,9 @@ func (o *ServeOptions) Complete(args []string) error {
 func (o *ServeOptions) Validate() error {
 	if o.Port < 0 || o.Port > 65535 {
 		return fmt.Errorf("invalid --port %d: want 0 to 65535", o.Port)
+	}
+	if o.IdleExit < 0 {
+		return fmt.Errorf("invalid --idle-exit %s: want 0 or more", o.IdleExit)
 	}
 	if o.History < 1 {
 		return fmt.Errorf("invalid --history %d: want 1 or more", o.History)
@@ -235,8 +243,10 @@ func (o *ServeOptions) serve(ctx context.Context, h *serve.Handler, leases []*re
 
 	serveCtx, stop := context.WithCancel(ctx)
 	defer stop()
+	idle := newIdleExit(o.IdleExit)
+	defer idle.Stop()
 	srv := &http.Server{
-		Handler:           serve.WithToken(h, cred.token),
+		Handler:           idle.wrap(serve.WithToken(h, cred.token)),
 		TLSConfig:         cred.tlsConfig(),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
@@ -255,6 +265,8 @@ func (o *ServeOptions) serve(ctx context.Context, h *serve.Handler, leases []*re
 	var runErr error
 	select {
 	case <-ctx.Done():
+	case <-idle.Idle():
+		fmt.Fprintf(o.ErrOut, "No request for %s: exiting\n", o.IdleExit)
 	case err := <-served:
 		runErr = fmt.Errorf("serving: %w", err)
 	case err := <-stopped(leases):

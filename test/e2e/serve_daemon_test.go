@@ -325,3 +325,66 @@ func startIn(t *testing.T, dir string, args ...string) *proc {
 	cmd.Env = append(os.Environ(), "NO_COLOR=1", "XDG_RUNTIME_DIR="+dir)
 	return startCmd(t, cmd)
 }
+
+// TestServeStatusStop: `serve status` names the daemon and tables its
+// resources with their objects and open watches; `serve stop` ends it
+// (exit 0, files removed); without a daemon both say so in one line.
+func TestServeStatusStop(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	createCM(t, cs, ns, "a", nil)
+	dir := t.TempDir()
+	d := startServeIn(t, dir, cp.AdminKubeconfig(), "configmaps")
+	d.caughtUp(t, cs)
+	w := startCmd(t, exec.Command(kubectlBinary, "get", "cm", "-n", ns, "-w", "--kubeconfig", d.kubeconfig, "--cache-dir", filepath.Join(dir, "cache")))
+	w.next()
+	w.next() // listed, watching
+
+	st := runIn(t, dir, "serve", "status", "--kubeconfig", cp.AdminKubeconfig())
+	lines := strings.Split(st[0], "\n")
+	if st[2] != "0" || len(lines) < 6 || lines[0] != fmt.Sprintf("Daemon pid %d at %s since %s", d.cmd.Process.Pid, d.config.Host, lines[0][strings.LastIndex(lines[0], " ")+1:]) ||
+		lines[1] != "kubeconfig: "+d.kubeconfig || strings.Join(strings.Fields(lines[3]), " ") != "RESOURCE OBJECTS RESOURCEVERSION WATCHERS EVENTS SENT" {
+		t.Fatalf("serve status: %q", st)
+	}
+	cms := strings.Fields(lines[4])
+	if len(cms) != 5 || cms[0] != "configmaps" || cms[3] != "1" || cms[1] == "0" {
+		t.Errorf("configmaps row %q, want its objects and the one watcher", lines[4])
+	}
+	if !strings.HasPrefix(lines[5], "namespaces ") {
+		t.Errorf("second row %q, want namespaces", lines[5])
+	}
+
+	stop := runIn(t, dir, "serve", "stop", "--kubeconfig", cp.AdminKubeconfig())
+	if stop != [3]string{fmt.Sprintf("Stopped the daemon pid %d at %s\n", d.cmd.Process.Pid, d.config.Host), "", "0"} {
+		t.Errorf("serve stop: %q", stop)
+	}
+	if code := d.wait(); code != 0 {
+		t.Errorf("the daemon exited %d after stop, want 0", code)
+	}
+	if _, err := os.Stat(d.kubeconfig); !os.IsNotExist(err) {
+		t.Errorf("the kubeconfig is still there: %v", err)
+	}
+	for _, verb := range []string{"stop", "status"} {
+		_, stderr, code := runOnce(t, []string{"XDG_RUNTIME_DIR=" + dir}, "serve", verb, "--kubeconfig", cp.AdminKubeconfig())
+		assertOneLineError(t, stderr, code, "error: no kubectl reflect serve runs for this cluster and user")
+	}
+}
+
+// TestServeIdleExit: with --idle-exit, a daemon no one asks anything
+// exits by itself, cleanly, removing its files.
+func TestServeIdleExit(t *testing.T) {
+	cp := cluster.Get(t)
+	d := startServeIn(t, t.TempDir(), cp.AdminKubeconfig(), "configmaps", "--idle-exit", "1s")
+	if code := d.wait(); code != 0 {
+		t.Errorf("exit %d, want 0", code)
+	}
+	if !strings.Contains(d.stderr.String(), "No request for 1s: exiting\n") {
+		t.Errorf("stderr %q does not say why it exited", d.stderr.String())
+	}
+	if _, err := os.Stat(d.kubeconfig); !os.IsNotExist(err) {
+		t.Errorf("the kubeconfig is still there: %v", err)
+	}
+	_, stderr, code := runOnce(t, nil, "serve", "cm", "--idle-exit", "-1s", "--kubeconfig", cp.AdminKubeconfig())
+	assertOneLineError(t, stderr, code, "error: invalid --idle-exit -1s: want 0 or more")
+}
