@@ -27,7 +27,11 @@ import (
 
 const serveExample = `  # Cache config maps and secrets of every namespace, and point kubectl at the cache
   kubectl reflect serve cm,secrets
-  kubectl --kubeconfig ~/.cache/kubectl-reflect/serve/0f3a...e1.kubeconfig get cm -A -w
+  kubectl --kubeconfig "$XDG_RUNTIME_DIR/kubectl-reflect/serve/<identity hash>.kubeconfig" get cm -A -w
+
+  # What the daemon of the current cluster and user caches; stop it
+  kubectl reflect serve status
+  kubectl reflect serve stop
 
   # Print the cache's kubeconfig on stdout
   kubectl reflect serve cm --print-kubeconfig > cache.kubeconfig`
