@@ -141,8 +141,9 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	metrics := newServeMetrics()
 	set := reflector.NewSet(reflector.SetOptions{
-		NewClient: reflector.RESTClients(rc, kube.RediscoverWith(o.mapper)), History: o.History,
+		NewClient: reflector.RESTClients(rc, kube.RediscoverWith(o.mapper)), History: o.History, Hooks: metrics.hooks(),
 	})
 	var leases []*reflector.Lease
 	defer func() {
@@ -171,7 +172,7 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 		Resources: resources, Version: version,
 		OpenAPI: serve.OpenAPI(client, strings.TrimSuffix(o.config.Host, "/"), time.Minute, time.Now),
 	})
-	return o.serve(ctx, h, leases, lock)
+	return o.serve(ctx, metrics.handler(h), leases, lock)
 }
 
 // discover reads what the API server's discovery says of each resource,
@@ -225,7 +226,7 @@ func selectableFields(ctx context.Context, rc rest.Interface, res kube.Resource)
 // serve listens, publishes its kubeconfig and Info in lock's files, and
 // serves h until ctx ends or a reflector stops for good; then it ends the
 // watches and stops listening (Run's caller removes the files).
-func (o *ServeOptions) serve(ctx context.Context, h *serve.Handler, leases []*reflector.Lease, lock *daemon.Lock) error {
+func (o *ServeOptions) serve(ctx context.Context, h http.Handler, leases []*reflector.Lease, lock *daemon.Lock) error {
 	cred, err := newServeCredentials()
 	if err != nil {
 		return err

@@ -40,14 +40,10 @@ func FilesOf(dir, id string) Files {
 // (a per-user tmpfs), else the user's cache directory, in a directory only
 // the user may enter. It is made if missing.
 func Dir() (string, error) {
-	base := os.Getenv("XDG_RUNTIME_DIR")
-	if base == "" {
-		var err error
-		if base, err = os.UserCacheDir(); err != nil {
-			return "", fmt.Errorf("finding a directory for the daemon's files: %w", err)
-		}
+	dir, err := dirPath()
+	if err != nil {
+		return "", err
 	}
-	dir := filepath.Join(base, "kubectl-reflect", "serve")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("making %s: %w", dir, err)
 	}
@@ -55,6 +51,18 @@ func Dir() (string, error) {
 		return "", fmt.Errorf("making %s private: %w", dir, err)
 	}
 	return dir, nil
+}
+
+// dirPath is Dir's path, which may not exist.
+func dirPath() (string, error) {
+	base := os.Getenv("XDG_RUNTIME_DIR")
+	if base == "" {
+		var err error
+		if base, err = os.UserCacheDir(); err != nil {
+			return "", fmt.Errorf("finding a directory for the daemon's files: %w", err)
+		}
+	}
+	return filepath.Join(base, "kubectl-reflect", "serve"), nil
 }
 
 // ErrRunning is wrapped by Lock's error when a daemon of the identity runs.

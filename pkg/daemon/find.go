@@ -39,7 +39,7 @@ const readyTimeout = time.Second
 // when there is none. Files of a daemon that does not answer are left to
 // the next daemon of the identity, which replaces them.
 func Find(ctx context.Context, cfg *rest.Config) (*Daemon, error) {
-	dir, err := Dir()
+	dir, err := dirPath() // not made: a client has nothing to write there
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	stdlog "log"
+	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
@@ -318,6 +319,36 @@ func eventLines(evs []event) []string {
 	return out
 }
 
+// daemonGet GETs path at the daemon, with its token if withToken, and
+// returns the body.
+func daemonGet(t *testing.T, d *daemon, path string, withToken bool) string {
+	t.Helper()
+	cfg := rest.CopyConfig(d.config)
+	if !withToken {
+		cfg.BearerToken = ""
+	}
+	client, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, cfg.Host+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 // startIn starts the binary with args in the runtime directory dir.
 func startIn(t *testing.T, dir string, args ...string) *proc {
 	t.Helper()
@@ -327,7 +358,8 @@ func startIn(t *testing.T, dir string, args ...string) *proc {
 }
 
 // TestServeStatusStop: `serve status` names the daemon and tables its
-// resources with their objects and open watches; `serve stop` ends it
+// resources with their objects and open watches, as /metrics counts them
+// (behind the token); `serve stop` ends it
 // (exit 0, files removed); without a daemon both say so in one line.
 func TestServeStatusStop(t *testing.T) {
 	cp := cluster.Get(t)
@@ -353,6 +385,19 @@ func TestServeStatusStop(t *testing.T) {
 	}
 	if !strings.HasPrefix(lines[5], "namespaces ") {
 		t.Errorf("second row %q, want namespaces", lines[5])
+	}
+	metrics := daemonGet(t, d, "/metrics", true)
+	for _, want := range []string{
+		`kubectl_reflect_serve_watchers{resource="configmaps"} 1`,
+		`kubectl_reflect_serve_objects{resource="configmaps"} ` + cms[1],
+		`kubectl_reflect_serve_events_sent_total{resource="configmaps"} `,
+	} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("/metrics does not say %q:\n%s", want, metrics)
+		}
+	}
+	if got := daemonGet(t, d, "/metrics", false); !strings.Contains(got, "Unauthorized") {
+		t.Errorf("/metrics without the token: %s", got)
 	}
 
 	stop := runIn(t, dir, "serve", "stop", "--kubeconfig", cp.AdminKubeconfig())
