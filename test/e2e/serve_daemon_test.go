@@ -170,7 +170,8 @@ func TestServeOnePerIdentity(t *testing.T) {
 // (but for the ages, which tick between the two runs),
 // without one request at the API server (discovery included); a kind the
 // daemon does not cache is read from the server; a client of another
-// identity does not use the daemon.
+// identity does not use the daemon; the stale files of a killed daemon
+// send get to the API server.
 func TestServeGetUsesDaemon(t *testing.T) {
 	cp := cluster.Get(t)
 	cs := admin(t, cp)
@@ -212,6 +213,18 @@ func TestServeGetUsesDaemon(t *testing.T) {
 	runIn(t, dir, "get", "cm", "-n", ns, "--kubeconfig", cp.AdminKubeconfig())
 	if len(counted.reads()) != before {
 		t.Error("a client of another identity went to the daemon's server")
+	}
+	// The daemon killed: its files stay, stale; get reads the API server.
+	if err := d.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	d.wait()
+	if _, err := os.Stat(d.kubeconfig); err != nil {
+		t.Fatalf("the killed daemon's kubeconfig: %v", err)
+	}
+	args = append([]string{"get", "cm", "-n", ns}, kc...)
+	if got, want := runIn(t, dir, args...), runIn(t, dir, append(args, "--no-daemon")...); got != want {
+		t.Errorf("%v with a dead daemon's files:\n%q\nwithout:\n%q", args, got, want)
 	}
 }
 
