@@ -16,6 +16,16 @@ import (
 // DESCRIPTION, READS, WRITES, one built-in a row, in kubectl's plain style
 // (no borders, columns three spaces apart, no spaces at line ends).
 func printBuiltins(w io.Writer, bs []controllers.Builtin) error {
+	rows := make([][]string, 0, len(bs))
+	for _, b := range bs {
+		rows = append(rows, []string{b.Name, b.Description, strings.Join(b.Reads, ","), strings.Join(b.Writes, ",")})
+	}
+	return printPlainTable(w, []string{"NAME", "DESCRIPTION", "READS", "WRITES"}, rows)
+}
+
+// printPlainTable writes header and rows in kubectl's plain style: no
+// borders, columns three spaces apart, no spaces at line ends.
+func printPlainTable(w io.Writer, header []string, rows [][]string) error {
 	var buf bytes.Buffer
 	cells := tw.CellConfig{
 		Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
@@ -33,9 +43,9 @@ func printBuiltins(w io.Writer, bs []controllers.Builtin) error {
 		})),
 		tablewriter.WithConfig(tablewriter.Config{Header: cells, Row: cells}),
 	)
-	t.Header([]string{"NAME", "DESCRIPTION", "READS", "WRITES"})
-	for _, b := range bs {
-		if err := t.Append([]string{b.Name, b.Description, strings.Join(b.Reads, ","), strings.Join(b.Writes, ",")}); err != nil {
+	t.Header(header)
+	for _, r := range rows {
+		if err := t.Append(r); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/rest"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
@@ -25,7 +27,11 @@ import (
 
 const serveExample = `  # Cache config maps and secrets of every namespace, and point kubectl at the cache
   kubectl reflect serve cm,secrets
-  kubectl --kubeconfig ~/.cache/kubectl-reflect/serve/12345.kubeconfig get cm -A -w
+  kubectl --kubeconfig "$XDG_RUNTIME_DIR/kubectl-reflect/serve/<identity hash>.kubeconfig" get cm -A -w
+
+  # What the daemon of the current cluster and user caches; stop it
+  kubectl reflect serve status
+  kubectl reflect serve stop
 
   # Print the cache's kubeconfig on stdout
   kubectl reflect serve cm --print-kubeconfig > cache.kubeconfig`
@@ -40,11 +46,14 @@ type ServeOptions struct {
 	// History is how many changes of each kind the cache keeps for watches
 	// to resume from.
 	History int
+	// IdleExit, if not zero, ends the daemon after that long without a
+	// request.
+	IdleExit time.Duration
 }
 
 // NewCmdServe is `kubectl reflect serve`.
 func NewCmdServe(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &ServeOptions{target: target{configFlags: flags, ListMode: "whole"}, IOStreams: streams}
+	o := &ServeOptions{target: target{configFlags: flags, ListMode: "whole", NoDaemon: true}, IOStreams: streams}
 	c := &cobra.Command{
 		Use:     "serve KIND[,KIND...] [flags]",
 		Short:   "Serve a local, read-only, Kubernetes-API-compatible cache of some kinds",
@@ -58,9 +67,11 @@ kubeconfig for itself (0600) and prints its path; writes are refused.`,
 		ValidArgsFunction: completeKindArgs(flags, -1),
 		RunE:              runE(o),
 	}
+	c.AddCommand(newCmdServeStatus(flags, streams), newCmdServeStop(flags, streams))
 	c.Flags().IntVar(&o.Port, "port", 0, "Port to listen on at 127.0.0.1 (0: a free one)")
 	c.Flags().BoolVar(&o.PrintKubeconfig, "print-kubeconfig", false, "Print the cache's kubeconfig on stdout once it serves")
 	c.Flags().IntVar(&o.History, "history", 4096, "Changes of each kind kept for watches to resume from")
+	c.Flags().DurationVar(&o.IdleExit, "idle-exit", 0, "Exit after no request for this long, e.g. 30m (0: never)")
 	return c
 }
 
@@ -81,6 +92,9 @@ func (o *ServeOptions) Complete(args []string) error {
 func (o *ServeOptions) Validate() error {
 	if o.Port < 0 || o.Port > 65535 {
 		return fmt.Errorf("invalid --port %d: want 0 to 65535", o.Port)
+	}
+	if o.IdleExit < 0 {
+		return fmt.Errorf("invalid --idle-exit %s: want 0 or more", o.IdleExit)
 	}
 	if o.History < 1 {
 		return fmt.Errorf("invalid --history %d: want 1 or more", o.History)
@@ -114,12 +128,22 @@ func (o *ServeOptions) addNamespaces() error {
 // Run starts the reflectors, waits for their first lists, then serves until
 // ctx ends (SIGINT, SIGTERM) or a reflector stops for good.
 func (o *ServeOptions) Run(ctx context.Context) error {
+	dir, err := daemon.Dir()
+	if err != nil {
+		return err
+	}
+	lock, err := daemon.Acquire(dir, daemon.Identity(o.config))
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
 	rc, err := kube.NewRESTClient(o.config)
 	if err != nil {
 		return err
 	}
+	metrics := newServeMetrics()
 	set := reflector.NewSet(reflector.SetOptions{
-		NewClient: reflector.RESTClients(rc, kube.RediscoverWith(o.mapper)), History: o.History,
+		NewClient: reflector.RESTClients(rc, kube.RediscoverWith(o.mapper)), History: o.History, Hooks: metrics.hooks(),
 	})
 	var leases []*reflector.Lease
 	defer func() {
@@ -148,7 +172,7 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 		Resources: resources, Version: version,
 		OpenAPI: serve.OpenAPI(client, strings.TrimSuffix(o.config.Host, "/"), time.Minute, time.Now),
 	})
-	return o.serve(ctx, h, leases)
+	return o.serve(ctx, metrics.handler(h), leases, lock)
 }
 
 // discover reads what the API server's discovery says of each resource,
@@ -199,10 +223,10 @@ func selectableFields(ctx context.Context, rc rest.Interface, res kube.Resource)
 	return fields
 }
 
-// serve listens, writes the kubeconfig, and serves h until ctx ends or a
-// reflector stops for good; then it ends the watches, stops listening and
-// removes its files.
-func (o *ServeOptions) serve(ctx context.Context, h *serve.Handler, leases []*reflector.Lease) error {
+// serve listens, publishes its kubeconfig and Info in lock's files, and
+// serves h until ctx ends or a reflector stops for good; then it ends the
+// watches and stops listening (Run's caller removes the files).
+func (o *ServeOptions) serve(ctx context.Context, h http.Handler, leases []*reflector.Lease, lock *daemon.Lock) error {
 	cred, err := newServeCredentials()
 	if err != nil {
 		return err
@@ -212,17 +236,22 @@ func (o *ServeOptions) serve(ctx context.Context, h *serve.Handler, leases []*re
 		return fmt.Errorf("listening: %w", err)
 	}
 	server := "https://" + ln.Addr().String()
-	path, kubeconfig, err := writeServeKubeconfig(server, o.namespace, cred)
+	kubeconfig, err := serveKubeconfig(server, o.namespace, cred)
+	if err == nil {
+		err = lock.Publish(kubeconfig, o.info(server))
+	}
 	if err != nil {
 		ln.Close()
 		return err
 	}
-	defer removeServeFiles(path)
+	path := lock.Kubeconfig
 
 	serveCtx, stop := context.WithCancel(ctx)
 	defer stop()
+	idle := newIdleExit(o.IdleExit)
+	defer idle.Stop()
 	srv := &http.Server{
-		Handler:           serve.WithToken(h, cred.token),
+		Handler:           idle.wrap(serve.WithToken(h, cred.token)),
 		TLSConfig:         cred.tlsConfig(),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
@@ -241,6 +270,8 @@ func (o *ServeOptions) serve(ctx context.Context, h *serve.Handler, leases []*re
 	var runErr error
 	select {
 	case <-ctx.Done():
+	case <-idle.Idle():
+		fmt.Fprintf(o.ErrOut, "No request for %s: exiting\n", o.IdleExit)
 	case err := <-served:
 		runErr = fmt.Errorf("serving: %w", err)
 	case err := <-stopped(leases):
@@ -265,6 +296,16 @@ func stopped(leases []*reflector.Lease) <-chan error {
 		}()
 	}
 	return ch
+}
+
+// info is what the daemon publishes of itself.
+func (o *ServeOptions) info(server string) daemon.Info {
+	info := daemon.Info{PID: os.Getpid(), Server: server, Started: time.Now().UTC()}
+	for _, r := range o.resources {
+		info.Resources = append(info.Resources, daemon.ResourceName(r.GVR))
+		info.Kinds = append(info.Kinds, r.String())
+	}
+	return info
 }
 
 func (o *ServeOptions) kinds() string {

@@ -14,9 +14,6 @@ import (
 	"log"
 	"math/big"
 	"net"
-	"os"
-	"path/filepath"
-	"strconv"
 	"time"
 
 	"k8s.io/client-go/tools/clientcmd"
@@ -74,31 +71,9 @@ func (c *serveCredentials) tlsConfig() *tls.Config {
 	return &tls.Config{Certificates: []tls.Certificate{c.cert}, MinVersion: tls.VersionTLS12}
 }
 
-// serveDir is where a serving cache writes its files: under
-// $XDG_RUNTIME_DIR when set (a per-user tmpfs), else the user's cache
-// directory, in a directory only the user may enter.
-func serveDir() (string, error) {
-	base := os.Getenv("XDG_RUNTIME_DIR")
-	if base == "" {
-		var err error
-		if base, err = os.UserCacheDir(); err != nil {
-			return "", fmt.Errorf("finding a directory for the kubeconfig: %w", err)
-		}
-	}
-	dir := filepath.Join(base, "kubectl-reflect", "serve")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("making %s: %w", dir, err)
-	}
-	if err := os.Chmod(dir, 0o700); err != nil { // made earlier with other modes
-		return "", fmt.Errorf("making %s private: %w", dir, err)
-	}
-	return dir, nil
-}
-
-// writeServeKubeconfig writes, mode 0600, a kubeconfig for the cache at
-// server, whose context's namespace is namespace, and returns its path
-// and content.
-func writeServeKubeconfig(server, namespace string, cred *serveCredentials) (string, []byte, error) {
+// serveKubeconfig is a kubeconfig for the cache at server, whose
+// context's namespace is namespace.
+func serveKubeconfig(server, namespace string, cred *serveCredentials) ([]byte, error) {
 	const name = "kubectl-reflect-serve"
 	cfg := clientcmdapi.NewConfig()
 	cfg.Clusters[name] = &clientcmdapi.Cluster{Server: server, CertificateAuthorityData: cred.certPEM}
@@ -107,47 +82,10 @@ func writeServeKubeconfig(server, namespace string, cred *serveCredentials) (str
 	cfg.CurrentContext = name
 	content, err := clientcmd.Write(*cfg)
 	if err != nil {
-		return "", nil, fmt.Errorf("encoding the kubeconfig: %w", err)
+		return nil, fmt.Errorf("encoding the kubeconfig: %w", err)
 	}
-	dir, err := serveDir()
-	if err != nil {
-		return "", nil, err
-	}
-	path := filepath.Join(dir, strconv.Itoa(os.Getpid())+".kubeconfig")
-	if err := writePrivate(path, content); err != nil {
-		return "", nil, err
-	}
-	return path, content, nil
+	return content, nil
 }
-
-// writePrivate writes content to path, mode 0600, in one step: a reader
-// never sees half of it.
-func writePrivate(path string, content []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer os.Remove(f.Name()) // after the rename, removes nothing
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if _, err := f.Write(content); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
-}
-
-// removeServeFiles removes what the cache wrote; what cannot be removed
-// is left (the process ends: there is no one to tell).
-func removeServeFiles(path string) { _ = os.Remove(path) }
 
 // discardLog silences net/http's own log (a client's TLS handshake that
 // failed, a connection reset), which would interleave with our output.

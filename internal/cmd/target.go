@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"k8s.io/cli-runtime/pkg/resource"
 	"k8s.io/client-go/rest"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
@@ -30,6 +32,7 @@ type target struct {
 	LabelSelector string
 	FieldSelector string
 	ListMode      string
+	NoDaemon      bool
 
 	args      []string // the resource arguments as typed
 	namespace string
@@ -37,6 +40,7 @@ type target struct {
 	mapper    meta.RESTMapper // the server's kinds, as resolve read them
 	targets   []kube.Target   // what args name, in the order given
 	resources []kube.Resource // the resources of targets, each once, in order
+	daemon    *daemon.Daemon  // serving this identity, if one runs (findDaemon)
 }
 
 func (t *target) addFlags(f *pflag.FlagSet, verb string) {
@@ -45,6 +49,7 @@ func (t *target) addFlags(f *pflag.FlagSet, verb string) {
 	f.StringVar(&t.FieldSelector, "field-selector", "", "Field selector to filter on, e.g. --field-selector metadata.name=web")
 	f.StringVar(&t.ListMode, "list-mode", "whole", "How to list: whole (one LIST, decoded as it arrives), paged (LIST 500 at a time) or streaming (a watch with sendInitialEvents, paged when the server lacks it)")
 	_ = f.MarkHidden("list-mode")
+	f.BoolVar(&t.NoDaemon, "no-daemon", false, "Read the API server even when a `kubectl reflect serve` of the same cluster and user runs")
 }
 
 // listModes are the values of --list-mode.
@@ -97,21 +102,32 @@ func (t *target) validate() error {
 
 // resolve reads the client config, then the arguments as kubectl does:
 // categories expanded through the server's discovery, kinds resolved
-// through its RESTMapper.
+// through its RESTMapper. When a daemon of the same identity caches every
+// kind asked for, its discovery resolves them and the API server is not
+// asked at all.
 func (t *target) resolve() error {
 	var err error
 	if t.config, err = t.configFlags.ToRESTConfig(); err != nil {
 		return fmt.Errorf("reading the kubeconfig: %w", err)
 	}
+	if t.findDaemon(context.Background()); t.daemon != nil && t.resolveAtDaemon() {
+		return nil
+	}
+	return t.resolveWith(t.configFlags, resource.NewBuilder(t.configFlags).ReplaceAliases)
+}
+
+// resolveWith resolves the arguments through getter's discovery, with
+// replaceAliases expanding categories.
+func (t *target) resolveWith(getter genericclioptions.RESTClientGetter, replaceAliases func(string) string) error {
 	args, err := kube.ParseArgs(t.args, kube.ArgsOptions{
 		Selector:       strings.TrimSpace(t.LabelSelector) != "" || strings.TrimSpace(t.FieldSelector) != "",
-		ReplaceAliases: resource.NewBuilder(t.configFlags).ReplaceAliases,
+		ReplaceAliases: replaceAliases,
 		Command:        "kubectl reflect",
 	})
 	if err != nil {
 		return err
 	}
-	if t.mapper, err = t.configFlags.ToRESTMapper(); err != nil {
+	if t.mapper, err = getter.ToRESTMapper(); err != nil {
 		return fmt.Errorf("reading the server's resource types: %w", err)
 	}
 	if t.targets, err = kube.ResolveArgs(t.mapper, args); err != nil {
@@ -183,11 +199,10 @@ func (t *target) scope(res kube.Resource, table bool, prune object.Prune) kube.S
 // returns their leases in the order of t.resources, and a function that
 // releases them all (and waits for the reflectors to stop).
 func (t *target) acquire(opts watch.Options, hooks reflector.Hooks, table bool, prune object.Prune) ([]*reflector.Lease, func(), error) {
-	rc, err := kube.NewRESTClient(t.config)
+	newClient, err := t.newClients()
 	if err != nil {
 		return nil, nil, err
 	}
-	newClient := reflector.RESTClients(rc, kube.RediscoverWith(t.mapper))
 	set := reflector.NewSet(reflector.SetOptions{NewClient: newClient, Watch: &opts, Hooks: hooks})
 	leases := make([]*reflector.Lease, 0, len(t.resources))
 	for _, res := range t.resources {

@@ -10,7 +10,9 @@
 // cached with 404: the handler never proxies objects to or from the API
 // server. Only the OpenAPI documents that kubectl reads before a write (to
 // validate it, then meet the 405) are fetched from the server, by the
-// handler that OpenAPI returns. WithToken guards it with a bearer token.
+// handler that OpenAPI returns. WithToken guards it with a bearer token,
+// /debug/status (Handler.Status: each resource's objects, resourceVersion,
+// open watches and events sent) included.
 //
 // # Why an event window on our store, not k8s.io/apiserver's cacher
 //

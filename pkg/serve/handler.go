@@ -77,6 +77,7 @@ type cached struct {
 	Resource
 	res       kube.Resource
 	snapshots *snapshots
+	counters  counters
 }
 
 // New returns a Handler for opts.Resources.
@@ -136,6 +137,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case path == "/version":
 		h.serveVersion(w)
+	case path == "/debug/status":
+		h.serveStatus(w)
 	case path == "/openapi" || strings.HasPrefix(path, "/openapi/"):
 		if h.opts.OpenAPI == nil {
 			writeStatus(w, r, notFoundPath())

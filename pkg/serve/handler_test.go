@@ -44,6 +44,11 @@ func TestDiscovery(t *testing.T) {
 	if code, body = fx.get("/version"); code != 200 || gjson.Get(body, "minor").Str != "37" {
 		t.Errorf("/version = %d %s", code, body)
 	}
+	if code, body = fx.get("/debug/status"); code != 200 || gjson.Get(body, "#").Int() != 1 ||
+		gjson.Get(body, "0.resource").Str != "configmaps" || gjson.Get(body, "0.objects").Int() != 0 ||
+		gjson.Get(body, "0.resourceVersion").Str != "10" || gjson.Get(body, "0.watchers").Int() != 0 {
+		t.Errorf("/debug/status = %d %s", code, body)
+	}
 }
 
 // TestRefused: writes are 405, what is not cached 404, a missing object
@@ -64,6 +69,7 @@ func TestRefused(t *testing.T) {
 		{"GET", "/api/v1/namespaces/a/configmaps/y", "Bearer secret", 404, "NotFound", `configmaps "y" not found`},
 		{"GET", "/api/v1/configmaps", "", 401, "Unauthorized", "Unauthorized"},
 		{"GET", "/api/v1/configmaps", "Bearer wrong", 401, "Unauthorized", "Unauthorized"},
+		{"GET", "/debug/status", "", 401, "Unauthorized", "Unauthorized"},
 		{"GET", "/api/v1/configmaps?fieldSelector=data.other%3D1", "Bearer secret", 400, "BadRequest", `"data.other" is not a known field selector: only "metadata.name", "metadata.namespace"`},
 		{"GET", "/api/v1/configmaps?labelSelector=a%3D%3D%3D", "Bearer secret", 400, "BadRequest", "unable to parse requirement"},
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -81,7 +82,7 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request, c *cached, req r
 		ctx, cancel = context.WithTimeout(ctx, opts.timeout)
 		defer cancel()
 	}
-	ww := &watchWriter{w: w, rc: http.NewResponseController(w), enc: newEncoder(c, formOf(r), include, h.opts.Now()), columns: true}
+	ww := &watchWriter{w: w, rc: http.NewResponseController(w), enc: newEncoder(c, formOf(r), include, h.opts.Now()), columns: true, sent: &c.counters.sent}
 	wake := make(chan struct{}, 1)
 	sub, initial, serr := h.subscribe(ctx, c, f, opts, wake)
 	if serr != nil {
@@ -95,6 +96,8 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request, c *cached, req r
 		return
 	}
 	defer sub.Close()
+	c.counters.watchers.Add(1)
+	defer c.counters.watchers.Add(-1)
 	ww.start()
 	s := &watchStream{h: h, c: c, f: f, ww: ww, sub: sub, wake: wake, initial: initial, opts: opts}
 	s.run(ctx)
@@ -265,7 +268,8 @@ type watchWriter struct {
 	enc     *encoder
 	columns bool // the next Table carries its columnDefinitions
 	buf     []byte
-	ok      bool // no write failed
+	ok      bool          // no write failed
+	sent    *atomic.Int64 // counts the events written
 }
 
 func (ww *watchWriter) start() {
@@ -302,6 +306,10 @@ func (ww *watchWriter) event(typ string, obj []byte) {
 	ww.buf = append(ww.buf, "}\n"...)
 	if _, err := ww.w.Write(ww.buf); err != nil {
 		ww.ok = false
+		return
+	}
+	if ww.sent != nil {
+		ww.sent.Add(1)
 	}
 }
 

@@ -44,8 +44,14 @@ type daemon struct {
 // directory of the test's, and waits until it serves.
 func startServe(t *testing.T, cp *controlplane.ControlPlane, args ...string) *daemon {
 	t.Helper()
-	dir := t.TempDir()
-	cmd := exec.Command(binary, append(append([]string{"serve"}, args...), "--kubeconfig", cp.AdminKubeconfig())...)
+	return startServeIn(t, t.TempDir(), cp.AdminKubeconfig(), args...)
+}
+
+// startServeIn runs `serve args...` with kubeconfig and the runtime
+// directory dir, and waits until it serves.
+func startServeIn(t *testing.T, dir, kubeconfig string, args ...string) *daemon {
+	t.Helper()
+	cmd := exec.Command(binary, append(append([]string{"serve"}, args...), "--kubeconfig", kubeconfig)...)
 	cmd.Env = append(os.Environ(), "NO_COLOR=1", "XDG_RUNTIME_DIR="+dir)
 	p := startCmd(t, cmd)
 	p.waitStderr(".kubeconfig\n")

@@ -1,0 +1,174 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
+)
+
+// ServeControlOptions are the flags of `serve status` and `serve stop`:
+// the kubeconfig whose identity names the daemon.
+type ServeControlOptions struct {
+	configFlags *genericclioptions.ConfigFlags
+	genericiooptions.IOStreams
+
+	// Timeout bounds how long stop waits for the daemon to exit.
+	Timeout time.Duration
+	stop    bool
+	files   daemon.Files
+}
+
+// newCmdServeStatus is `kubectl reflect serve status`.
+func newCmdServeStatus(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &ServeControlOptions{configFlags: flags, IOStreams: streams}
+	return &cobra.Command{
+		Use:   "status",
+		Short: "Show what the daemon of the current cluster and user caches",
+		Long: `Status prints the daemon's pid, address, start and kubeconfig, then a table
+of its resources: OBJECTS, RESOURCEVERSION, WATCHERS (open watches) and
+EVENTS SENT.`,
+		Args: cobra.NoArgs,
+		RunE: runE(o),
+	}
+}
+
+// newCmdServeStop is `kubectl reflect serve stop`.
+func newCmdServeStop(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &ServeControlOptions{configFlags: flags, IOStreams: streams, stop: true}
+	c := &cobra.Command{
+		Use:   "stop",
+		Short: "Stop the daemon of the current cluster and user",
+		Long:  "Stop sends SIGTERM to the daemon of the current cluster and user and waits until it has exited.",
+		Args:  cobra.NoArgs,
+		RunE:  runE(o),
+	}
+	c.Flags().DurationVar(&o.Timeout, "timeout", 30*time.Second, "How long to wait for the daemon to exit")
+	return c
+}
+
+// Complete finds the files of the kubeconfig's identity.
+func (o *ServeControlOptions) Complete([]string) error {
+	cfg, err := o.configFlags.ToRESTConfig()
+	if err != nil {
+		return fmt.Errorf("reading the kubeconfig: %w", err)
+	}
+	dir, err := daemon.Dir()
+	if err != nil {
+		return err
+	}
+	o.files = daemon.FilesOf(dir, daemon.Identity(cfg))
+	return nil
+}
+
+// Validate checks the flags.
+func (o *ServeControlOptions) Validate() error {
+	if o.stop && o.Timeout <= 0 {
+		return fmt.Errorf("invalid --timeout %s: want more than 0", o.Timeout)
+	}
+	return nil
+}
+
+// errNoDaemon is the answer when no daemon runs for the identity.
+var errNoDaemon = errors.New("no kubectl reflect serve runs for this cluster and user")
+
+// Run prints the status, or stops the daemon.
+func (o *ServeControlOptions) Run(ctx context.Context) error {
+	info, err := daemon.ReadInfo(o.files)
+	if err != nil || !daemon.Held(o.files) {
+		return errNoDaemon
+	}
+	if o.stop {
+		return o.stopDaemon(ctx, info)
+	}
+	return o.status(ctx, info)
+}
+
+func (o *ServeControlOptions) status(ctx context.Context, info daemon.Info) error {
+	status, err := o.readStatus(ctx)
+	if err != nil {
+		return fmt.Errorf("asking the daemon pid %d at %s: %w", info.PID, info.Server, err)
+	}
+	fmt.Fprintf(o.Out, "Daemon pid %d at %s since %s\nkubeconfig: %s\n\n", info.PID, info.Server, info.Started.Format(time.RFC3339), o.files.Kubeconfig)
+	rows := make([][]string, 0, len(status))
+	for _, s := range status {
+		rows = append(rows, []string{s.Resource, strconv.Itoa(s.Objects), s.ResourceVersion,
+			strconv.FormatInt(s.Watchers, 10), strconv.FormatInt(s.EventsSent, 10)})
+	}
+	return printPlainTable(o.Out, []string{"RESOURCE", "OBJECTS", "RESOURCEVERSION", "WATCHERS", "EVENTS SENT"}, rows)
+}
+
+// readStatus reads the daemon's /debug/status with its kubeconfig.
+func (o *ServeControlOptions) readStatus(ctx context.Context) ([]serve.ResourceStatus, error) {
+	cfg, err := clientcmd.BuildConfigFromFlags("", o.files.Kubeconfig)
+	if err != nil {
+		return nil, err
+	}
+	client, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, cfg.Host+"/debug/status", nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("answered %s", resp.Status)
+	}
+	var status []serve.ResourceStatus
+	if err := json.NewDecoder(resp.Body).Decode(&status); err != nil {
+		return nil, fmt.Errorf("reading its status: %w", err)
+	}
+	return status, nil
+}
+
+// stopDaemon sends SIGTERM to the daemon and waits until its lock is
+// free: it has exited (the kernel frees the lock of a process that ends).
+func (o *ServeControlOptions) stopDaemon(ctx context.Context, info daemon.Info) error {
+	f, err := os.Open(o.files.Lock)
+	if err != nil {
+		return errNoDaemon
+	}
+	defer f.Close()
+	if err := syscall.Kill(info.PID, syscall.SIGTERM); err != nil {
+		return fmt.Errorf("stopping the daemon pid %d: %w", info.PID, err)
+	}
+	exited := make(chan error, 1)
+	// A blocking flock returns when the daemon's lock is freed; it cannot
+	// be cancelled, so on a timeout it is left to the process's end.
+	go func() { exited <- unix.Flock(int(f.Fd()), unix.LOCK_SH) }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			return fmt.Errorf("waiting for the daemon pid %d: %w", info.PID, err)
+		}
+	case <-time.After(o.Timeout):
+		return fmt.Errorf("the daemon pid %d did not exit within %s", info.PID, o.Timeout)
+	case <-ctx.Done():
+		return errInterrupted
+	}
+	fmt.Fprintf(o.Out, "Stopped the daemon pid %d at %s\n", info.PID, info.Server)
+	return nil
+}

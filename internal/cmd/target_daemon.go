@@ -1,0 +1,112 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/resource"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/restmapper"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
+)
+
+// findDaemon looks for a daemon serving the kubeconfig's identity, unless
+// --no-daemon, and keeps it in t.daemon. A daemon that cannot be found or
+// does not answer is none: the command reads the API server.
+func (t *target) findDaemon(ctx context.Context) {
+	if t.NoDaemon {
+		return
+	}
+	d, err := daemon.Find(ctx, t.config)
+	if err != nil || d == nil {
+		return
+	}
+	t.daemon = d
+}
+
+// resolveAtDaemon resolves the arguments through the daemon's discovery,
+// and says whether that resolved them all to resources the daemon caches
+// with no category expanded (which the daemon's discovery, knowing only
+// its kinds, would expand to fewer). Otherwise the API server resolves
+// them, and only the kinds the daemon caches are read from it.
+func (t *target) resolveAtDaemon() bool {
+	getter := newDaemonGetter(t.daemon.Config, t.configFlags)
+	expanded := false
+	replace := resource.NewBuilder(getter).ReplaceAliases
+	if err := t.resolveWith(getter, func(kinds string) string {
+		out := replace(kinds)
+		expanded = expanded || out != kinds
+		return out
+	}); err != nil || expanded {
+		return false
+	}
+	return !slices.ContainsFunc(t.resources, func(r kube.Resource) bool { return !t.daemon.Serves(r.GVR) })
+}
+
+// newClients returns how the command's reflectors make their clients: at
+// the daemon for the kinds it caches, falling over to the API server if it
+// goes away (daemon.Failover), at the API server for the others.
+func (t *target) newClients() (func(kube.Resource, kube.Scope) reflector.Client, error) {
+	rc, err := kube.NewRESTClient(t.config)
+	if err != nil {
+		return nil, err
+	}
+	if t.daemon == nil {
+		return reflector.RESTClients(rc, kube.RediscoverWith(t.mapper)), nil
+	}
+	mapper, err := t.configFlags.ToRESTMapper() // the server's, which t.mapper may not be; asks nothing until used
+	if err != nil {
+		return nil, fmt.Errorf("reading the server's resource types: %w", err)
+	}
+	server := reflector.RESTClients(rc, kube.RediscoverWith(mapper))
+	drc, err := kube.NewRESTClient(t.daemon.Config)
+	if err != nil {
+		return nil, err
+	}
+	atDaemon := reflector.RESTClients(drc, nil)
+	gone := &daemon.Gone{}
+	return func(res kube.Resource, scope kube.Scope) reflector.Client {
+		if !t.daemon.Serves(res.GVR) {
+			return server(res, scope)
+		}
+		return daemon.NewFailover(atDaemon(res, scope), server(res, scope), gone)
+	}, nil
+}
+
+// daemonGetter is a RESTClientGetter of the daemon's discovery, cached in
+// memory (a disk cache would outlive the daemon and its port), and of the
+// user's kubeconfig otherwise (the namespace).
+type daemonGetter struct {
+	config *rest.Config
+	disc   discovery.CachedDiscoveryInterface
+	user   genericclioptions.RESTClientGetter
+}
+
+func newDaemonGetter(cfg *rest.Config, user genericclioptions.RESTClientGetter) *daemonGetter {
+	dc := discovery.NewDiscoveryClientForConfigOrDie(rest.CopyConfig(cfg))
+	return &daemonGetter{config: cfg, disc: memory.NewMemCacheClient(dc), user: user}
+}
+
+func (g *daemonGetter) ToRESTConfig() (*rest.Config, error) { return rest.CopyConfig(g.config), nil }
+
+func (g *daemonGetter) ToDiscoveryClient() (discovery.CachedDiscoveryInterface, error) {
+	return g.disc, nil
+}
+
+func (g *daemonGetter) ToRESTMapper() (meta.RESTMapper, error) {
+	m := restmapper.NewDeferredDiscoveryRESTMapper(g.disc)
+	return restmapper.NewShortcutExpander(m, g.disc, nil), nil
+}
+
+func (g *daemonGetter) ToRawKubeConfigLoader() clientcmd.ClientConfig {
+	return g.user.ToRawKubeConfigLoader()
+}

@@ -1,0 +1,34 @@
+// Package daemon is how `kubectl reflect serve` and its clients find each
+// other: one daemon per identity (Identity: a hash of the kubeconfig's
+// server URL and CA and of its user's credentials: token, client
+// certificate, exec or auth-provider configuration; never a secret in
+// clear), whose files live in Dir (0700, under $XDG_RUNTIME_DIR or the
+// user's cache directory), named by that hash:
+//
+//   - <identity>.lock, held with flock by the running daemon (Acquire):
+//     a second daemon of the identity is refused with an error naming the
+//     first (ErrRunning); the kernel frees the lock when a daemon dies, so
+//     the files of a killed daemon are found stale and replaced;
+//   - <identity>.kubeconfig (0600), the daemon's own server, CA and token;
+//   - <identity>.json (0600), its Info: pid, address, resources, start.
+//
+// A daemon serves only the identity it runs as (the files of another
+// identity have another name), and a client only uses the daemon of its
+// own identity, after it answered /readyz over its TLS (Find).
+//
+// Failover is the client get and watch read a daemon's kinds through: a
+// reflector.Client that asks the daemon until it fails to answer (no
+// connection, or a stream that breaks off: an API status is an answer),
+// then the API server, for good (Gone is shared by the command's clients).
+// It needs no relist: the daemon's resourceVersions are the API server's
+// (the daemon's store keeps those its watch brought), so a watch that
+// broke off at the daemon is opened again at the server from the last
+// resourceVersion delivered, inside the stream the watcher reads; the
+// watcher sees neither a gap nor a repeated event. A list broken off
+// after its first page is the watcher's to start again (the daemon's
+// continue token means nothing to the server), as is a streaming list
+// broken off before its initial events ended.
+//
+// It knows the files, HTTP and the reflector.Client contract; it knows
+// nothing about flags, printing or how the daemon serves.
+package daemon

@@ -1,0 +1,179 @@
+package daemon
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Info is what a daemon publishes of itself in <identity>.json.
+type Info struct {
+	PID int `json:"pid"`
+	// Server is the https URL it listens at.
+	Server string `json:"server"`
+	// Resources are the group/version/resource it caches, each as
+	// "resource.version.group" (the group "" for the core group).
+	Resources []string `json:"resources"`
+	// Kinds are the resources as the daemon's user named them, for people.
+	Kinds   []string  `json:"kinds"`
+	Started time.Time `json:"started"`
+}
+
+// Files are the paths of one identity's daemon in Dir.
+type Files struct {
+	Kubeconfig, Lock, Info string
+}
+
+// FilesOf returns the paths of the daemon of identity id in dir.
+func FilesOf(dir, id string) Files {
+	p := filepath.Join(dir, id)
+	return Files{Kubeconfig: p + ".kubeconfig", Lock: p + ".lock", Info: p + ".json"}
+}
+
+// Dir is where daemons write their files: under $XDG_RUNTIME_DIR when set
+// (a per-user tmpfs), else the user's cache directory, in a directory only
+// the user may enter. It is made if missing.
+func Dir() (string, error) {
+	dir, err := dirPath()
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("making %s: %w", dir, err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil { // made earlier with other modes
+		return "", fmt.Errorf("making %s private: %w", dir, err)
+	}
+	return dir, nil
+}
+
+// dirPath is Dir's path, which may not exist.
+func dirPath() (string, error) {
+	base := os.Getenv("XDG_RUNTIME_DIR")
+	if base == "" {
+		var err error
+		if base, err = os.UserCacheDir(); err != nil {
+			return "", fmt.Errorf("finding a directory for the daemon's files: %w", err)
+		}
+	}
+	return filepath.Join(base, "kubectl-reflect", "serve"), nil
+}
+
+// ErrRunning is wrapped by Lock's error when a daemon of the identity runs.
+var ErrRunning = errors.New("a daemon already serves this identity")
+
+// Lock is a held <identity>.lock: while it is held no other daemon of the
+// identity starts. The kernel releases it when the process ends, however
+// it ends, so the files of a daemon that was killed are found stale (their
+// lock free) and replaced by the next one.
+type Lock struct {
+	Files
+	f *os.File
+}
+
+// Acquire takes the lock of identity id in dir without waiting. When a
+// daemon holds it, the error wraps ErrRunning and names that daemon.
+func Acquire(dir, id string) (*Lock, error) {
+	files := FilesOf(dir, id)
+	f, err := os.OpenFile(files.Lock, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("opening the lock file: %w", err)
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, running(files)
+		}
+		return nil, fmt.Errorf("locking %s: %w", files.Lock, err)
+	}
+	// Whatever is left is a dead daemon's: replaced, not trusted.
+	_ = os.Remove(files.Info)
+	_ = os.Remove(files.Kubeconfig)
+	return &Lock{Files: files, f: f}, nil
+}
+
+// running is the error that names the daemon holding files' lock.
+func running(files Files) error {
+	info, err := ReadInfo(files)
+	if err != nil {
+		return fmt.Errorf("%w (it is starting; lock %s)", ErrRunning, files.Lock)
+	}
+	return fmt.Errorf("%w: pid %d at %s, caching %s since %s; stop it with \"kubectl reflect serve stop\"",
+		ErrRunning, info.PID, info.Server, strings.Join(info.Kinds, ", "), info.Started.Format(time.RFC3339))
+}
+
+// Publish writes the daemon's kubeconfig, then its Info: a client that
+// reads the Info finds the kubeconfig it names.
+func (l *Lock) Publish(kubeconfig []byte, info Info) error {
+	if err := WritePrivate(l.Kubeconfig, kubeconfig); err != nil {
+		return err
+	}
+	b, err := json.Marshal(info)
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", l.Info, err)
+	}
+	return WritePrivate(l.Info, b)
+}
+
+// Release removes the published files and frees the lock. The lock file
+// stays: removing it would let two daemons lock two different files.
+func (l *Lock) Release() {
+	_ = os.Remove(l.Info)
+	_ = os.Remove(l.Kubeconfig)
+	_ = l.f.Close() // frees the lock
+}
+
+// Held says whether a daemon holds the lock of files, by trying to take
+// it shared for a moment.
+func Held(files Files) bool {
+	f, err := os.Open(files.Lock)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return errors.Is(unix.Flock(int(f.Fd()), unix.LOCK_SH|unix.LOCK_NB), unix.EWOULDBLOCK)
+}
+
+// ReadInfo reads the Info in files.
+func ReadInfo(files Files) (Info, error) {
+	var info Info
+	b, err := os.ReadFile(files.Info)
+	if err != nil {
+		return info, err
+	}
+	if err := json.Unmarshal(b, &info); err != nil {
+		return info, fmt.Errorf("reading %s: %w", files.Info, err)
+	}
+	return info, nil
+}
+
+// WritePrivate writes content to path, mode 0600, in one step: a reader
+// never sees half of it.
+func WritePrivate(path string, content []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	defer os.Remove(f.Name()) // after the rename, removes nothing
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if _, err := f.Write(content); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}

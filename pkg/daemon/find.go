@@ -1,0 +1,83 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+// Daemon is a running daemon of the caller's identity.
+type Daemon struct {
+	Info
+	Files
+	// Config reaches the daemon with its kubeconfig (TLS, token).
+	Config *rest.Config
+}
+
+// Serves says whether the daemon caches gvr (every namespace).
+func (d *Daemon) Serves(gvr schema.GroupVersionResource) bool {
+	return slices.Contains(d.Resources, ResourceName(gvr))
+}
+
+// ResourceName is gvr as Info.Resources names it.
+func ResourceName(gvr schema.GroupVersionResource) string {
+	return gvr.Resource + "." + gvr.Version + "." + gvr.Group
+}
+
+// readyTimeout bounds the check that a daemon answers: a daemon that does
+// not answer within it is not used.
+const readyTimeout = time.Second
+
+// Find returns the daemon that serves the identity of cfg, if one runs and
+// answers /readyz (over its TLS, with its token) within a second; nil, nil
+// when there is none. Files of a daemon that does not answer are left to
+// the next daemon of the identity, which replaces them.
+func Find(ctx context.Context, cfg *rest.Config) (*Daemon, error) {
+	dir, err := dirPath() // not made: a client has nothing to write there
+	if err != nil {
+		return nil, err
+	}
+	files := FilesOf(dir, Identity(cfg))
+	info, err := ReadInfo(files)
+	if err != nil {
+		return nil, nil // none, or one that is starting
+	}
+	dcfg, err := clientcmd.BuildConfigFromFlags("", files.Kubeconfig)
+	if err != nil {
+		return nil, nil // stopped between the two reads
+	}
+	if !ready(ctx, dcfg) {
+		return nil, nil
+	}
+	return &Daemon{Info: info, Files: files, Config: dcfg}, nil
+}
+
+// ready says whether the daemon at cfg answers /readyz with 200.
+func ready(ctx context.Context, cfg *rest.Config) bool {
+	client, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		return false
+	}
+	defer client.CloseIdleConnections()
+	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, cfg.Host+"/readyz", nil)
+	if err != nil {
+		return false
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
+}
+
+// String names the daemon for messages.
+func (d *Daemon) String() string { return fmt.Sprintf("pid %d at %s", d.PID, d.Server) }
