@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,13 +44,17 @@ func newEncoder(c *cached, f form, includeObject string, now time.Time) *encoder
 	return e
 }
 
-// validIncludeObject checks includeObject as the API server does.
-func validIncludeObject(v string) bool {
-	switch v {
+// includeObject reads the request's includeObject, checked as the API
+// server does; when it is not one the API knows, it answers 400 and ok is
+// false.
+func includeObject(w http.ResponseWriter, r *http.Request) (v string, ok bool) {
+	switch v = r.URL.Query().Get("includeObject"); v {
 	case "", "None", "Metadata", "Object":
-		return true
+		return v, true
+	default:
+		writeStatus(w, r, badRequest("invalid includeObject %q: want None, Metadata or Object", v))
+		return v, false
 	}
-	return false
 }
 
 // appendObject appends o in e's form: the object itself, its metadata, or

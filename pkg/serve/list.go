@@ -18,9 +18,8 @@ import (
 
 // get answers a GET of one object.
 func (h *Handler) get(w http.ResponseWriter, r *http.Request, c *cached, req request) {
-	include := r.URL.Query().Get("includeObject")
-	if !validIncludeObject(include) {
-		writeStatus(w, r, badRequest("invalid includeObject %q: want None, Metadata or Object", include))
+	include, ok := includeObject(w, r)
+	if !ok {
 		return
 	}
 	o, ok := c.Source.Get(store.Key{Namespace: req.namespace, Name: req.name})
@@ -81,9 +80,8 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request, c *cached, req re
 		writeStatus(w, r, serr)
 		return
 	}
-	include := q.Get("includeObject")
-	if !validIncludeObject(include) {
-		writeStatus(w, r, badRequest("invalid includeObject %q: want None, Metadata or Object", include))
+	include, ok := includeObject(w, r)
+	if !ok {
 		return
 	}
 	f, err := newFilter(c, req.namespace, q.Get("labelSelector"), q.Get("fieldSelector"))

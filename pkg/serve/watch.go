@@ -62,9 +62,8 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request, c *cached, req r
 		writeStatus(w, r, serr)
 		return
 	}
-	include := q.Get("includeObject")
-	if !validIncludeObject(include) {
-		writeStatus(w, r, badRequest("invalid includeObject %q: want None, Metadata or Object", include))
+	include, ok := includeObject(w, r)
+	if !ok {
 		return
 	}
 	fieldSel := q.Get("fieldSelector")
