@@ -187,7 +187,7 @@ func (t *target) scope(res kube.Resource, table bool, prune object.Prune) kube.S
 	switch names := t.names(res); len(names) {
 	case 0:
 	case 1:
-		scope.FieldSelector = joinSelectors("metadata.name="+names[0], scope.FieldSelector)
+		scope.FieldSelector = kube.NameFieldSelector(names[0], scope.FieldSelector)
 	default:
 		scope.Names = names
 	}
@@ -214,11 +214,4 @@ func (t *target) acquire(opts watch.Options, hooks reflector.Hooks, table bool, 
 		}
 	}
 	return leases, release, nil
-}
-
-func joinSelectors(a, b string) string {
-	if b == "" {
-		return a
-	}
-	return a + "," + b
 }

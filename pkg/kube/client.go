@@ -60,6 +60,16 @@ type Scope struct {
 	Names []string
 }
 
+// NameFieldSelector is the field selector that keeps the object called name
+// among those sel keeps (sel may be empty): the server's way to list or
+// watch one object.
+func NameFieldSelector(name, sel string) string {
+	if sel == "" {
+		return "metadata.name=" + name
+	}
+	return "metadata.name=" + name + "," + sel
+}
+
 // Client lists and watches one resource. It implements
 // watch.Client[*object.Object] and is safe for concurrent use.
 type Client struct {

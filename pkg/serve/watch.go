@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
@@ -68,7 +69,7 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request, c *cached, req r
 	}
 	fieldSel := q.Get("fieldSelector")
 	if req.name != "" { // the legacy watch of one object
-		fieldSel = joinSelectors("metadata.name="+req.name, fieldSel)
+		fieldSel = kube.NameFieldSelector(req.name, fieldSel)
 	}
 	f, err := newFilter(c, req.namespace, q.Get("labelSelector"), fieldSel)
 	if err != nil {
@@ -100,13 +101,6 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request, c *cached, req r
 	ww.start()
 	s := &watchStream{h: h, c: c, f: f, ww: ww, sub: sub, wake: wake, initial: initial, opts: opts}
 	s.run(ctx)
-}
-
-func joinSelectors(a, b string) string {
-	if b == "" {
-		return a
-	}
-	return a + "," + b
 }
 
 // subscribe starts the subscription a WATCH reads, and says whether it
