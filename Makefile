@@ -47,7 +47,7 @@ e2e: controlplane
 	$(GO) test -race -timeout 40m -count=1 ./test/...
 
 bench: controlplane build
-	$(GO) run ./test/bench $(BENCHFLAGS)
+	$(GO) run ./test/bench -publish BENCHMARKS.md $(BENCHFLAGS)
 
 demo: controlplane build
 	./hack/demo.sh

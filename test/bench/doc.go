@@ -23,12 +23,22 @@
 //     written with controller-runtime (test/bench/crcmg, a module of its own
 //     the benchmark builds): time from 1,000 ConfigMapGenerators created to
 //     all their ConfigMaps existing, the CPU and peak RSS for it, and the
-//     latency of one spec change to its ConfigMap (p50, p99 of 200).
+//     latency of one spec change to its ConfigMap (p50, p99 of 200);
+//   - with -scale, the store and the typed informer in the benchmark's
+//     process at growing numbers of ConfigMaps (-scale-sizes: 2,000, 20,000,
+//     100,000): sync time, heap and resident set at each size, and the cost
+//     per object from one size to the next, flagged non-linear when a step
+//     costs more than 1.10x the one before.
 //
-// It measures; it checks nothing (the tests do that). Run it with
-// `make bench` (BENCHFLAGS=-quick for a smoke run) or `go run ./test/bench`
-// from the repository root after `make build`; -only runs some of the parts
-// (memory, relist, get, watch, controller); -controllerprofile has
-// run-controller write a CPU profile of each round. It needs Linux: it
-// reads /proc.
+// It measures; it checks nothing (the tests do that). Each part returns a
+// partReport whose sections (report.go) are its tables: each row is our
+// figure, a baseline's from the same run, the ratio, the target of issue 11
+// (or 9) and whether it is met, and what limits us (limits.go, kept by
+// hand). The report goes to stdout and, with -publish, to a file:
+// `make bench` writes BENCHMARKS.md at the repository root, with the
+// machine, the versions, the load average and the command that reproduces
+// it. BENCHFLAGS=-quick is a smoke run; -only runs some of the parts
+// (get, watch, controller, memory, relist, scale); -controllerprofile has
+// run-controller write a CPU profile of each round. Run it from the
+// repository root after `make build`. It needs Linux: it reads /proc.
 package main

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"runtime/pprof"
 	"sync"
@@ -115,4 +116,35 @@ func (h *heapSampler) stop() heapPeak {
 	h.done.Wait()
 	h.sample()
 	return h.peak
+}
+
+// resetPeakRSS returns the freed heap to the OS, then resets the process's
+// peak resident set (VmHWM) to its resident set now, which it returns: the
+// base residentSince measures from.
+func resetPeakRSS() (int64, error) {
+	debug.FreeOSMemory()
+	m, err := readMemory(os.Getpid())
+	if err != nil {
+		return 0, err
+	}
+	// 5: reset the peak RSS of the process (proc(5), since Linux 4.0).
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		return 0, fmt.Errorf("reset the peak RSS: %w", err)
+	}
+	return m.rss, nil
+}
+
+// residentSince reads the peak resident set since resetPeakRSS, then returns
+// the freed heap to the OS and reads the resident set: each less base.
+func residentSince(base int64) (peak, held int64, err error) {
+	m, err := readMemory(os.Getpid())
+	if err != nil {
+		return 0, 0, err
+	}
+	debug.FreeOSMemory()
+	now, err := readMemory(os.Getpid())
+	if err != nil {
+		return 0, 0, err
+	}
+	return m.hwm - base, now.rss - base, nil
 }

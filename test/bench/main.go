@@ -23,16 +23,22 @@ import (
 
 // config is what the flags ask for.
 type config struct {
-	objects int           // ConfigMaps in the namespace
-	size    int           // bytes of data in each
-	events  int           // live events for the CPU measurement
-	repeat  int           // runs of each timed command; the median is reported
-	workers int           // parallel writers when creating and updating
-	bin     string        // the kubectl-reflect binary
-	kubectl string        // the kubectl binary; empty: look it up on PATH
-	out     string        // also write the report here
-	wait    time.Duration // bound on every wait for something that should happen
-	only    parts         // the measurements to run
+	objects int    // ConfigMaps in the namespace
+	size    int    // bytes of data in each
+	events  int    // live events for the CPU measurement
+	repeat  int    // runs of each timed command; the median is reported
+	workers int    // parallel writers when creating and updating
+	bin     string // the kubectl-reflect binary
+	kubectl string // the kubectl binary; empty: the control plane's
+	out     string // also write the report here
+	publish string // write the report here as BENCHMARKS.md (make bench)
+	quick   bool   // -quick: a smoke run
+	note    string // a line for the report's machine section
+	command string // the command line that reproduces the run
+	// scaleSizes are the namespace sizes of the scale part, ascending.
+	scaleSizes []int
+	wait       time.Duration // bound on every wait for something that should happen
+	only       parts         // the measurements to run
 	// The controller part: generators created, spec changes timed, the
 	// controllers' concurrency, the controller-runtime module's directory.
 	generators, changes, concurrency int
@@ -74,17 +80,20 @@ func main() {
 
 func parseFlags(args []string) (config, error) {
 	var cfg config
-	var quick bool
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.IntVar(&cfg.objects, "objects", 20000, "ConfigMaps to create in the benchmark's namespace")
 	fs.IntVar(&cfg.size, "size", 1024, "bytes of data in each ConfigMap")
 	fs.IntVar(&cfg.events, "events", 5000, "ConfigMap updates for the CPU-per-event measurement")
 	fs.IntVar(&cfg.repeat, "repeat", 3, "runs of each timed command (the median is reported)")
 	fs.IntVar(&cfg.workers, "workers", 32, "parallel API writers when creating and updating ConfigMaps")
-	fs.BoolVar(&quick, "quick", false, "smoke run: 2000 objects and 1000 events unless -objects or -events are set")
+	fs.BoolVar(&cfg.quick, "quick", false, "smoke run: 2000 objects and 1000 events unless -objects or -events are set")
 	fs.StringVar(&cfg.bin, "bin", "bin/kubectl-reflect", "the kubectl-reflect binary (make build)")
-	fs.StringVar(&cfg.kubectl, "kubectl", "", "the kubectl binary (default: kubectl on PATH; the baseline is n/a without one)")
+	fs.StringVar(&cfg.kubectl, "kubectl", "", "the kubectl binary (default: the one built with the control plane, at its version)")
 	fs.StringVar(&cfg.out, "out", "", "also write the Markdown report to this file")
+	fs.StringVar(&cfg.publish, "publish", "", "write the report to this file too (make bench: BENCHMARKS.md)")
+	fs.StringVar(&cfg.note, "note", "", "a line added to the report's machine section (e.g. what else the machine was running)")
+	scale := fs.Bool("scale", false, "also run the scale part: the in-process caches at each of -scale-sizes ConfigMaps (long: it creates the largest number)")
+	scaleSizes := fs.String("scale-sizes", "2000,20000,100000", "ConfigMaps in the scale part's namespace at each step, ascending, comma-separated")
 	fs.DurationVar(&cfg.wait, "wait", 5*time.Minute, "give up on any single wait (a list, a batch of events) after this long")
 	fs.IntVar(&cfg.generators, "generators", 1000, "ConfigMapGenerators created for the controller part")
 	fs.IntVar(&cfg.changes, "changes", 200, "spec changes timed one at a time in the controller part")
@@ -101,6 +110,13 @@ func parseFlags(args []string) (config, error) {
 	if cfg.only, err = parseParts(*only); err != nil {
 		return cfg, err
 	}
+	if *scale {
+		cfg.only[partScale] = true
+	}
+	if cfg.scaleSizes, err = parseSizes(*scaleSizes); err != nil {
+		return cfg, err
+	}
+	cfg.command = reproduce(args)
 	if cfg.memprofile != "" && !cfg.only[partMemory] && !cfg.only[partRelist] {
 		return cfg, errors.New("-memprofile needs the memory or the relist part")
 	}
@@ -113,7 +129,7 @@ func parseFlags(args []string) (config, error) {
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if quick {
+	if cfg.quick {
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 		if !set["objects"] {
@@ -146,19 +162,11 @@ func parseFlags(args []string) (config, error) {
 
 // run starts a control plane, runs every measurement and prints the report.
 func run(ctx context.Context, cfg config, stdout, log io.Writer) error {
-	tools, err := findTools(cfg)
-	if err != nil {
-		return err
-	}
 	dir, err := os.MkdirTemp("", "kubectl-reflect-bench-")
 	if err != nil {
 		return fmt.Errorf("create temp dir: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	// Measure a copy: `make build` elsewhere must not swap the binary mid-run.
-	if tools.reflect, err = copyExecutable(tools.reflect, filepath.Join(dir, "kubectl-reflect")); err != nil {
-		return err
-	}
 	cacheDir := filepath.Join(dir, "cache") // discovery cache, shared by both tools
 
 	fmt.Fprintln(log, "bench: starting the control plane")
@@ -171,6 +179,14 @@ func run(ctx context.Context, cfg config, stdout, log io.Writer) error {
 			fmt.Fprintf(log, "bench: stop control plane: %v\n", err)
 		}
 	}()
+	tools, err := findTools(cfg, cp.Kubectl())
+	if err != nil {
+		return err
+	}
+	// Measure a copy: `make build` elsewhere must not swap the binary mid-run.
+	if tools.reflect, err = copyExecutable(tools.reflect, filepath.Join(dir, "kubectl-reflect")); err != nil {
+		return err
+	}
 
 	procs := newProcs([]string{"KUBECACHEDIR=" + cacheDir, "NO_COLOR=1"})
 	defer procs.killAll()
@@ -187,10 +203,14 @@ func run(ctx context.Context, cfg config, stdout, log io.Writer) error {
 	if _, err := io.WriteString(stdout, report); err != nil {
 		return fmt.Errorf("write report: %w", err)
 	}
-	if cfg.out != "" {
-		if err := os.WriteFile(cfg.out, []byte(report), 0o644); err != nil {
+	for _, path := range []string{cfg.out, cfg.publish} {
+		if path == "" {
+			continue
+		}
+		if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
 			return fmt.Errorf("write report: %w", err)
 		}
+		fmt.Fprintf(log, "bench: wrote the report to %s\n", path)
 	}
 	return nil
 }
@@ -203,8 +223,10 @@ func measure(ctx context.Context, e *env) (results, error) {
 	if r.machine, err = machineInfo(ctx, e); err != nil {
 		return r, err
 	}
-	if r.populate, err = populate(ctx, e); err != nil {
-		return r, err
+	if r.parts.needsPopulate() {
+		if r.populate, err = populate(ctx, e); err != nil {
+			return r, err
+		}
 	}
 	if r.parts[partMemory] {
 		if err := populateWidgets(ctx, e); err != nil {
@@ -216,33 +238,15 @@ func measure(ctx context.Context, e *env) (results, error) {
 			return r, err
 		}
 	}
-	if r.parts[partGet] {
-		if r.get, err = measureGet(ctx, e); err != nil {
-			return r, fmt.Errorf("get: %w", err)
+	for _, p := range allParts() {
+		if !r.parts[p] {
+			continue
 		}
-	}
-	if r.parts[partWatch] {
-		if r.initial, err = measureInitial(ctx, e); err != nil {
-			return r, err
+		rep, err := p.measure(ctx, e)
+		if err != nil {
+			return r, fmt.Errorf("%s: %w", p, err)
 		}
-		if r.live, err = measureLive(ctx, e); err != nil {
-			return r, err
-		}
-	}
-	if r.parts[partController] {
-		if r.controller, err = measureController(ctx, e); err != nil {
-			return r, fmt.Errorf("controller: %w", err)
-		}
-	}
-	if r.parts[partMemory] {
-		if r.memory, err = measureMemory(ctx, e); err != nil {
-			return r, fmt.Errorf("memory: %w", err)
-		}
-	}
-	if r.parts[partRelist] {
-		if r.relist, err = measureRelist(ctx, e); err != nil {
-			return r, fmt.Errorf("relist: %w", err)
-		}
+		r.reports = append(r.reports, rep)
 	}
 	r.machine.loadEnd = loadAverage()
 	return r, nil
@@ -254,7 +258,9 @@ type tools struct {
 	kubectl string // absolute path of kubectl; empty when there is none
 }
 
-func findTools(cfg config) (tools, error) {
+// findTools finds the binaries; kubectl is cfg.kubectl (a path or a name
+// on PATH), else builtKubectl, the one built at the control plane's version.
+func findTools(cfg config, builtKubectl string) (tools, error) {
 	var t tools
 	bin, err := filepath.Abs(cfg.bin)
 	if err != nil {
@@ -266,13 +272,10 @@ func findTools(cfg config) (tools, error) {
 	t.reflect = bin
 	name := cfg.kubectl
 	if name == "" {
-		name = "kubectl"
+		name = builtKubectl
 	}
 	if t.kubectl, err = exec.LookPath(name); err != nil {
-		if cfg.kubectl != "" {
-			return t, fmt.Errorf("kubectl: %w", err)
-		}
-		t.kubectl = "" // no baseline: reported as n/a
+		return t, fmt.Errorf("kubectl: %w", err)
 	}
 	return t, nil
 }
@@ -315,13 +318,8 @@ func (e *env) args(args ...string) []string {
 
 // results are everything the report shows.
 type results struct {
-	parts      parts // the parts that ran
-	machine    machine
-	populate   populateResult
-	memory     memoryResult
-	relist     relistResult
-	get        getResult
-	initial    initialResult
-	live       liveResult
-	controller controllerResult
+	parts    parts // the parts that ran
+	machine  machine
+	populate populateResult
+	reports  []partReport // of the parts that ran, in their order
 }

@@ -49,6 +49,10 @@ type syncSample struct {
 	cpu     time.Duration // the benchmark's user+system CPU time over elapsed
 	heap    int64         // HeapInuse after GC once synced, less HeapInuse after GC before it started
 	objects int           // the objects it held
+	// With syncRun.rss: the process's resident set, its memory returned to
+	// the OS, before the cache started; its peak (VmHWM) from then to synced,
+	// and the resident set once synced, memory returned again, less that.
+	rssPeak, rssHeld int64
 }
 
 func (s syncSample) perObject() float64 { return float64(s.heap) / float64(s.objects) }
@@ -70,7 +74,8 @@ func measureMemory(ctx context.Context, e *env) (memoryResult, error) {
 	r := memoryResult{samples: map[cacheKind][]syncSample{}}
 	for round := range e.cfg.repeat {
 		for _, kind := range cacheKinds() {
-			s, err := measureSync(ctx, e, kind, round == 0 && kind == cacheStore)
+			run := syncRun{kind: kind, namespace: e.namespace, objects: e.cfg.objects, profile: round == 0 && kind == cacheStore}
+			s, err := measureSync(ctx, e, run)
 			if err != nil {
 				return r, fmt.Errorf("%s: %w", kind, err)
 			}
@@ -82,13 +87,28 @@ func measureMemory(ctx context.Context, e *env) (memoryResult, error) {
 	return r, nil
 }
 
+// syncRun is one cache to sync in the benchmark's process.
+type syncRun struct {
+	kind      cacheKind
+	namespace string
+	objects   int  // the objects it must hold once synced
+	profile   bool // write the profiles -cpuprofile and -memprofile ask for
+	rss       bool // also read the resident set it takes (syncSample.rssPeak, rssHeld)
+}
+
 // measureSync syncs one cache and reads the heap it holds, then stops it
-// and lets it go before the next. With profile set it writes the profiles
-// that -cpuprofile and -memprofile ask for.
-func measureSync(ctx context.Context, e *env, kind cacheKind, profile bool) (syncSample, error) {
+// and lets it go before the next.
+func measureSync(ctx context.Context, e *env, run syncRun) (syncSample, error) {
 	before := heapInuse()
+	var base int64
+	if run.rss {
+		var err error
+		if base, err = resetPeakRSS(); err != nil {
+			return syncSample{}, err
+		}
+	}
 	stopCPUProfile := func() error { return nil }
-	if profile && e.cfg.cpuprofile != "" {
+	if run.profile && e.cfg.cpuprofile != "" {
 		var err error
 		if stopCPUProfile, err = startCPUProfile(e.cfg.cpuprofile); err != nil {
 			return syncSample{}, err
@@ -96,7 +116,7 @@ func measureSync(ctx context.Context, e *env, kind cacheKind, profile bool) (syn
 	}
 	cpu0 := selfCPU()
 	start := time.Now()
-	c, err := startCache(ctx, kind, e.inProcessConfig(), e.namespace, e.cfg.wait)
+	c, err := startCache(ctx, run.kind, e.inProcessConfig(), run.namespace, e.cfg.wait)
 	elapsed := time.Since(start)
 	cpu := selfCPU() - cpu0
 	if err := stopCPUProfile(); err != nil {
@@ -105,22 +125,28 @@ func measureSync(ctx context.Context, e *env, kind cacheKind, profile bool) (syn
 	if err != nil {
 		return syncSample{}, err
 	}
-	after := heapInuse()
+	s := syncSample{elapsed: elapsed, cpu: cpu, objects: c.count()}
+	if run.rss {
+		if s.rssPeak, s.rssHeld, err = residentSince(base); err != nil {
+			c.stop()
+			return syncSample{}, err
+		}
+	}
+	s.heap = heapInuse() - before
 	runtime.KeepAlive(c)
 	var profErr error
-	if profile && e.cfg.memprofile != "" {
+	if run.profile && e.cfg.memprofile != "" {
 		profErr = writeHeapProfile(e.cfg.memprofile)
-		e.logf("wrote the heap profile with the %s synced to %s", kind, e.cfg.memprofile)
+		e.logf("wrote the heap profile with the %s synced to %s", run.kind, e.cfg.memprofile)
 	}
-	n := c.count()
 	c.stop()
 	if profErr != nil {
 		return syncSample{}, profErr
 	}
-	if n != e.cfg.objects {
-		return syncSample{}, fmt.Errorf("synced %d objects, want %d", n, e.cfg.objects)
+	if s.objects != run.objects {
+		return syncSample{}, fmt.Errorf("synced %d objects, want %d", s.objects, run.objects)
 	}
-	return syncSample{elapsed: elapsed, cpu: cpu, heap: after - before, objects: n}, nil
+	return s, nil
 }
 
 // selfCPU is the user+system CPU time of the benchmark's process so far.

@@ -3,12 +3,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 )
 
-// part is one measurement that -only selects.
+// part is one measurement that -only selects. To add one: a constant here,
+// its place in allParts, its case in measure, and a result type with a
+// sections method (partReport) in files of its own.
 type part string
 
 const (
@@ -25,23 +28,58 @@ const (
 	// partController: the configmap-generator of `run-controller` against
 	// the same controller written with controller-runtime.
 	partController part = "controller"
+	// partScale: the in-process caches at growing numbers of objects
+	// (-scale-sizes) in a namespace of their own; only with -scale or -only.
+	partScale part = "scale"
 )
 
 // allParts are the parts in the order a run takes them. The in-process
 // parts come last: a child's rusage maxrss starts at the benchmark's own
 // peak RSS (Go starts children with vfork, and exec keeps the parent's
 // high-water mark), so it must stay small while commands are measured.
-func allParts() []part { return []part{partGet, partWatch, partController, partMemory, partRelist} }
+// Scale is the very last: its objects would add to every -A command.
+func allParts() []part {
+	return []part{partGet, partWatch, partController, partMemory, partRelist, partScale}
+}
+
+// optIn says whether a part runs only when asked for, by -only or its own
+// flag: it takes long.
+func (p part) optIn() bool { return p == partScale }
+
+// needsPopulate says whether the part measures the benchmark's namespace.
+func (p part) needsPopulate() bool { return p != partScale }
+
+// measure runs the part.
+func (p part) measure(ctx context.Context, e *env) (partReport, error) {
+	switch p {
+	case partGet:
+		return measureGet(ctx, e)
+	case partWatch:
+		return measureWatch(ctx, e)
+	case partController:
+		return measureController(ctx, e)
+	case partMemory:
+		return measureMemory(ctx, e)
+	case partRelist:
+		return measureRelist(ctx, e)
+	case partScale:
+		return measureScale(ctx, e)
+	}
+	return nil, fmt.Errorf("unknown part %q", p)
+}
 
 // parts is a set of parts.
 type parts map[part]bool
 
-// parseParts reads -only: a comma-separated list of parts; empty is all.
+// parseParts reads -only: a comma-separated list of parts; empty is every
+// part that is not opt-in.
 func parseParts(s string) (parts, error) {
 	set := parts{}
 	if strings.TrimSpace(s) == "" {
 		for _, p := range allParts() {
-			set[p] = true
+			if !p.optIn() {
+				set[p] = true
+			}
 		}
 		return set, nil
 	}
@@ -53,6 +91,17 @@ func parseParts(s string) (parts, error) {
 		set[p] = true
 	}
 	return set, nil
+}
+
+// needsPopulate says whether any of the parts measures the benchmark's
+// namespace.
+func (ps parts) needsPopulate() bool {
+	for p := range ps {
+		if p.needsPopulate() {
+			return true
+		}
+	}
+	return false
 }
 
 func partNames() string {

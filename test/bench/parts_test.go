@@ -14,7 +14,8 @@ func TestParseParts(t *testing.T) {
 		want    []part
 		wantErr bool
 	}{
-		{"", allParts(), false},
+		{"", []part{partGet, partWatch, partController, partMemory, partRelist}, false}, // scale is opt-in
+		{"scale", []part{partScale}, false},
 		{"get", []part{partGet}, false},
 		{" memory , watch,get", []part{partGet, partMemory, partWatch}, false},
 		{"relist,relist", []part{partRelist}, false},
@@ -36,21 +37,30 @@ func TestParseParts(t *testing.T) {
 	}
 }
 
-func TestRowTarget(t *testing.T) {
+func TestRowStatus(t *testing.T) {
 	tests := []struct {
-		r    row
-		want string
+		r                  row
+		wantTarget, status string
 	}{
-		{row{ours: 1, baseline: 4, format: "%.2f", target: 0.25}, "≤ 0.25 (met)"},
-		{row{ours: 1.1, baseline: 4, format: "%.2f", target: 0.25}, "≤ 0.25 (missed)"},
-		{row{ours: 3, baseline: 2, format: "%.2f", target: 1.5}, "≤ 1.50 (met)"},
-		{row{ours: 1, format: "%.2f", target: 0.5}, "≤ 0.50"},
-		{row{ours: 1, baseline: 2, format: "%.2f"}, "-"},
+		{row{ours: 1, baseline: 4, format: "%.2f", target: 0.25}, "≤ 0.25x", "met"},
+		{row{ours: 1.1, baseline: 4, format: "%.2f", target: 0.25}, "≤ 0.25x", "missed"},
+		{row{ours: 3, baseline: 2, format: "%.2f", target: 1.5}, "≤ 1.50x", "met"},
+		{row{ours: 1, format: "%.2f", target: 0.5}, "≤ 0.50x", "n/a"},
+		{row{ours: 1, baseline: 2, format: "%.2f"}, "reference", ""},
+		{row{ours: 49, baseline: 80, format: "%.1f", unit: "ms", limit: 50}, "≤ 50.0 ms", "met"},
+		{row{ours: 67, baseline: 60, format: "%.1f", unit: "ms", limit: 50}, "≤ 50.0 ms", "missed"},
 	}
 	for _, tt := range tests {
-		if got := tt.r.cells()[4]; got != tt.want {
-			t.Errorf("%+v: target cell %q, want %q", tt.r, got, tt.want)
+		if got := tt.r.targetText(); got != tt.wantTarget {
+			t.Errorf("%+v: target %q, want %q", tt.r, got, tt.wantTarget)
 		}
+		if got := tt.r.status(); got != tt.status {
+			t.Errorf("%+v: status %q, want %q", tt.r, got, tt.status)
+		}
+	}
+	missed := row{ours: 2, baselineName: "kubectl", baseline: 1, format: "%.1f", unit: "s", target: 0.5}.cells()
+	if missed[6] != "**missed**" {
+		t.Errorf("a missed target's cell is %q, want it said plainly in bold", missed[6])
 	}
 }
 

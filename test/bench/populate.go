@@ -46,8 +46,7 @@ type populateResult struct {
 	elapsed time.Duration
 }
 
-// populate creates the namespace and cfg.objects ConfigMaps of about
-// cfg.size bytes of data each, with cfg.workers parallel writers.
+// populate creates the namespace and cfg.objects ConfigMaps in it.
 func populate(ctx context.Context, e *env) (populateResult, error) {
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: e.namespace}}
 	if _, err := e.clients.cs.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil {
@@ -55,22 +54,29 @@ func populate(ctx context.Context, e *env) (populateResult, error) {
 	}
 	e.logf("creating %d ConfigMaps of %d bytes with %d workers", e.cfg.objects, e.cfg.size, e.cfg.workers)
 	start := time.Now()
-	err := parallel(ctx, e.cfg.workers, e.cfg.objects, func(ctx context.Context, i int) error {
-		cm := &corev1.ConfigMap{
-			ObjectMeta: metav1.ObjectMeta{Name: objectName(i), Labels: map[string]string{"app": "bench"}},
-			Data:       map[string]string{"payload": payload(i, e.cfg.size)},
-		}
-		if _, err := e.clients.cs.CoreV1().ConfigMaps(e.namespace).Create(ctx, cm, metav1.CreateOptions{}); err != nil {
-			return fmt.Errorf("create ConfigMap %s: %w", cm.Name, err)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := createConfigMaps(ctx, e, e.namespace, 0, e.cfg.objects); err != nil {
 		return populateResult{}, err
 	}
 	r := populateResult{objects: e.cfg.objects, elapsed: time.Since(start)}
 	e.logf("created %d ConfigMaps in %s", r.objects, r.elapsed.Round(time.Millisecond))
 	return r, nil
+}
+
+// createConfigMaps creates the ConfigMaps from..to-1 (see objectName) in
+// namespace, of about cfg.size bytes of data each, with cfg.workers
+// parallel writers.
+func createConfigMaps(ctx context.Context, e *env, namespace string, from, to int) error {
+	return parallel(ctx, e.cfg.workers, to-from, func(ctx context.Context, i int) error {
+		i += from
+		cm := &corev1.ConfigMap{
+			ObjectMeta: metav1.ObjectMeta{Name: objectName(i), Labels: map[string]string{"app": "bench"}},
+			Data:       map[string]string{"payload": payload(i, e.cfg.size)},
+		}
+		if _, err := e.clients.cs.CoreV1().ConfigMaps(namespace).Create(ctx, cm, metav1.CreateOptions{}); err != nil {
+			return fmt.Errorf("create ConfigMap %s: %w", cm.Name, err)
+		}
+		return nil
+	})
 }
 
 // touch sets data.rev of the i-th ConfigMap with a merge patch, which

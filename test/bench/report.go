@@ -3,242 +3,186 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"context"
 	"fmt"
-	"os"
-	"os/exec"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
 )
 
-// watchTarget is the largest ratio kubectl-reflect/baseline we aim for in
-// the watch rows.
-const watchTarget = 0.5
-
-// machine describes where the benchmark ran.
-type machine struct {
-	cpus       int
-	cpuModel   string
-	goVersion  string
-	kubectl    string // kubectl version --client, or "n/a"
-	reflect    string // kubectl-reflect version
-	kubeServer string // the API server's version
-	loadStart  string // /proc/loadavg's 1-minute load average before the measurements
-	loadEnd    string // and after them
+// partReport is what a part's result contributes to the report: one
+// section per scenario. A new part (see parts.go) returns one from its
+// measure function and fills it in a report_PART.go of its own.
+type partReport interface {
+	sections(cfg config) []section
 }
 
-func machineInfo(ctx context.Context, e *env) (machine, error) {
-	m := machine{cpus: runtime.NumCPU(), cpuModel: cpuModel(), goVersion: runtime.Version(), kubectl: "n/a", loadStart: loadAverage()}
-	var err error
-	if m.reflect, err = firstLine(ctx, e.tools.reflect, "version"); err != nil {
-		return m, err
-	}
-	if e.hasKubectl() {
-		if m.kubectl, err = firstLine(ctx, e.tools.kubectl, "version", "--client"); err != nil {
-			return m, err
-		}
-	}
-	v, err := e.clients.cs.Discovery().ServerVersion()
-	if err != nil {
-		return m, fmt.Errorf("server version: %w", err)
-	}
-	m.kubeServer = v.GitVersion
-	return m, nil
+// section is one scenario's table: its rows, each ours against a baseline
+// measured in the same run, and what the reader needs to trust them.
+type section struct {
+	title string   // the scenario, a heading
+	about string   // what is measured and how, a paragraph above the table
+	rows  []row    // the table
+	extra string   // Markdown after the table (a second table), or ""
+	notes []string // the samples behind the medians, warnings: one list item each
 }
 
-func firstLine(ctx context.Context, path string, args ...string) (string, error) {
-	out, err := exec.CommandContext(ctx, path, args...).Output()
-	if err != nil {
-		return "", fmt.Errorf("%s %s: %w", path, strings.Join(args, " "), err)
-	}
-	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-	return line, nil
-}
-
-// loadAverage is the 1-minute load average: other work on the machine
-// slows the wall-clock measurements down.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	load, _, _ := strings.Cut(string(b), " ")
-	return load
-}
-
-func cpuModel() string {
-	b, err := os.ReadFile("/proc/cpuinfo")
-	if err != nil {
-		return "unknown"
-	}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "unknown"
-}
-
-// row is one line of the table; a zero baseline prints as n/a.
+// row is one line of a section's table: kubectl-reflect's figure against
+// one baseline's, the median of the runs of each.
 type row struct {
-	metric         string
-	ours, baseline float64
-	unit           string
-	format         string  // of the values
-	target         float64 // the ratio should be at most this; 0: no target
+	key          string // names the row in whatLimitsUs (limits.go)
+	metric       string
+	ours         float64
+	baselineName string  // what ours is compared with, "" for no baseline
+	baseline     float64 // 0: not measured (n/a)
+	unit         string
+	format       string  // of the values
+	target       float64 // ours/baseline should be at most this; 0: no ratio target
+	limit        float64 // ours alone should be at most this, in unit; 0: no such target
 }
 
-func (r row) cells() []string {
-	ours := fmt.Sprintf(r.format+" %s", r.ours, r.unit)
-	base, ratio, tgt := "n/a", "n/a", "-"
-	if r.baseline > 0 {
-		base = fmt.Sprintf(r.format+" %s", r.baseline, r.unit)
-		ratio = fmt.Sprintf("%.2f", r.ours/r.baseline)
+// ratio is ours/baseline, 0 without a baseline.
+func (r row) ratio() float64 {
+	if r.baseline <= 0 {
+		return 0
 	}
-	if r.target > 0 {
-		tgt = fmt.Sprintf("≤ %.2f", r.target)
-		if r.baseline > 0 {
-			if r.ours/r.baseline <= r.target {
-				tgt += " (met)"
-			} else {
-				tgt += " (missed)"
-			}
+	return r.ours / r.baseline
+}
+
+// hasTarget says whether the row is a target rather than a reference.
+func (r row) hasTarget() bool { return r.target > 0 || r.limit > 0 }
+
+// status says whether the target is met: "met", "missed", "n/a" when the
+// baseline was not measured, "" for a reference row.
+func (r row) status() string {
+	switch {
+	case r.limit > 0 && r.ours <= r.limit, r.target > 0 && r.baseline > 0 && r.ratio() <= r.target:
+		return "met"
+	case r.limit > 0, r.target > 0 && r.baseline > 0:
+		return "missed"
+	case r.target > 0:
+		return "n/a"
+	}
+	return ""
+}
+
+func (r row) targetText() string {
+	switch {
+	case r.limit > 0:
+		return fmt.Sprintf("≤ "+r.format+" %s", r.limit, r.unit)
+	case r.target > 0:
+		return fmt.Sprintf("≤ %.2fx", r.target)
+	}
+	return "reference"
+}
+
+// cells are the row's table cells: metric, ours, the baseline and its
+// figure, the ratio, the target, whether it is met, what limits us.
+func (r row) cells() []string {
+	value := func(v float64) string { return fmt.Sprintf(r.format+" %s", v, r.unit) }
+	name, base, ratio := "-", "n/a", "n/a"
+	if r.baselineName != "" {
+		name = r.baselineName
+	}
+	if r.baseline > 0 {
+		base = value(r.baseline)
+		ratio = fmt.Sprintf("%.2fx", r.ratio())
+	}
+	if r.baselineName == "" {
+		base, ratio = "-", "-"
+	}
+	status := r.status()
+	switch status {
+	case "missed":
+		status = "**missed**"
+	case "":
+		status = "-"
+	}
+	return []string{r.metric, value(r.ours), name, base, ratio, r.targetText(), status, whatLimitsUs[r.key]}
+}
+
+const tableHead = "| metric | kubectl-reflect | baseline (same run) | baseline's figure | ratio | target | met | what limits us |\n" +
+	"|---|---|---|---|---|---|---|---|\n"
+
+// write writes the section as Markdown under a level-3 heading.
+func (s section) write(b *strings.Builder) {
+	fmt.Fprintf(b, "\n### %s\n\n", s.title)
+	if s.about != "" {
+		fmt.Fprintf(b, "%s\n\n", s.about)
+	}
+	if len(s.rows) > 0 {
+		b.WriteString(tableHead)
+		for _, r := range s.rows {
+			fmt.Fprintf(b, "| %s |\n", strings.Join(escapeCells(r.cells()), " | "))
 		}
 	}
-	return []string{r.metric, ours, base, ratio, tgt}
+	if s.extra != "" {
+		fmt.Fprintf(b, "\n%s", s.extra)
+	}
+	if len(s.notes) > 0 {
+		b.WriteString("\nSamples, one per run:\n\n")
+		for _, n := range s.notes {
+			fmt.Fprintf(b, "- %s\n", n)
+		}
+	}
 }
 
-// markdown is the report: the table, the samples behind it, the machine.
+// escapeCells keeps a cell's text from ending it.
+func escapeCells(cells []string) []string {
+	for i, c := range cells {
+		cells[i] = strings.ReplaceAll(c, "|", `\|`)
+	}
+	return cells
+}
+
+// markdown is the whole report: what ran where, the targets at a glance,
+// then each part's sections. It is printed and written to -publish.
 func (r results) markdown(cfg config) string {
-	var b strings.Builder
-	events := ""
-	if r.parts[partWatch] {
-		events = fmt.Sprintf(", %d live events", cfg.events)
-	}
-	fmt.Fprintf(&b, "## kubectl-reflect vs kubectl: %d ConfigMaps of %d B%s, median of %d runs\n\n",
-		cfg.objects, cfg.size, events, cfg.repeat)
-	b.WriteString("| metric | kubectl-reflect | baseline | ratio | target |\n|---|---|---|---|---|\n")
+	var secs []section
 	p := r.populate
-	rows := []row{{metric: fmt.Sprintf("create %d ConfigMaps (client-go, parallel; setup)", p.objects), ours: p.elapsed.Seconds(), unit: "s", format: "%.2f"}}
-	if r.parts[partWatch] {
-		rows = append(rows, r.watchRows()...)
+	if p.objects > 0 {
+		secs = append(secs, section{title: "Setup", rows: []row{{key: "setup.create",
+			metric: fmt.Sprintf("create %d ConfigMaps (client-go, %d parallel writers)", p.objects, cfg.workers),
+			ours:   p.elapsed.Seconds(), unit: "s", format: "%.2f"}}})
 	}
-	if r.parts[partGet] {
-		rows = append(rows, r.get.rows()...)
+	for _, rep := range r.reports {
+		secs = append(secs, rep.sections(cfg)...)
 	}
-	if r.parts[partController] {
-		rows = append(rows, r.controller.rows()...)
+	var b strings.Builder
+	b.WriteString("# kubectl-reflect benchmarks\n\n")
+	b.WriteString("Generated by `test/bench` (`make bench`); do not edit by hand. Each figure is the median of the runs " +
+		"(`-repeat`), each ratio kubectl-reflect's figure over a baseline's measured in the same run, on a real local " +
+		"control plane (etcd, kube-apiserver) on the same machine. A missed target is reported as missed; no scenario is tuned to its target.\n")
+	r.machine.write(&b, cfg)
+	writeTargets(&b, secs)
+	b.WriteString("\n## Scenarios\n")
+	for _, s := range secs {
+		s.write(&b)
 	}
-	if r.parts[partMemory] {
-		rows = append(rows, r.memory.rows()...)
-	}
-	if r.parts[partRelist] {
-		rows = append(rows, r.relist.rows()...)
-	}
-	for _, row := range rows {
-		fmt.Fprintf(&b, "| %s |\n", strings.Join(row.cells(), " | "))
-	}
-	if r.parts[partWatch] {
-		r.writeWatchNotes(&b)
-	}
-	if r.parts[partGet] {
-		r.get.writeNotes(&b)
-	}
-	if r.parts[partController] {
-		r.controller.writeNotes(&b, cfg.workers)
-	}
-	if r.parts[partMemory] {
-		r.memory.writeNotes(&b)
-	}
-	if r.parts[partRelist] {
-		r.relist.writeNotes(&b)
-	}
-	m := r.machine
-	fmt.Fprintf(&b, "\nMachine: %d CPUs (%s), %s; kubectl %s; %s; kube-apiserver %s on the same machine; "+
-		"1-minute load average %s before the measurements, %s after.\n",
-		m.cpus, m.cpuModel, m.goVersion, m.kubectl, m.reflect, m.kubeServer, m.loadStart, m.loadEnd)
 	return b.String()
 }
 
-// writeWatchNotes explains the watch rows and lists their samples.
-func (r results) writeWatchNotes(b *strings.Builder) {
-	b.WriteString("\nWatch rows: baselines are `kubectl get cm -o json` for the initial-state rows (kubectl pages its LIST 500 at a time), " +
-		"`kubectl get cm -o name` for `-o name`, `kubectl get cm -w --watch-only --output-watch-events -o json` for live events. " +
-		"kubectl-reflect's time is to its N-th printed line, kubectl's to its exit; " +
-		"both omit metadata.managedFields from -o json unless --show-managed-fields, " +
-		"but for kubectl's --output-watch-events, whose events keep them; " +
-		"kubectl-reflect's memory is read at its N-th line, kubectl's sampled every 20 ms " +
-		"(not rusage's maxrss, which starts at the benchmark's own peak RSS).\n\n")
-	b.WriteString("Samples, one per run:\n\n")
-	for _, cmd := range listCommands() {
-		if s := r.initial.samples[cmd]; len(s) > 0 {
-			fmt.Fprintf(b, "- `%s` (s): %s\n", cmd, formatSeconds(s))
+// writeTargets lists every row that has a target, met or not.
+func writeTargets(b *strings.Builder, secs []section) {
+	b.WriteString("\n## Targets at a glance\n\n| scenario | metric | ratio or figure | target | met |\n|---|---|---|---|---|\n")
+	for _, s := range secs {
+		for _, r := range s.rows {
+			if !r.hasTarget() {
+				continue
+			}
+			got := fmt.Sprintf(r.format+" %s", r.ours, r.unit)
+			if r.target > 0 {
+				got = "n/a"
+				if r.baseline > 0 {
+					got = fmt.Sprintf("%.2fx", r.ratio())
+				}
+			}
+			status := r.status()
+			if status == "missed" {
+				status = "**missed**"
+			}
+			fmt.Fprintf(b, "| %s |\n", strings.Join(escapeCells([]string{s.title, r.metric, got, r.targetText(), status}), " | "))
 		}
 	}
-	fmt.Fprintf(b, "- CPU per live event (ms), kubectl-reflect: %s\n", formatPerEvent(r.live.reflect, r.live.events))
-	if len(r.live.kubectl) > 0 {
-		fmt.Fprintf(b, "- CPU per live event (ms), kubectl: %s\n", formatPerEvent(r.live.kubectl, r.live.events))
-	}
-	fmt.Fprintf(b, "- live events delivered, first update to last event printed (s): kubectl-reflect %s", formatDelivered(r.live.reflect))
-	if len(r.live.kubectl) > 0 {
-		fmt.Fprintf(b, "; kubectl %s", formatDelivered(r.live.kubectl))
-	}
-	b.WriteString("\n")
-	for _, w := range r.liveWarnings() {
-		fmt.Fprintf(b, "- warning: %s\n", w)
-	}
-}
-
-// watchRows are the rows of the watch part.
-func (r results) watchRows() []row {
-	med := func(cmd listCommand, f func(listSample) float64) float64 { return medianOf(r.initial.samples[cmd], f) }
-	secs := func(s listSample) float64 { return s.elapsed.Seconds() }
-	peak := func(s listSample) float64 { return mib(s.mem.peak()) } // not maxRSS: see maxRSS
-	hwm := func(s listSample) float64 { return mib(s.mem.hwm) }
-	rss := func(s listSample) float64 { return mib(s.mem.rss) }
-	rows := []row{
-		{metric: "time to last initial event, -o json (one LIST, the default)", ours: med(reflectJSON, secs), baseline: med(kubectlJSON, secs), unit: "s", format: "%.2f", target: watchTarget},
-		{metric: "time to last initial event, -o json (--list-mode=streaming: a streaming list)", ours: med(reflectStreaming, secs), baseline: med(kubectlJSON, secs), unit: "s", format: "%.2f", target: watchTarget},
-		{metric: "time to last initial event, -o json (--list-mode=paged: LIST 500 at a time)", ours: med(reflectPaged, secs), baseline: med(kubectlJSON, secs), unit: "s", format: "%.2f", target: watchTarget},
-		{metric: "time to last initial event, -o json --show-managed-fields (reference: kubectl's bytes)", ours: med(reflectManaged, secs), baseline: med(kubectlJSON, secs), unit: "s", format: "%.2f"},
-		{metric: "time to last initial event, -o name (reference)", ours: med(reflectName, secs), baseline: med(kubectlName, secs), unit: "s", format: "%.2f"},
-	}
-	cpuPerEvent := func(s liveSample) float64 { return perEvent(s.cpu, r.live.events) }
-	liveHWM := func(s liveSample) float64 { return mib(s.mem.hwm) }
-	cpu := row{metric: "CPU per live event, -o json", ours: medianOf(r.live.reflect, cpuPerEvent),
-		baseline: medianOf(r.live.kubectl, cpuPerEvent), unit: "ms", format: "%.3f", target: watchTarget}
-	mem := row{metric: "peak RSS while watching live events (VmHWM)", ours: medianOf(r.live.reflect, liveHWM),
-		baseline: medianOf(r.live.kubectl, liveHWM), unit: "MiB", format: "%.1f"}
-	return append(rows, cpu,
-		row{metric: "peak RSS after the initial list, -o json (VmHWM; kubectl: whole run)", ours: med(reflectJSON, hwm), baseline: med(kubectlJSON, peak), unit: "MiB", format: "%.1f"},
-		row{metric: "RSS at the last initial event, -o json (VmRSS)", ours: med(reflectJSON, rss), unit: "MiB", format: "%.1f"},
-		mem,
-	)
-}
-
-// liveWarnings notes anything odd about the live measurement.
-func (r results) liveWarnings() []string {
-	var ws []string
-	check := func(name string, s liveSample) {
-		if s.extra != 0 {
-			ws = append(ws, fmt.Sprintf("%s printed %d records more than the %d events", name, s.extra, r.live.events))
-		}
-		if !s.cleanExit {
-			ws = append(ws, fmt.Sprintf("%s did not exit within 10s of SIGTERM and was killed", name))
-		}
-	}
-	for _, s := range r.live.reflect {
-		check("kubectl-reflect", s)
-	}
-	for _, s := range r.live.kubectl {
-		check("kubectl", s)
-	}
-	return ws
 }
 
 func perEvent(cpu time.Duration, events int) float64 {
@@ -269,26 +213,11 @@ func median(v []float64) float64 {
 	return (v[n/2-1] + v[n/2]) / 2
 }
 
-func formatPerEvent(s []liveSample, events int) string {
+// joinf formats each of s with f and joins them with ", ".
+func joinf[T any](s []T, f func(T) string) string {
 	parts := make([]string, len(s))
 	for i, x := range s {
-		parts[i] = fmt.Sprintf("%.3f", perEvent(x.cpu, events))
-	}
-	return strings.Join(parts, ", ")
-}
-
-func formatDelivered(s []liveSample) string {
-	parts := make([]string, len(s))
-	for i, x := range s {
-		parts[i] = fmt.Sprintf("%.2f", x.delivered.Seconds())
-	}
-	return strings.Join(parts, ", ")
-}
-
-func formatSeconds(s []listSample) string {
-	parts := make([]string, len(s))
-	for i, x := range s {
-		parts[i] = fmt.Sprintf("%.2f", x.elapsed.Seconds())
+		parts[i] = f(x)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -4,7 +4,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -15,7 +14,7 @@ const (
 	latencyP99Limit  = 50 * time.Millisecond // one spec change to its ConfigMap, absolute
 )
 
-func (r controllerResult) rows() []row {
+func (r controllerResult) sections(cfg config) []section {
 	med := func(s []controllerSample, f func(controllerSample) float64) float64 { return medianOf(s, f) }
 	secs := func(s controllerSample) float64 { return s.generate.Seconds() }
 	cpu := func(s controllerSample) float64 { return s.cpu.Seconds() }
@@ -24,44 +23,39 @@ func (r controllerResult) rows() []row {
 	p50 := func(s controllerSample) float64 { return ms(percentile(s.latency, 50)) }
 	p99 := func(s controllerSample) float64 { return ms(percentile(s.latency, 99)) }
 	n := r.generators
-	return []row{
-		{metric: fmt.Sprintf("controller: %d ConfigMapGenerators created → all %d ConfigMaps exist", n, n), ours: med(r.reflect, secs), baseline: med(r.runtime, secs), unit: "s", format: "%.2f", target: generateTarget},
-		{metric: fmt.Sprintf("controller: CPU for those %d", n), ours: med(r.reflect, cpu), baseline: med(r.runtime, cpu), unit: "s", format: "%.2f", target: controllerTarget},
-		{metric: fmt.Sprintf("controller: peak RSS once all %d exist (VmHWM)", n), ours: med(r.reflect, hwm), baseline: med(r.runtime, hwm), unit: "MiB", format: "%.1f", target: controllerTarget},
-		{metric: fmt.Sprintf("controller: anonymous RSS once all %d exist (RssAnon: VmRSS without the binary's pages; reference)", n), ours: med(r.reflect, anon), baseline: med(r.runtime, anon), unit: "MiB", format: "%.1f"},
-		{metric: fmt.Sprintf("controller: spec change → ConfigMap updated, p50 of %d", r.changes), ours: med(r.reflect, p50), baseline: med(r.runtime, p50), unit: "ms", format: "%.1f"},
-		{metric: fmt.Sprintf("controller: spec change → ConfigMap updated, p99 of %d (target ≤ %s)", r.changes, latencyP99Limit), ours: med(r.reflect, p99), baseline: med(r.runtime, p99), unit: "ms", format: "%.1f"},
+	const cr = "controller-runtime v0.25.2"
+	sec := section{
+		title: fmt.Sprintf("`run-controller configmap-generator`: %d ConfigMapGenerators", n),
+		about: fmt.Sprintf("The baseline is the same ConfigMapGenerator controller written with controller-runtime v0.25.2 "+
+			"(test/bench/crcmg, its defaults otherwise); ours is `kubectl-reflect run-controller configmap-generator -A`. "+
+			"Both run over all namespaces (so they also cache the benchmark's other ConfigMaps), with %d reconciles at once "+
+			"and no client-side rate limit, one after the other on a fresh namespace each round, after their first ConfigMap "+
+			"is generated. Time is from the first create (parallel, %d workers) to the benchmark's watch seeing the last "+
+			"generated ConfigMap; CPU is the controller's over that time; latency is from a merge patch of one "+
+			"generator's spec.data to its ConfigMap showing it, one change at a time, %d changes. VmHWM counts the pages of the "+
+			"binary that are resident (kubectl-reflect's binary is %.0f MiB, it links kubectl's libraries; "+
+			"crcmg's %.0f MiB); RssAnon is the memory that grows with the objects.", r.concurrency, cfg.workers, r.changes,
+			mib(r.reflectSize), mib(r.runtimeSize)),
+		rows: []row{
+			{key: "controller.time", metric: fmt.Sprintf("%d generators created → all %d ConfigMaps exist", n, n), ours: med(r.reflect, secs), baselineName: cr, baseline: med(r.runtime, secs), unit: "s", format: "%.2f", target: generateTarget},
+			{key: "controller.cpu", metric: "controller CPU for those", ours: med(r.reflect, cpu), baselineName: cr, baseline: med(r.runtime, cpu), unit: "s", format: "%.2f", target: controllerTarget},
+			{key: "controller.rss", metric: "peak RSS once all exist (VmHWM)", ours: med(r.reflect, hwm), baselineName: cr, baseline: med(r.runtime, hwm), unit: "MiB", format: "%.1f", target: controllerTarget},
+			{key: "controller.anon", metric: "anonymous RSS once all exist (RssAnon)", ours: med(r.reflect, anon), baselineName: cr, baseline: med(r.runtime, anon), unit: "MiB", format: "%.1f"},
+			{key: "controller.p50", metric: "spec change → ConfigMap updated, p50", ours: med(r.reflect, p50), baselineName: cr, baseline: med(r.runtime, p50), unit: "ms", format: "%.1f"},
+			{key: "controller.p99", metric: "spec change → ConfigMap updated, p99", ours: med(r.reflect, p99), baselineName: cr, baseline: med(r.runtime, p99), unit: "ms", format: "%.1f", limit: ms(latencyP99Limit)},
+		},
 	}
-}
-
-func (r controllerResult) writeNotes(b *strings.Builder, workers int) {
-	fmt.Fprintf(b, "\nController rows: baseline is the same ConfigMapGenerator controller written with controller-runtime v0.25.2 "+
-		"(test/bench/crcmg, its defaults otherwise); ours is `kubectl-reflect run-controller configmap-generator -A`. "+
-		"Both run over all namespaces (so they also cache the benchmark's other ConfigMaps), with %d reconciles at once "+
-		"and no client-side rate limit, one after the other on a fresh namespace each round, after their first ConfigMap "+
-		"is generated. Time is from the first create (parallel, %d workers) to the benchmark's watch seeing the last "+
-		"generated ConfigMap; CPU is the controller's over that time; latency is from a merge patch of one "+
-		"generator's spec.data to its ConfigMap showing it, one change at a time. VmHWM counts the pages of the "+
-		"binary that are resident, most of it on this machine (kubectl-reflect %.0f MiB, it links kubectl's libraries; "+
-		"crcmg %.0f MiB); RssAnon is the memory that grows with the objects.\n\n", r.concurrency, workers, mib(r.reflectSize), mib(r.runtimeSize))
-	b.WriteString("Samples, one per round:\n\n")
 	for _, side := range []struct {
 		name string
 		s    []controllerSample
 	}{{"kubectl-reflect", r.reflect}, {"controller-runtime", r.runtime}} {
-		parts := make([]string, len(side.s))
-		for i, s := range side.s {
-			parts[i] = fmt.Sprintf("%.2f s (creates %.2f s), CPU %.2f s, VmHWM %.1f MiB, RssAnon %.1f MiB, p50 %.1f ms, p99 %.1f ms, max %.1f ms",
+		sec.notes = append(sec.notes, side.name+": "+joinf(side.s, func(s controllerSample) string {
+			return fmt.Sprintf("%.2f s (creates %.2f s), CPU %.2f s, VmHWM %.1f MiB, RssAnon %.1f MiB, p50 %.1f ms, p99 %.1f ms, max %.1f ms",
 				s.generate.Seconds(), s.create.Seconds(), s.cpu.Seconds(), mib(s.hwm), mib(s.anon),
 				ms(percentile(s.latency, 50)), ms(percentile(s.latency, 99)), ms(percentile(s.latency, 100)))
-		}
-		fmt.Fprintf(b, "- %s: %s\n", side.name, strings.Join(parts, "; "))
+		}))
 	}
-	for _, s := range r.reflect {
-		if p := percentile(s.latency, 99); p > latencyP99Limit {
-			fmt.Fprintf(b, "- warning: kubectl-reflect's p99 %s is above the %s target\n", p.Round(time.Millisecond/10), latencyP99Limit)
-		}
-	}
+	return []section{sec}
 }
 
 // percentile is the p-th percentile (nearest rank) of sorted durations.

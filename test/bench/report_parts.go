@@ -5,53 +5,55 @@ package main
 import (
 	"fmt"
 	"os"
-	"strings"
 	"time"
 )
 
-// Targets of the get, memory and relist rows: the largest ratio
+// Targets of the get, memory and relist rows (issue 11): the largest ratio
 // kubectl-reflect/baseline we aim for.
 const (
-	getTarget       = 0.25 // cold get against kubectl get
-	syncTarget      = 1.0  // in-process sync time against the typed informer
-	heapTarget      = 0.5  // heap per object against the typed informer
-	relistPeakLimit = 1.5  // peak heap during a relist against the steady heap
+	getTarget        = 0.15 // cold get cm -A against kubectl get cm -A
+	getJSONRSSTarget = 0.3  // peak RSS of get -o json against kubectl's
+	syncTarget       = 0.6  // in-process sync time against the typed informer
+	syncCRDTarget    = 0.3  // in-process sync time of a CRD against the dynamic informer
+	heapTarget       = 0.35 // heap per object against the typed informer
+	relistPeakLimit  = 1.2  // peak heap during a relist against the steady heap
 )
 
-func (r getResult) rows() []row {
+func (r getResult) sections(cfg config) []section {
 	med := func(cmd getCommand, f func(getSample) float64) float64 { return medianOf(r.samples[cmd], f) }
 	secs := func(s getSample) float64 { return s.elapsed.Seconds() }
 	rss := func(s getSample) float64 { return mib(s.hwm) }
-	return []row{
-		{metric: "`get cm -A`, cold: wall time to exit", ours: med(reflectGetAll, secs), baseline: med(kubectlGetAll, secs), unit: "s", format: "%.2f", target: getTarget},
-		{metric: "`get cm -A --list-mode=streaming`, cold (reference)", ours: med(reflectGetAllStreaming, secs), baseline: med(kubectlGetAll, secs), unit: "s", format: "%.2f"},
-		{metric: "`get cm -A --list-mode=paged`, cold (reference)", ours: med(reflectGetAllPaged, secs), baseline: med(kubectlGetAll, secs), unit: "s", format: "%.2f"},
-		{metric: "`get cm -n NS -o json`, cold: wall time to exit (reference)", ours: med(reflectGetJSON, secs), baseline: med(kubectlGetJSON, secs), unit: "s", format: "%.2f"},
-		{metric: "`get cm -A`: peak RSS (VmHWM sampled every 20 ms; reference)", ours: med(reflectGetAll, rss), baseline: med(kubectlGetAll, rss), unit: "MiB", format: "%.1f"},
+	all, json := string(kubectlGetAll), string(kubectlGetJSON)
+	s := section{
+		title: fmt.Sprintf("`get`: a cold process to its exit (%d ConfigMaps)", cfg.objects),
+		about: "Every run is a new process, timed from its start to its exit with all of its stdout read; " +
+			"both tools share a warm discovery cache and omit metadata.managedFields from -o json; peak RSS is VmHWM read every 20 ms.",
+		rows: []row{
+			{key: "get.all", metric: "`get cm -A`: wall time", ours: med(reflectGetAll, secs), baselineName: all, baseline: med(kubectlGetAll, secs), unit: "s", format: "%.2f", target: getTarget},
+			{key: "get.all.streaming", metric: "`get cm -A --list-mode=streaming`: wall time", ours: med(reflectGetAllStreaming, secs), baselineName: all, baseline: med(kubectlGetAll, secs), unit: "s", format: "%.2f"},
+			{key: "get.all.paged", metric: "`get cm -A --list-mode=paged`: wall time", ours: med(reflectGetAllPaged, secs), baselineName: all, baseline: med(kubectlGetAll, secs), unit: "s", format: "%.2f"},
+			{key: "get.all.rss", metric: "`get cm -A`: peak RSS", ours: med(reflectGetAll, rss), baselineName: all, baseline: med(kubectlGetAll, rss), unit: "MiB", format: "%.1f"},
+			{key: "get.json", metric: "`get cm -n NS -o json`: wall time", ours: med(reflectGetJSON, secs), baselineName: json, baseline: med(kubectlGetJSON, secs), unit: "s", format: "%.2f"},
+			{key: "get.json.rss", metric: "`get cm -n NS -o json`: peak RSS", ours: med(reflectGetJSON, rss), baselineName: json, baseline: med(kubectlGetJSON, rss), unit: "MiB", format: "%.1f", target: getJSONRSSTarget},
+		},
 	}
-}
-
-func (r getResult) writeNotes(b *strings.Builder) {
-	b.WriteString("\nGet rows: every run is a new process, timed from its start to its exit with all of its stdout read; " +
-		"both tools share a warm discovery cache and omit metadata.managedFields from -o json.\n\n")
 	for _, cmd := range getCommands() {
-		s := r.samples[cmd]
-		if len(s) == 0 {
+		samples := r.samples[cmd]
+		if len(samples) == 0 {
 			continue
 		}
-		parts := make([]string, len(s))
-		for i, x := range s {
-			parts[i] = fmt.Sprintf("%.2f", x.elapsed.Seconds())
-		}
-		fmt.Fprintf(b, "- `%s` (s): %s; %d lines, %.1f MiB printed\n", cmd, strings.Join(parts, ", "), s[0].lines, mib(s[0].bytes))
+		s.notes = append(s.notes, fmt.Sprintf("`%s` (s): %s; %d lines, %.1f MiB printed; peak RSS (MiB): %s", cmd,
+			joinf(samples, func(x getSample) string { return fmt.Sprintf("%.2f", x.elapsed.Seconds()) }), samples[0].lines, mib(samples[0].bytes),
+			joinf(samples, func(x getSample) string { return fmt.Sprintf("%.1f", mib(x.hwm)) })))
 	}
 	ours, theirs := r.samples[reflectGetAll], r.samples[kubectlGetAll]
 	if len(ours) > 0 && len(theirs) > 0 && ours[0].lines != theirs[0].lines {
-		fmt.Fprintf(b, "- warning: `get cm -A` printed %d lines, kubectl %d\n", ours[0].lines, theirs[0].lines)
+		s.notes = append(s.notes, fmt.Sprintf("warning: `get cm -A` printed %d lines, kubectl %d", ours[0].lines, theirs[0].lines))
 	}
+	return []section{s}
 }
 
-func (r memoryResult) rows() []row {
+func (r memoryResult) sections(cfg config) []section {
 	secs := func(kind cacheKind) float64 {
 		return medianOf(r.samples[kind], func(s syncSample) float64 { return s.elapsed.Seconds() })
 	}
@@ -59,41 +61,40 @@ func (r memoryResult) rows() []row {
 		return medianOf(r.samples[kind], func(s syncSample) float64 { return s.cpu.Seconds() })
 	}
 	perObject := func(kind cacheKind) float64 { return medianOf(r.samples[kind], syncSample.perObject) }
-	ours := cacheStore
-	return []row{
-		{metric: "in-process sync time: store vs typed informer", ours: secs(ours), baseline: secs(cacheTyped), unit: "s", format: "%.2f", target: syncTarget},
-		{metric: "in-process sync time: store vs typed informer, managedFields stripped (reference)", ours: secs(ours), baseline: secs(cacheTypedStripped), unit: "s", format: "%.2f"},
-		{metric: "in-process sync time: store vs typed informer over JSON (reference: the store's wire format)", ours: secs(ours), baseline: secs(cacheTypedJSON), unit: "s", format: "%.2f"},
-		{metric: "in-process sync time: store vs dynamic informer (reference)", ours: secs(ours), baseline: secs(cacheDynamic), unit: "s", format: "%.2f"},
-		{metric: "in-process CPU to sync (whole benchmark process): store vs typed informer (reference)", ours: cpu(ours), baseline: cpu(cacheTyped), unit: "s", format: "%.2f"},
-		{metric: "in-process CPU to sync (whole benchmark process): store vs typed informer over JSON (reference)", ours: cpu(ours), baseline: cpu(cacheTypedJSON), unit: "s", format: "%.2f"},
-		{metric: "heap per object after GC: store vs typed informer (managedFields kept)", ours: perObject(ours), baseline: perObject(cacheTyped), unit: "B", format: "%.0f", target: heapTarget},
-		{metric: "heap per object after GC: store vs typed informer, managedFields stripped (reference)", ours: perObject(ours), baseline: perObject(cacheTypedStripped), unit: "B", format: "%.0f"},
-		{metric: "heap per object after GC: store vs dynamic informer (reference)", ours: perObject(ours), baseline: perObject(cacheDynamic), unit: "B", format: "%.0f"},
-		{metric: "heap per object after GC, custom resources (the same data as Widgets): store of Widgets vs typed informer of ConfigMaps", ours: perObject(cacheStoreCRD), baseline: perObject(cacheTyped), unit: "B", format: "%.0f", target: heapTarget},
-		{metric: "heap per object after GC, custom resources: store vs dynamic informer of Widgets (reference)", ours: perObject(cacheStoreCRD), baseline: perObject(cacheDynamicCRD), unit: "B", format: "%.0f"},
-		{metric: "in-process sync time, custom resources: store vs dynamic informer of Widgets (reference)", ours: secs(cacheStoreCRD), baseline: secs(cacheDynamicCRD), unit: "s", format: "%.2f"},
+	ours, typed := cacheStore, string(cacheTyped)
+	s := section{
+		title: fmt.Sprintf("In-process caches: sync and heap (%d ConfigMaps, and as many Widgets)", cfg.objects),
+		about: "Each cache syncs the namespace in the benchmark's own process, one at a time, with its own client " +
+			"from the same rest.Config (QPS 1000, burst 2000); time from building its client to synced; heap = HeapInuse after two GCs " +
+			"with the cache synced and alive, less the same before it started, divided by the objects it holds. " +
+			"The store is pkg/watch into pkg/store as the commands run them (one LIST decoded as it arrives, then a watch), " +
+			"with managedFields and last-applied pruned and objects packed, over JSON; client-go's informers use its defaults " +
+			"(a streaming list, WatchListClient; the typed client reads protobuf, the dynamic client JSON) but for the informer told to use JSON. " +
+			"Widgets are a custom resource holding the ConfigMaps' data (test/bench/crd.go), which client-go caches only with its dynamic informer.",
+		rows: []row{
+			{key: "sync", metric: "sync time", ours: secs(ours), baselineName: typed, baseline: secs(cacheTyped), unit: "s", format: "%.2f", target: syncTarget},
+			{key: "sync.stripped", metric: "sync time", ours: secs(ours), baselineName: string(cacheTypedStripped), baseline: secs(cacheTypedStripped), unit: "s", format: "%.2f"},
+			{key: "sync.json", metric: "sync time", ours: secs(ours), baselineName: string(cacheTypedJSON), baseline: secs(cacheTypedJSON), unit: "s", format: "%.2f"},
+			{key: "sync.dynamic", metric: "sync time", ours: secs(ours), baselineName: string(cacheDynamic), baseline: secs(cacheDynamic), unit: "s", format: "%.2f"},
+			{key: "sync.cpu", metric: "CPU to sync (whole benchmark process)", ours: cpu(ours), baselineName: typed, baseline: cpu(cacheTyped), unit: "s", format: "%.2f"},
+			{key: "sync.cpu.json", metric: "CPU to sync (whole benchmark process)", ours: cpu(ours), baselineName: string(cacheTypedJSON), baseline: cpu(cacheTypedJSON), unit: "s", format: "%.2f"},
+			{key: "sync.crd", metric: "sync time, Widgets (a CRD)", ours: secs(cacheStoreCRD), baselineName: string(cacheDynamicCRD), baseline: secs(cacheDynamicCRD), unit: "s", format: "%.2f", target: syncCRDTarget},
+			{key: "heap", metric: "heap per object after GC", ours: perObject(ours), baselineName: typed + " (managedFields kept)", baseline: perObject(cacheTyped), unit: "B", format: "%.0f", target: heapTarget},
+			{key: "heap.stripped", metric: "heap per object after GC", ours: perObject(ours), baselineName: string(cacheTypedStripped), baseline: perObject(cacheTypedStripped), unit: "B", format: "%.0f"},
+			{key: "heap.dynamic", metric: "heap per object after GC", ours: perObject(ours), baselineName: string(cacheDynamic), baseline: perObject(cacheDynamic), unit: "B", format: "%.0f"},
+			{key: "heap.crd", metric: "heap per object after GC, Widgets", ours: perObject(cacheStoreCRD), baselineName: typed + " of the ConfigMaps", baseline: perObject(cacheTyped), unit: "B", format: "%.0f", target: heapTarget},
+			{key: "heap.crd.dynamic", metric: "heap per object after GC, Widgets", ours: perObject(cacheStoreCRD), baselineName: string(cacheDynamicCRD), baseline: perObject(cacheDynamicCRD), unit: "B", format: "%.0f"},
+		},
 	}
-}
-
-func (r memoryResult) writeNotes(b *strings.Builder) {
-	b.WriteString("\nIn-process rows: each cache syncs the namespace in the benchmark's own process, one at a time, with its own client " +
-		"from the same rest.Config (QPS 1000, burst 2000); time from building its client to synced; heap = HeapInuse after two GCs " +
-		"with the cache synced and alive, less the same before it started, divided by the objects it holds. " +
-		"The store is pkg/watch into pkg/store as the commands run them (one LIST decoded as it arrives, then a watch), " +
-		"with managedFields and last-applied pruned and objects packed, over JSON; client-go's informers use its defaults " +
-		"(a streaming list, WatchListClient; the typed client reads protobuf, the dynamic client JSON) but for the informer told to use JSON.\n\n")
 	for _, kind := range cacheKinds() {
-		s := r.samples[kind]
-		parts := make([]string, len(s))
-		for i, x := range s {
-			parts[i] = fmt.Sprintf("%.2f s (%.2f s CPU), %.0f B/object (%.1f MiB)", x.elapsed.Seconds(), x.cpu.Seconds(), x.perObject(), mib(x.heap))
-		}
-		fmt.Fprintf(b, "- %s: %s\n", kind, strings.Join(parts, "; "))
+		s.notes = append(s.notes, fmt.Sprintf("%s: %s", kind, joinf(r.samples[kind], func(x syncSample) string {
+			return fmt.Sprintf("%.2f s (%.2f s CPU), %.0f B/object (%.1f MiB)", x.elapsed.Seconds(), x.cpu.Seconds(), x.perObject(), mib(x.heap))
+		})))
 	}
+	return []section{s}
 }
 
-func (r relistResult) rows() []row {
+func (r relistResult) sections(cfg config) []section {
 	med := func(f func(relistSample) int64) float64 {
 		return medianOf(r.samples, func(s relistSample) float64 { return mib(f(s)) })
 	}
@@ -102,25 +103,27 @@ func (r relistResult) rows() []row {
 	steady := med(func(s relistSample) int64 { return s.steady })
 	after := med(func(s relistSample) int64 { return s.after })
 	secs := medianOf(r.samples, func(s relistSample) float64 { return s.elapsed.Seconds() })
-	return []row{
-		{metric: "relist into a synced store: peak HeapInuse vs steady HeapInuse after GC before it (whole process)", ours: peak, baseline: steady, unit: "MiB", format: "%.1f", target: relistPeakLimit},
-		{metric: "relist: peak live heap as of the last GC vs steady before it (reference)", ours: live, baseline: steady, unit: "MiB", format: "%.1f"},
-		{metric: "relist: steady HeapInuse after GC, after it vs before it (reference; 1.00 if it keeps nothing)", ours: after, baseline: steady, unit: "MiB", format: "%.1f"},
-		{metric: "relist: time to InitDone applied (reference)", ours: secs, unit: "s", format: "%.2f"},
-	}
-}
-
-func (r relistResult) writeNotes(b *strings.Builder) {
 	gogc := os.Getenv("GOGC")
 	if gogc == "" {
 		gogc = "100 (default)"
 	}
-	fmt.Fprintf(b, "\nRelist rows: each relist is into a new store, synced by one watcher which is then stopped; a second watcher into "+
-		"the same store lists again (Init, InitApply..., InitDone). HeapInuse (whole process) is sampled every 5 ms from its start to "+
-		"InitDone applied. GOGC=%s.\n\n", gogc)
-	for i, s := range r.samples {
-		fmt.Fprintf(b, "- relist %d: %s; peak %.1f MiB (live %.1f MiB) over %d samples; steady %.1f MiB before, %.1f MiB after; "+
-			"%.1f MiB in use before the store existed\n", i+1, s.elapsed.Round(time.Millisecond), mib(s.peak.inuse), mib(s.peak.live),
-			s.peak.samples, mib(s.steady), mib(s.after), mib(s.base))
+	const steadyName = "steady HeapInuse after GC before it"
+	s := section{
+		title: fmt.Sprintf("Relist into a synced store (%d ConfigMaps)", cfg.objects),
+		about: "Each relist is into a new store, synced by one watcher which is then stopped; a second watcher into " +
+			"the same store lists again (Init, InitApply..., InitDone). HeapInuse (whole process) is sampled every 5 ms from its start to " +
+			"InitDone applied. GOGC=" + gogc + ".",
+		rows: []row{
+			{key: "relist.peak", metric: "peak HeapInuse during the relist", ours: peak, baselineName: steadyName, baseline: steady, unit: "MiB", format: "%.1f", target: relistPeakLimit},
+			{key: "relist.live", metric: "peak live heap as of the last GC", ours: live, baselineName: steadyName, baseline: steady, unit: "MiB", format: "%.1f"},
+			{key: "relist.after", metric: "steady HeapInuse after GC, after it (1.00x if it keeps nothing)", ours: after, baselineName: steadyName, baseline: steady, unit: "MiB", format: "%.1f"},
+			{key: "relist.time", metric: "time to InitDone applied", ours: secs, unit: "s", format: "%.2f"},
+		},
 	}
+	for i, x := range r.samples {
+		s.notes = append(s.notes, fmt.Sprintf("relist %d: %s; peak %.1f MiB (live %.1f MiB) over %d samples; steady %.1f MiB before, %.1f MiB after; "+
+			"%.1f MiB in use before the store existed", i+1, x.elapsed.Round(time.Millisecond), mib(x.peak.inuse), mib(x.peak.live),
+			x.peak.samples, mib(x.steady), mib(x.after), mib(x.base)))
+	}
+	return []section{s}
 }

@@ -1,0 +1,74 @@
+//go:build linux
+
+package main
+
+// whatLimitsUs is the report's "what limits us" cell of each row, keyed by
+// row.key: what is known (from profiles and the packages' docs) to bound
+// kubectl-reflect's figure, written by hand. It says nothing about whether
+// a target is met: the figures do. Keep it true when the code changes.
+var whatLimitsUs = map[string]string{
+	"setup.create": "Setup, not a comparison: the API server's write path (etcd) bounds it.",
+
+	"watch.time": "The API server's JSON encoding of one LIST, read item by item as it arrives, then each object decoded and printed " +
+		"as JSON again. We read JSON, not protobuf (issue 11's first lever, not built).",
+	"watch.time.streaming": "A streaming list is sent as watch events from the watch cache: more work on the server than one LIST over JSON.",
+	"watch.time.paged":     "Pages of 500 are one round trip each.",
+	"watch.time.managed":   "managedFields kept: more bytes decoded and printed, as kubectl prints them.",
+	"watch.time.name":      "Process start and the LIST's transfer; printing a name is cheap on both sides.",
+	"watch.rss": "The binary's resident pages (it links kubectl's libraries; package init touches about 40 MiB) and the store, " +
+		"which keeps every object's pruned JSON for the watch that follows.",
+	"watch.rss.now": "As the peak row, less the buffers of decoding.",
+	"live.cpu": "Each event is read as JSON, decoded into the store's object and encoded as JSON again; at this rate the " +
+		"wakeups per event (network read, store, printer) are a large share. Not yet cut (issue 11's levers).",
+	"live.rss": "The binary's resident pages (about 40 MiB touched by package init) and the store.",
+
+	"get.all": "Process start (package init of kubectl's libraries: about half of it is k8s.io/kubectl/pkg/cmd/get's help and i18n), " +
+		"then the API server's JSON LIST and the table printer.",
+	"get.all.streaming": "As `watch`'s streaming row: more work on the server than one LIST.",
+	"get.all.paged":     "Pages of 500 are one round trip each.",
+	"get.all.rss":       "The binary's resident pages (about 40 MiB touched by package init) and the objects held for the table.",
+	"get.json":          "One JSON List document is printed, as kubectl does: see the peak RSS row.",
+	"get.json.rss": "The whole List is built in memory before it is printed as one document (kubectl does the same); " +
+		"a printer that streams the List's items would hold one object at a time. Not built.",
+
+	"sync": "We read JSON; the typed informer reads protobuf, which the server sends in about half the time of JSON. " +
+		"Decoding protobuf into the store's object is issue 11's first lever, not built.",
+	"sync.stripped": "As the first row; the transform costs the informer little.",
+	"sync.json":     "The same wire format: what differs is decoding into our pruned, packed object rather than Go structs.",
+	"sync.dynamic":  "Both read JSON; the dynamic informer builds a map per object.",
+	"sync.cpu":      "JSON decoding, pruning and packing (s2 with a learnt dictionary) of each object against protobuf decoding.",
+	"sync.cpu.json": "Pruning and packing each object is work the informer does not do.",
+	"sync.crd": "Both read JSON from the same server, whose listing of custom resources (unstructured) bounds both; " +
+		"ours decodes no map per object. Not profiled for this row.",
+	"heap": "Each object's pruned JSON, packed (s2 with a dictionary and Huffman table learnt from the first objects). " +
+		"The 1 KiB payload is random letters of a 62-letter alphabet: its entropy alone is about 762 B per object, " +
+		"close to what 0.35x of the typed informer allows.",
+	"heap.stripped":    "As the first heap row.",
+	"heap.dynamic":     "As the first heap row; the dynamic informer holds a map per object.",
+	"heap.crd":         "As the first heap row: the same payload, whose entropy (about 762 B) bounds any lossless store.",
+	"heap.crd.dynamic": "As the first heap row; the dynamic informer holds a map per object.",
+
+	"relist.peak": "The new list is decoded while the store still holds the old objects (unchanged ones are reused, not decoded again); " +
+		"between collections the Go heap grows by up to GOGC percent of the live heap, so the peak depends on when the GC runs.",
+	"relist.live":  "The store and the objects of the list being read that changed.",
+	"relist.after": "1.00x when the relist keeps nothing.",
+	"relist.time":  "The API server's LIST over JSON; unchanged objects are not decoded again.",
+
+	"controller.time": "Both make the same two server-side applies per generator: the API server's write path bounds both.",
+	"controller.cpu":  "We decode JSON on every reconcile; controller-runtime's client reads typed objects from protobuf.",
+	"controller.rss": "The binary's resident pages: it links kubectl's libraries and package init touches about 40 MiB " +
+		"(the anonymous RSS row is what grows with the objects).",
+	"controller.anon": "The stores of every namespace's ConfigMaps (they keep managedFields, which a reconciler compares) and the generators.",
+	"controller.p50":  "One watch event, one reconcile and one apply through the API server, on a machine shared with other work.",
+	"controller.p99":  "As p50; the tail is the API server's and the machine's: both controllers see it.",
+
+	"scale.time": "As the in-process sync rows: JSON against protobuf.",
+	"scale.heap": "As the heap rows: each object's pruned JSON, packed.",
+	"scale.rss":  "The heap and what the Go runtime keeps mapped besides (spans, the GC's metadata).",
+	"scale.peak": "The store, the item being decoded and the garbage between collections (GOGC=100 lets the heap grow past the live heap).",
+	"scale.linear.time": "The store is a map and an index: no step grows with the number of objects. Timings at the smaller size " +
+		"are short and noisy on a loaded machine, so this slope is the least reliable.",
+	"scale.linear.heap": "A packed object's size does not depend on how many there are; map growth doubles in steps.",
+	"scale.linear.rss":  "As heap, plus the runtime's own steps (arenas are mapped 64 MiB at a time).",
+	"scale.linear.peak": "As RSS held, plus when the GC runs during the sync.",
+}

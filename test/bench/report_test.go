@@ -1,0 +1,163 @@
+//go:build linux
+
+package main
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// everyReport is one result of each part, as empty as the report allows.
+func everyReport() []partReport {
+	sizes := []int{2000, 20000, 100000}
+	scale := scaleResult{sizes: sizes, grow: make([]time.Duration, len(sizes)), samples: map[cacheKind][][]syncSample{}}
+	for _, kind := range scaleKinds() {
+		scale.samples[kind] = make([][]syncSample, len(sizes))
+	}
+	return []partReport{getResult{}, watchResult{}, controllerResult{}, memoryResult{}, relistResult{}, scale}
+}
+
+// TestWhatLimitsUsCoversEveryRow: every row of the report says what limits
+// it, and no text is left for a row that is gone.
+func TestWhatLimitsUsCoversEveryRow(t *testing.T) {
+	used := map[string]bool{"setup.create": true}
+	for _, rep := range everyReport() {
+		for _, s := range rep.sections(config{}) {
+			for _, r := range s.rows {
+				used[r.key] = true
+				if whatLimitsUs[r.key] == "" {
+					t.Errorf("%s: row %q (key %q) has no what-limits-us text", s.title, r.metric, r.key)
+				}
+			}
+		}
+	}
+	for _, key := range slices.Sorted(maps.Keys(whatLimitsUs)) {
+		if !used[key] {
+			t.Errorf("whatLimitsUs[%q]: no row has that key", key)
+		}
+	}
+}
+
+// TestIssue11Targets: the targets of issue 11 (and issue 9's for the
+// controller) are in the report's rows.
+func TestIssue11Targets(t *testing.T) {
+	want := map[string]string{
+		"sync": "≤ 0.60x", "sync.crd": "≤ 0.30x", "heap": "≤ 0.35x", "get.all": "≤ 0.15x", "live.cpu": "≤ 0.35x",
+		"watch.rss": "≤ 0.25x", "get.json.rss": "≤ 0.30x", "relist.peak": "≤ 1.20x",
+		"controller.time": "≤ 1.00x", "controller.cpu": "≤ 0.50x", "controller.rss": "≤ 0.50x", "controller.p99": "≤ 50.0 ms",
+		"scale.linear.time": "≤ 1.10x", "scale.linear.heap": "≤ 1.10x",
+	}
+	got := map[string]string{}
+	for _, rep := range everyReport() {
+		for _, s := range rep.sections(config{}) {
+			for _, r := range s.rows {
+				got[r.key] = r.targetText()
+			}
+		}
+	}
+	for key, target := range want {
+		if got[key] != target {
+			t.Errorf("row %q: target %q, want %q", key, got[key], target)
+		}
+	}
+}
+
+func TestScaleSlopes(t *testing.T) {
+	sample := func(secs float64, heap int64) syncSample {
+		return syncSample{elapsed: time.Duration(secs * float64(time.Second)), heap: heap}
+	}
+	r := scaleResult{sizes: []int{1000, 2000, 4000}, grow: make([]time.Duration, 3), samples: map[cacheKind][][]syncSample{
+		// Time: 1 ms per object, then 1.5 ms (non-linear); heap: 1 KiB per object all along.
+		cacheStore: {{sample(1, 1<<20)}, {sample(2, 2<<20)}, {sample(5, 4<<20)}},
+		cacheTyped: {{sample(1, 1<<20)}, {sample(2, 2<<20)}, {sample(4, 4<<20)}},
+	}}
+	m := scaleMetrics()
+	if got := r.slope(cacheStore, 1, m[0]); got < 999 || got > 1001 {
+		t.Errorf("time slope 1000→2000 = %.1f µs, want 1000", got)
+	}
+	if got := r.slope(cacheStore, 2, m[1]); got < 1048 || got > 1049 {
+		t.Errorf("heap slope 2000→4000 = %.1f B, want 1048.6", got)
+	}
+	table := r.slopeTable()
+	for _, want := range []string{"| kubectl-reflect store | sync time | 1000.0 µs | 1500.0 µs | **non-linear** (1.50x) |",
+		"| typed informer | sync time | 1000.0 µs | 1000.0 µs | yes (1.00x) |"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("slope table lacks %q:\n%s", want, table)
+		}
+	}
+}
+
+func TestLinearity(t *testing.T) {
+	tests := []struct {
+		prev, next float64
+		want       string
+	}{
+		{100, 110, "yes (1.10x)"},
+		{100, 111, "**non-linear** (1.11x)"},
+		{100, 50, "yes (0.50x)"},
+		{0, 50, "n/a (the step before is 0.0)"},
+	}
+	for _, tt := range tests {
+		if got := linearity(tt.prev, tt.next); got != tt.want {
+			t.Errorf("linearity(%v, %v) = %q, want %q", tt.prev, tt.next, got, tt.want)
+		}
+	}
+}
+
+func TestParseSizes(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    []int
+		wantErr bool
+	}{
+		{"2000,20000,100000", []int{2000, 20000, 100000}, false},
+		{" 1000, 5000 ", []int{1000, 5000}, false},
+		{"1000", nil, true},
+		{"5000,1000", nil, true},
+		{"1000,1000,2000", nil, true},
+		{"1000,x", nil, true},
+		{"0,1000", nil, true},
+	}
+	for _, tt := range tests {
+		got, err := parseSizes(tt.in)
+		if (err != nil) != tt.wantErr || !slices.Equal(got, tt.want) {
+			t.Errorf("parseSizes(%q) = %v, %v; want %v, error %v", tt.in, got, err, tt.want, tt.wantErr)
+		}
+	}
+}
+
+func TestReproduce(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{nil, "make bench"},
+		{[]string{"-publish", "BENCHMARKS.md"}, "make bench"},
+		{[]string{"-publish=BENCHMARKS.md", "-scale", "-note", "busy"}, "make bench BENCHFLAGS='-scale'"},
+		{[]string{"-publish", "x.md", "-quick", "-only", "get,watch", "--out", "/tmp/r.md"}, "make bench BENCHFLAGS='-quick -only get,watch'"},
+		{[]string{"-scale-sizes", "1000,5000 "}, `make bench BENCHFLAGS='-scale-sizes "1000,5000 "'`},
+	}
+	for _, tt := range tests {
+		if got := reproduce(tt.args); got != tt.want {
+			t.Errorf("reproduce(%q) = %q, want %q", tt.args, got, tt.want)
+		}
+	}
+}
+
+// TestMarkdownSaysMissed: the report names a missed target in the table of
+// targets and its scenario.
+func TestMarkdownSaysMissed(t *testing.T) {
+	r := results{reports: []partReport{getResult{samples: map[getCommand][]getSample{
+		reflectGetAll: {{elapsed: time.Second}}, kubectlGetAll: {{elapsed: 2 * time.Second}},
+	}}}}
+	md := r.markdown(config{objects: 10})
+	for _, want := range []string{"| `get`: a cold process to its exit (10 ConfigMaps) | `get cm -A`: wall time | 0.50x | ≤ 0.15x | **missed** |",
+		"## Machine and run", "### `get`: a cold process to its exit"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+}
