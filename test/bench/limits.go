@@ -63,11 +63,13 @@ var whatLimitsUs = map[string]string{
 	"controller.p99":  "As p50; the tail is the API server's and the machine's: both controllers see it.",
 
 	"scale.time": "As the in-process sync rows: JSON against protobuf.",
+	"scale.cpu":  "As the in-process CPU rows: JSON decoding, pruning and packing against protobuf decoding.",
 	"scale.heap": "As the heap rows: each object's pruned JSON, packed.",
 	"scale.rss":  "The heap and what the Go runtime keeps mapped besides (spans, the GC's metadata).",
 	"scale.peak": "The store, the item being decoded and the garbage between collections (GOGC=100 lets the heap grow past the live heap).",
 	"scale.linear.time": "The store is a map and an index: no step grows with the number of objects. Timings at the smaller size " +
 		"are short and noisy on a loaded machine, so this slope is the least reliable.",
+	"scale.linear.cpu":  "As the time slope, but CPU is less disturbed by other work on the machine than wall time: the better test of linearity.",
 	"scale.linear.heap": "A packed object's size does not depend on how many there are; map growth doubles in steps.",
 	"scale.linear.rss":  "As heap, plus the runtime's own steps (arenas are mapped 64 MiB at a time).",
 	"scale.linear.peak": "As RSS held, plus when the GC runs during the sync.",

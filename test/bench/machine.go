@@ -40,6 +40,7 @@ func machineInfo(ctx context.Context, e *env) (machine, error) {
 		if m.kubectl, err = firstLine(ctx, e.tools.kubectl, "version", "--client"); err != nil {
 			return m, err
 		}
+		m.kubectl = strings.TrimPrefix(m.kubectl, "Client Version: ")
 	}
 	v, err := e.clients.cs.Discovery().ServerVersion()
 	if err != nil {
@@ -66,7 +67,7 @@ func (m machine) write(b *strings.Builder, cfg config) {
 	if cfg.note != "" {
 		fmt.Fprintf(b, "- note: %s\n", cfg.note)
 	}
-	fmt.Fprintf(b, "- workload: %d ConfigMaps of %d B of data in one namespace; %d live events; %d runs of each timed command (medians)\n",
+	fmt.Fprintf(b, "- workload: %d ConfigMaps of %d B of data in one namespace; %d live events; each figure the median of %d runs\n",
 		cfg.objects, cfg.size, cfg.events, cfg.repeat)
 }
 

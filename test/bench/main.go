@@ -196,12 +196,15 @@ func run(ctx context.Context, cfg config, stdout, log io.Writer) error {
 	}
 
 	r, err := measure(ctx, e)
-	if err != nil {
+	if err != nil && len(r.reports) == 0 {
 		return err
 	}
+	if err != nil { // report the parts that ran before failing, and say so
+		r.failure = err.Error()
+	}
 	report := r.markdown(cfg)
-	if _, err := io.WriteString(stdout, report); err != nil {
-		return fmt.Errorf("write report: %w", err)
+	if _, werr := io.WriteString(stdout, report); werr != nil {
+		return fmt.Errorf("write report: %w", werr)
 	}
 	for _, path := range []string{cfg.out, cfg.publish} {
 		if path == "" {
@@ -212,7 +215,7 @@ func run(ctx context.Context, cfg config, stdout, log io.Writer) error {
 		}
 		fmt.Fprintf(log, "bench: wrote the report to %s\n", path)
 	}
-	return nil
+	return err
 }
 
 // measure runs the scenario: populate, then the parts -only selects, in
@@ -244,6 +247,7 @@ func measure(ctx context.Context, e *env) (results, error) {
 		}
 		rep, err := p.measure(ctx, e)
 		if err != nil {
+			r.machine.loadEnd = loadAverage()
 			return r, fmt.Errorf("%s: %w", p, err)
 		}
 		r.reports = append(r.reports, rep)
@@ -322,4 +326,5 @@ type results struct {
 	machine  machine
 	populate populateResult
 	reports  []partReport // of the parts that ran, in their order
+	failure  string       // the error that ended the run early, "" if none
 }

@@ -153,6 +153,9 @@ func (r results) markdown(cfg config) string {
 		"(`-repeat`), each ratio kubectl-reflect's figure over a baseline's measured in the same run, on a real local " +
 		"control plane (etcd, kube-apiserver) on the same machine. A missed target is reported as missed; no scenario is tuned to its target.\n")
 	r.machine.write(&b, cfg)
+	if r.failure != "" {
+		fmt.Fprintf(&b, "- **incomplete run**: it failed after the parts below: %s\n", r.failure)
+	}
 	writeTargets(&b, secs)
 	b.WriteString("\n## Scenarios\n")
 	for _, s := range secs {
@@ -214,10 +217,22 @@ func median(v []float64) float64 {
 }
 
 // joinf formats each of s with f and joins them with ", ".
-func joinf[T any](s []T, f func(T) string) string {
+func joinf[T any](s []T, f func(T) string) string { return joinSep(s, ", ", f) }
+
+// joinSep formats each of s with f and joins them with sep.
+func joinSep[T any](s []T, sep string, f func(T) string) string {
 	parts := make([]string, len(s))
 	for i, x := range s {
 		parts[i] = f(x)
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, sep)
+}
+
+// count writes n with thousands separators: 20,000.
+func count(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -25,7 +25,7 @@ func (r controllerResult) sections(cfg config) []section {
 	n := r.generators
 	const cr = "controller-runtime v0.25.2"
 	sec := section{
-		title: fmt.Sprintf("`run-controller configmap-generator`: %d ConfigMapGenerators", n),
+		title: fmt.Sprintf("`run-controller configmap-generator`: %s ConfigMapGenerators", count(n)),
 		about: fmt.Sprintf("The baseline is the same ConfigMapGenerator controller written with controller-runtime v0.25.2 "+
 			"(test/bench/crcmg, its defaults otherwise); ours is `kubectl-reflect run-controller configmap-generator -A`. "+
 			"Both run over all namespaces (so they also cache the benchmark's other ConfigMaps), with %d reconciles at once "+
@@ -49,7 +49,7 @@ func (r controllerResult) sections(cfg config) []section {
 		name string
 		s    []controllerSample
 	}{{"kubectl-reflect", r.reflect}, {"controller-runtime", r.runtime}} {
-		sec.notes = append(sec.notes, side.name+": "+joinf(side.s, func(s controllerSample) string {
+		sec.notes = append(sec.notes, side.name+": "+joinSep(side.s, "; ", func(s controllerSample) string {
 			return fmt.Sprintf("%.2f s (creates %.2f s), CPU %.2f s, VmHWM %.1f MiB, RssAnon %.1f MiB, p50 %.1f ms, p99 %.1f ms, max %.1f ms",
 				s.generate.Seconds(), s.create.Seconds(), s.cpu.Seconds(), mib(s.hwm), mib(s.anon),
 				ms(percentile(s.latency, 50)), ms(percentile(s.latency, 99)), ms(percentile(s.latency, 100)))

@@ -25,7 +25,7 @@ func (r getResult) sections(cfg config) []section {
 	rss := func(s getSample) float64 { return mib(s.hwm) }
 	all, json := string(kubectlGetAll), string(kubectlGetJSON)
 	s := section{
-		title: fmt.Sprintf("`get`: a cold process to its exit (%d ConfigMaps)", cfg.objects),
+		title: fmt.Sprintf("`get`: a cold process to its exit (%s ConfigMaps)", count(cfg.objects)),
 		about: "Every run is a new process, timed from its start to its exit with all of its stdout read; " +
 			"both tools share a warm discovery cache and omit metadata.managedFields from -o json; peak RSS is VmHWM read every 20 ms.",
 		rows: []row{
@@ -63,7 +63,7 @@ func (r memoryResult) sections(cfg config) []section {
 	perObject := func(kind cacheKind) float64 { return medianOf(r.samples[kind], syncSample.perObject) }
 	ours, typed := cacheStore, string(cacheTyped)
 	s := section{
-		title: fmt.Sprintf("In-process caches: sync and heap (%d ConfigMaps, and as many Widgets)", cfg.objects),
+		title: fmt.Sprintf("In-process caches: sync and heap (%s ConfigMaps, and as many Widgets)", count(cfg.objects)),
 		about: "Each cache syncs the namespace in the benchmark's own process, one at a time, with its own client " +
 			"from the same rest.Config (QPS 1000, burst 2000); time from building its client to synced; heap = HeapInuse after two GCs " +
 			"with the cache synced and alive, less the same before it started, divided by the objects it holds. " +
@@ -87,7 +87,7 @@ func (r memoryResult) sections(cfg config) []section {
 		},
 	}
 	for _, kind := range cacheKinds() {
-		s.notes = append(s.notes, fmt.Sprintf("%s: %s", kind, joinf(r.samples[kind], func(x syncSample) string {
+		s.notes = append(s.notes, fmt.Sprintf("%s: %s", kind, joinSep(r.samples[kind], "; ", func(x syncSample) string {
 			return fmt.Sprintf("%.2f s (%.2f s CPU), %.0f B/object (%.1f MiB)", x.elapsed.Seconds(), x.cpu.Seconds(), x.perObject(), mib(x.heap))
 		})))
 	}
@@ -109,7 +109,7 @@ func (r relistResult) sections(cfg config) []section {
 	}
 	const steadyName = "steady HeapInuse after GC before it"
 	s := section{
-		title: fmt.Sprintf("Relist into a synced store (%d ConfigMaps)", cfg.objects),
+		title: fmt.Sprintf("Relist into a synced store (%s ConfigMaps)", count(cfg.objects)),
 		about: "Each relist is into a new store, synced by one watcher which is then stopped; a second watcher into " +
 			"the same store lists again (Init, InitApply..., InitDone). HeapInuse (whole process) is sampled every 5 ms from its start to " +
 			"InitDone applied. GOGC=" + gogc + ".",

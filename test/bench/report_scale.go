@@ -27,6 +27,8 @@ func scaleMetrics() []scaleMetric {
 	return []scaleMetric{
 		{key: "time", name: "sync time", unit: "s", format: "%.2f", slopeUnit: "µs", slopeScale: 1e6,
 			value: func(s syncSample) float64 { return s.elapsed.Seconds() }},
+		{key: "cpu", name: "CPU to sync (whole process)", unit: "s", format: "%.2f", slopeUnit: "µs", slopeScale: 1e6,
+			value: func(s syncSample) float64 { return s.cpu.Seconds() }},
 		{key: "heap", name: "heap after GC", unit: "MiB", format: "%.1f", slopeUnit: "B", slopeScale: 1 << 20,
 			value: func(s syncSample) float64 { return mib(s.heap) }},
 		{key: "rss", name: "RSS held once synced", unit: "MiB", format: "%.1f", slopeUnit: "B", slopeScale: 1 << 20,
@@ -63,24 +65,24 @@ func (r scaleResult) sections(cfg config) []section {
 	typed := string(cacheTyped)
 	for i, n := range r.sizes {
 		for _, m := range scaleMetrics() {
-			s.rows = append(s.rows, row{key: "scale." + m.key, metric: fmt.Sprintf("%s, %d ConfigMaps", m.name, n),
+			s.rows = append(s.rows, row{key: "scale." + m.key, metric: fmt.Sprintf("%s, %s ConfigMaps", m.name, count(n)),
 				ours: r.at(cacheStore, i, m), baselineName: typed, baseline: r.at(cacheTyped, i, m), unit: m.unit, format: m.format})
 		}
 	}
 	for i := 2; i < len(r.sizes); i++ {
 		for _, m := range scaleMetrics() {
 			s.rows = append(s.rows, row{key: "scale.linear." + m.key,
-				metric:       fmt.Sprintf("%s per object, %d→%d", m.name, r.sizes[i-1], r.sizes[i]),
+				metric:       fmt.Sprintf("%s per object, %s→%s", m.name, count(r.sizes[i-1]), count(r.sizes[i])),
 				ours:         r.slope(cacheStore, i, m),
-				baselineName: fmt.Sprintf("kubectl-reflect's, %d→%d", r.sizes[i-2], r.sizes[i-1]),
+				baselineName: fmt.Sprintf("kubectl-reflect's, %s→%s", count(r.sizes[i-2]), count(r.sizes[i-1])),
 				baseline:     r.slope(cacheStore, i-1, m), unit: m.slopeUnit, format: "%.1f", target: linearLimit})
 		}
 	}
 	s.extra = r.slopeTable()
 	for _, kind := range scaleKinds() {
 		for i, n := range r.sizes {
-			s.notes = append(s.notes, fmt.Sprintf("%s, %d ConfigMaps (created in %s): %s", kind, n, r.grow[i].Round(time.Millisecond),
-				joinf(r.samples[kind][i], func(x syncSample) string {
+			s.notes = append(s.notes, fmt.Sprintf("%s, %s ConfigMaps (created in %s): %s", kind, count(n), r.grow[i].Round(time.Millisecond),
+				joinSep(r.samples[kind][i], "; ", func(x syncSample) string {
 					return fmt.Sprintf("%.2f s (%.2f s CPU), heap %.0f B/object, RSS %.1f MiB held, %.1f MiB peak",
 						x.elapsed.Seconds(), x.cpu.Seconds(), x.perObject(), mib(x.rssHeld), mib(x.rssPeak))
 				})))
@@ -95,7 +97,7 @@ func (r scaleResult) slopeTable() string {
 	var b strings.Builder
 	b.WriteString("| cache | figure | ")
 	for i := 1; i < len(r.sizes); i++ {
-		fmt.Fprintf(&b, "per object %d→%d | ", r.sizes[i-1], r.sizes[i])
+		fmt.Fprintf(&b, "per object %s→%s | ", count(r.sizes[i-1]), count(r.sizes[i]))
 	}
 	b.WriteString("linear (each step ≤ " + fmt.Sprintf("%.2fx", linearLimit) + " the one before) |\n|---|---|")
 	b.WriteString(strings.Repeat("---|", len(r.sizes)))
@@ -129,5 +131,5 @@ func linearity(prev, next float64) string {
 }
 
 func sizeList(sizes []int) string {
-	return joinf(sizes, func(n int) string { return fmt.Sprint(n) })
+	return joinf(sizes, count)
 }

@@ -75,10 +75,11 @@ func TestScaleSlopes(t *testing.T) {
 		cacheTyped: {{sample(1, 1<<20)}, {sample(2, 2<<20)}, {sample(4, 4<<20)}},
 	}}
 	m := scaleMetrics()
+	heap := m[2]
 	if got := r.slope(cacheStore, 1, m[0]); got < 999 || got > 1001 {
 		t.Errorf("time slope 1000→2000 = %.1f µs, want 1000", got)
 	}
-	if got := r.slope(cacheStore, 2, m[1]); got < 1048 || got > 1049 {
+	if got := r.slope(cacheStore, 2, heap); got < 1048 || got > 1049 {
 		t.Errorf("heap slope 2000→4000 = %.1f B, want 1048.6", got)
 	}
 	table := r.slopeTable()
@@ -158,6 +159,14 @@ func TestMarkdownSaysMissed(t *testing.T) {
 		"## Machine and run", "### `get`: a cold process to its exit"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 20000: "20,000", 100000: "100,000", 1234567: "1,234,567"} {
+		if got := count(n); got != want {
+			t.Errorf("count(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

@@ -39,13 +39,13 @@ func (r watchResult) sections(cfg config) []section {
 		"but for kubectl's --output-watch-events, whose events keep them; " +
 		"kubectl-reflect's memory is read at its N-th line, kubectl's sampled every 20 ms " +
 		"(not rusage's maxrss, which starts at the benchmark's own peak RSS)."
-	initial := section{title: fmt.Sprintf("`watch cm -o json`: the initial list (%d ConfigMaps)", cfg.objects), about: about, rows: r.initialRows()}
+	initial := section{title: fmt.Sprintf("`watch cm -o json`: the initial list (%s ConfigMaps)", count(cfg.objects)), about: about, rows: r.initialRows()}
 	for _, cmd := range listCommands() {
 		if s := r.initial.samples[cmd]; len(s) > 0 {
 			initial.notes = append(initial.notes, fmt.Sprintf("`%s` (s): %s", cmd, joinf(s, func(x listSample) string { return fmt.Sprintf("%.2f", x.elapsed.Seconds()) })))
 		}
 	}
-	live := section{title: fmt.Sprintf("`watch cm --watch-only -o json`: live events (%d updates)", r.live.events), rows: r.liveRows()}
+	live := section{title: fmt.Sprintf("`watch cm --watch-only -o json`: live events (%s updates)", count(r.live.events)), rows: r.liveRows()}
 	perEv := func(x liveSample) string { return fmt.Sprintf("%.3f", perEvent(x.cpu, r.live.events)) }
 	delivered := func(x liveSample) string { return fmt.Sprintf("%.2f", x.delivered.Seconds()) }
 	live.notes = append(live.notes, "CPU per live event (ms), kubectl-reflect: "+joinf(r.live.reflect, perEv))
