@@ -73,9 +73,9 @@ func (r watchResult) initialRows() []row {
 	json, name := string(kubectlJSON), string(kubectlName)
 	return []row{
 		{key: "watch.time", metric: "time to the last initial event, -o json (one LIST, the default)", ours: med(reflectJSON, secs), baselineName: json, baseline: med(kubectlJSON, secs), unit: "s", format: "%.2f", target: watchTarget},
-		{key: "watch.time.streaming", metric: "the same, --list-mode=streaming (a streaming list)", ours: med(reflectStreaming, secs), baselineName: json, baseline: med(kubectlJSON, secs), unit: "s", format: "%.2f", target: watchTarget},
-		{key: "watch.time.paged", metric: "the same, --list-mode=paged (LIST 500 at a time)", ours: med(reflectPaged, secs), baselineName: json, baseline: med(kubectlJSON, secs), unit: "s", format: "%.2f", target: watchTarget},
-		{key: "watch.time.managed", metric: "the same, --show-managed-fields (kubectl's bytes)", ours: med(reflectManaged, secs), baselineName: json, baseline: med(kubectlJSON, secs), unit: "s", format: "%.2f"},
+		{key: "watch.time.streaming", metric: "time to the last initial event, -o json --list-mode=streaming (a streaming list)", ours: med(reflectStreaming, secs), baselineName: json, baseline: med(kubectlJSON, secs), unit: "s", format: "%.2f", target: watchTarget},
+		{key: "watch.time.paged", metric: "time to the last initial event, -o json --list-mode=paged (LIST 500 at a time)", ours: med(reflectPaged, secs), baselineName: json, baseline: med(kubectlJSON, secs), unit: "s", format: "%.2f", target: watchTarget},
+		{key: "watch.time.managed", metric: "time to the last initial event, -o json --show-managed-fields (kubectl's bytes)", ours: med(reflectManaged, secs), baselineName: json, baseline: med(kubectlJSON, secs), unit: "s", format: "%.2f"},
 		{key: "watch.time.name", metric: "time to the last initial event, -o name", ours: med(reflectName, secs), baselineName: name, baseline: med(kubectlName, secs), unit: "s", format: "%.2f"},
 		{key: "watch.rss", metric: "peak RSS after the initial list, -o json (VmHWM; kubectl: whole run)", ours: med(reflectJSON, hwm), baselineName: json, baseline: med(kubectlJSON, peak), unit: "MiB", format: "%.1f", target: watchPeakTarget},
 		{key: "watch.rss.now", metric: "RSS at the last initial event, -o json (VmRSS)", ours: med(reflectJSON, rss), unit: "MiB", format: "%.1f"},
