@@ -67,8 +67,8 @@ var whatLimitsUs = map[string]string{
 	"scale.heap": "As the heap rows: each object's pruned JSON, packed.",
 	"scale.rss":  "The heap and what the Go runtime keeps mapped besides (spans, the GC's metadata).",
 	"scale.peak": "The store, the item being decoded and the garbage between collections (GOGC=100 lets the heap grow past the live heap).",
-	"scale.linear.time": "The store is a map and an index: no step grows with the number of objects. Timings at the smaller size " +
-		"are short and noisy on a loaded machine, so this slope is the least reliable.",
+	"scale.linear.time": "Wall time includes the API server's work (on the same machine) and the machine's load: compare the " +
+		"typed informer's step in the table below, and the CPU slope, which is our process alone. The store is a map and an index.",
 	"scale.linear.cpu":  "As the time slope, but CPU is less disturbed by other work on the machine than wall time: the better test of linearity.",
 	"scale.linear.heap": "A packed object's size does not depend on how many there are; map growth doubles in steps.",
 	"scale.linear.rss":  "As heap, plus the runtime's own steps (arenas are mapped 64 MiB at a time).",

@@ -58,6 +58,12 @@ func TestRowStatus(t *testing.T) {
 			t.Errorf("%+v: status %q, want %q", tt.r, got, tt.status)
 		}
 	}
+	if got := (row{ours: 0.1055, baseline: 0.3, target: 0.35}).ratioText(); got != "0.352x" {
+		t.Errorf("a ratio just above its target reads %q, want three decimals: 0.352x", got)
+	}
+	if got := (row{ours: 0.103, baseline: 0.3, target: 0.35}).ratioText(); got != "0.34x" {
+		t.Errorf("ratioText = %q, want 0.34x", got)
+	}
 	missed := row{ours: 2, baselineName: "kubectl", baseline: 1, format: "%.1f", unit: "s", target: 0.5}.cells()
 	if missed[6] != "**missed**" {
 		t.Errorf("a missed target's cell is %q, want it said plainly in bold", missed[6])

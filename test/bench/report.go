@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -65,6 +66,19 @@ func (r row) status() string {
 	return ""
 }
 
+// ratioText is the ratio to two decimals, or three when two would round
+// a missed target down to it.
+func (r row) ratioText() string {
+	if r.baseline <= 0 {
+		return "n/a"
+	}
+	s := fmt.Sprintf("%.2fx", r.ratio())
+	if r.target > 0 && r.ratio() > r.target && math.Round(r.ratio()*100)/100 <= r.target {
+		s = fmt.Sprintf("%.3fx", r.ratio())
+	}
+	return s
+}
+
 func (r row) targetText() string {
 	switch {
 	case r.limit > 0:
@@ -85,7 +99,7 @@ func (r row) cells() []string {
 	}
 	if r.baseline > 0 {
 		base = value(r.baseline)
-		ratio = fmt.Sprintf("%.2fx", r.ratio())
+		ratio = r.ratioText()
 	}
 	if r.baselineName == "" {
 		base, ratio = "-", "-"
@@ -174,10 +188,7 @@ func writeTargets(b *strings.Builder, secs []section) {
 			}
 			got := fmt.Sprintf(r.format+" %s", r.ours, r.unit)
 			if r.target > 0 {
-				got = "n/a"
-				if r.baseline > 0 {
-					got = fmt.Sprintf("%.2fx", r.ratio())
-				}
+				got = r.ratioText()
 			}
 			status := r.status()
 			if status == "missed" {
