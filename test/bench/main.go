@@ -234,6 +234,11 @@ func measure(ctx context.Context, e *env) (results, error) {
 			return r, fmt.Errorf("controller: %w", err)
 		}
 	}
+	if r.parts[partServe] {
+		if r.serve, err = measureServe(ctx, e); err != nil {
+			return r, fmt.Errorf("serve: %w", err)
+		}
+	}
 	if r.parts[partMemory] {
 		if r.memory, err = measureMemory(ctx, e); err != nil {
 			return r, fmt.Errorf("memory: %w", err)
@@ -324,4 +329,5 @@ type results struct {
 	initial    initialResult
 	live       liveResult
 	controller controllerResult
+	serve      serveResult
 }

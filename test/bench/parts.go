@@ -25,13 +25,17 @@ const (
 	// partController: the configmap-generator of `run-controller` against
 	// the same controller written with controller-runtime.
 	partController part = "controller"
+	// partServe: `serve cm`: get through it, fan-out of watch clients.
+	partServe part = "serve"
 )
 
 // allParts are the parts in the order a run takes them. The in-process
 // parts come last: a child's rusage maxrss starts at the benchmark's own
 // peak RSS (Go starts children with vfork, and exec keeps the parent's
 // high-water mark), so it must stay small while commands are measured.
-func allParts() []part { return []part{partGet, partWatch, partController, partMemory, partRelist} }
+func allParts() []part {
+	return []part{partGet, partWatch, partController, partServe, partMemory, partRelist}
+}
 
 // parts is a set of parts.
 type parts map[part]bool

@@ -134,6 +134,9 @@ func (r results) markdown(cfg config) string {
 	if r.parts[partController] {
 		rows = append(rows, r.controller.rows()...)
 	}
+	if r.parts[partServe] {
+		rows = append(rows, r.serve.rows()...)
+	}
 	if r.parts[partMemory] {
 		rows = append(rows, r.memory.rows()...)
 	}
@@ -151,6 +154,9 @@ func (r results) markdown(cfg config) string {
 	}
 	if r.parts[partController] {
 		r.controller.writeNotes(&b, cfg.workers)
+	}
+	if r.parts[partServe] {
+		r.serve.writeNotes(&b)
 	}
 	if r.parts[partMemory] {
 		r.memory.writeNotes(&b)

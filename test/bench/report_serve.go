@@ -1,0 +1,113 @@
+//go:build linux
+
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Targets of the serve rows (issue 10, section Speed).
+const (
+	serveGetTarget = 0.05                  // get through a warm daemon against kubectl get at the API server
+	fanoutLagLimit = 50 * time.Millisecond // event lag p99 through the daemon, absolute
+)
+
+func (r serveResult) rows() []row {
+	secs := func(cmd serveCommand) float64 {
+		return medianOf(r.get[cmd], func(s getSample) float64 { return s.elapsed.Seconds() })
+	}
+	f := r.fanout
+	med := func(s []fanoutSample, v func(fanoutSample) float64) float64 { return medianOf(s, v) }
+	watches := func(s fanoutSample) float64 { return float64(s.watches) }
+	p50 := func(s fanoutSample) float64 { return ms(percentile(s.lags, 50)) }
+	p99 := func(s fanoutSample) float64 { return ms(percentile(s.lags, 99)) }
+	rss := func(s fanoutSample) float64 { return mib(s.rss) }
+	hwm := func(s fanoutSample) float64 { return mib(s.hwm) }
+	n := fanoutClients
+	return []row{
+		{metric: "serve: `get cm -A` with a warm daemon vs `kubectl get cm -A` at the API server: wall time to exit", ours: secs(reflectGetDaemon), baseline: secs(kubectlGetServer), unit: "s", format: "%.2f", target: serveGetTarget},
+		{metric: "serve: `kubectl get cm -A` with the daemon's kubeconfig vs at the API server: wall time to exit (reference)", ours: secs(kubectlGetDaemon), baseline: secs(kubectlGetServer), unit: "s", format: "%.2f"},
+		{metric: fmt.Sprintf("serve: API server WATCHes of ConfigMaps opened by the daemon and %d watch clients (1 wanted) vs %d `kubectl get cm -A -w`", n, n), ours: med(f.daemon, watches), baseline: med(f.plain, watches), unit: "watches", format: "%.0f"},
+		{metric: fmt.Sprintf("serve: event lag p50, update → row printed, at %d updates/s, %d clients through the daemon vs %d `kubectl get -w` at the API server (reference)", fanoutRate, n, n), ours: med(f.daemon, p50), baseline: med(f.plain, p50), unit: "ms", format: "%.1f"},
+		{metric: fmt.Sprintf("serve: event lag p99, likewise (target < %s)", fanoutLagLimit), ours: med(f.daemon, p99), baseline: med(f.plain, p99), unit: "ms", format: "%.1f"},
+		{metric: fmt.Sprintf("serve: total RSS, daemon + %d clients vs %d `kubectl get cm -A -w` (VmRSS summed)", n, n), ours: med(f.daemon, rss), baseline: med(f.plain, rss), unit: "MiB", format: "%.1f"},
+		{metric: "serve: total peak RSS, likewise (VmHWM summed; reference)", ours: med(f.daemon, hwm), baseline: med(f.plain, hwm), unit: "MiB", format: "%.1f"},
+	}
+}
+
+func (r serveResult) writeNotes(b *strings.Builder) {
+	f := r.fanout
+	fmt.Fprintf(b, "\nServe rows: one `kubectl-reflect serve cm` is started and waited for until it prints its kubeconfig "+
+		"(its reflectors synced, it listens); the gets are new processes timed to their exit, after one warm-up run each. "+
+		"Fan-out: %d watchers through the daemon (%d `kubectl-reflect watch cm -A`, the rest `kubectl get cm -A -w` with "+
+		"the daemon's kubeconfig), then, with the daemon stopped, %d `kubectl get cm -A -w` at the API server; each round "+
+		"waits until every watcher printed its initial list and a change of a sentinel, reads the API server's "+
+		"`apiserver_longrunning_requests{verb=\"WATCH\",resource=\"configmaps\"}` (the figure is what the round added to "+
+		"the count before the daemon started), then patches %d other ConfigMaps once each at %d a second. Lag is from "+
+		"the return of an update's patch call to the watcher's row of it reaching the benchmark (through a pipe, on the "+
+		"same loaded machine); a row that came before the call returned counts as 0. RSS is read from /proc just after "+
+		"the last row, summed over the daemon and its clients or over the plain watchers.\n\n",
+		fanoutClients, fanoutClients/2, fanoutClients, f.updates, fanoutRate)
+	b.WriteString("Samples, one per run:\n\n")
+	for _, cmd := range serveCommands() {
+		if s := r.get[cmd]; len(s) > 0 {
+			parts := make([]string, len(s))
+			for i, x := range s {
+				parts[i] = fmt.Sprintf("%.2f", x.elapsed.Seconds())
+			}
+			fmt.Fprintf(b, "- `%s` (s): %s; %d lines\n", cmd, strings.Join(parts, ", "), s[0].lines)
+		}
+	}
+	for _, side := range []struct {
+		name string
+		s    []fanoutSample
+	}{{"through the daemon", f.daemon}, {"plain kubectl at the API server", f.plain}} {
+		if len(side.s) > 0 {
+			fmt.Fprintf(b, "- fan-out %s: %s\n", side.name, formatFanout(side.s))
+		}
+	}
+	for _, w := range r.warnings() {
+		fmt.Fprintf(b, "- warning: %s\n", w)
+	}
+}
+
+func formatFanout(s []fanoutSample) string {
+	parts := make([]string, len(s))
+	for i, x := range s {
+		parts[i] = fmt.Sprintf("%d WATCHes, %.0f updates/s, lag p50 %.1f ms p99 %.1f ms max %.1f ms (%d rows before the call returned), %d missed, RSS %.1f MiB, VmHWM %.1f MiB",
+			x.watches, x.rate, ms(percentile(x.lags, 50)), ms(percentile(x.lags, 99)), ms(percentile(x.lags, 100)),
+			x.early, x.missed, mib(x.rss), mib(x.hwm))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// warnings note anything that makes a serve figure doubtful or a target
+// missed.
+func (r serveResult) warnings() []string {
+	var ws []string
+	if r.serverLists > 0 {
+		ws = append(ws, fmt.Sprintf("the API server answered %d LISTs of ConfigMaps while `kubectl-reflect get` ran with the daemon: it did not read them all from the daemon", r.serverLists))
+	}
+	if r.watchesDaemonOnly != 1 {
+		ws = append(ws, fmt.Sprintf("the daemon alone added %d WATCHes of ConfigMaps at the API server, not 1", r.watchesDaemonOnly))
+	}
+	for i, s := range r.fanout.daemon {
+		if s.watches != 1 {
+			ws = append(ws, fmt.Sprintf("round %d: the daemon and its clients added %d WATCHes at the API server, not 1", i+1, s.watches))
+		}
+		if p := percentile(s.lags, 99); p >= fanoutLagLimit {
+			ws = append(ws, fmt.Sprintf("round %d: lag p99 %s through the daemon is not below the %s target", i+1, p.Round(time.Millisecond/10), fanoutLagLimit))
+		}
+		if s.rate < 0.9*fanoutRate {
+			ws = append(ws, fmt.Sprintf("round %d: the benchmark made %.0f updates/s, not %d", i+1, s.rate, fanoutRate))
+		}
+	}
+	for i, s := range append(append([]fanoutSample{}, r.fanout.daemon...), r.fanout.plain...) {
+		if s.missed > 0 {
+			ws = append(ws, fmt.Sprintf("fan-out run %d: %d updates never printed by some watcher", i+1, s.missed))
+		}
+	}
+	return ws
+}
