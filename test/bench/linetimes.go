@@ -8,19 +8,24 @@ import (
 	"time"
 )
 
-// lineTimes is the stdout of a watch that prints a table of all namespaces
-// (NAMESPACE NAME ...): it counts lines and, once armed, notes when each
-// object name it is told to track first shows in a row. It keeps the names
+// lineTimes is the stdout of a watch that prints a table: it counts lines
+// and, once armed, notes when each object name it is told to track first
+// shows in a row, in the column its header (the first line with a NAME
+// column) names NAME. It keeps the names
 // and times only, so reading costs the benchmark little.
 type lineTimes struct {
 	mu      sync.Mutex
 	lines   int
+	last    string // the last line, for error messages
+	nameCol int    // the NAME column; -1 until the header was read
 	partial []byte // the current, unfinished line
 	track   func(name string) bool
 	seen    map[string]time.Time // first row of each tracked name since arm
 	want    int
 	reached chan struct{} // closed once want tracked names were seen
 }
+
+func newLineTimes() *lineTimes { return &lineTimes{nameCol: -1} }
 
 // Write splits p into lines; a row's time is that of the Write that ends it.
 func (l *lineTimes) Write(p []byte) (int, error) {
@@ -46,10 +51,15 @@ func (l *lineTimes) Write(p []byte) (int, error) {
 // row counts one line and notes the name in it if it is tracked.
 func (l *lineTimes) row(line []byte, now time.Time) {
 	l.lines++
+	l.last = string(line)
+	if l.nameCol < 0 {
+		l.nameCol = nameColumn(line)
+		return
+	}
 	if l.track == nil {
 		return
 	}
-	name := rowName(line)
+	name := rowField(line, l.nameCol)
 	if !l.track(name) {
 		return
 	}
@@ -62,14 +72,24 @@ func (l *lineTimes) row(line []byte, now time.Time) {
 	}
 }
 
-// rowName is the NAME of a row of a table of all namespaces: its second
-// column; "" for a line with fewer.
-func rowName(line []byte) string {
+// nameColumn is the index of the NAME column of a header line, -1 if it
+// has none.
+func nameColumn(header []byte) int {
+	for i, f := range bytes.Fields(header) {
+		if string(f) == "NAME" {
+			return i
+		}
+	}
+	return -1
+}
+
+// rowField is the i-th column of a row; "" for a row with fewer.
+func rowField(line []byte, i int) string {
 	f := bytes.Fields(line)
-	if len(f) < 2 {
+	if i >= len(f) {
 		return ""
 	}
-	return string(f[1])
+	return string(f[i])
 }
 
 // arm forgets the names seen so far and starts noting the rows of the
@@ -90,6 +110,13 @@ func (l *lineTimes) count() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.lines
+}
+
+// lastLine is the last line so far.
+func (l *lineTimes) lastLine() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.last
 }
 
 // times returns when each tracked name was first seen since arm.

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -39,6 +38,7 @@ type fanoutSample struct {
 	early   int             // rows printed before the update call returned (lag 0)
 	rss     int64           // VmRSS summed over the daemon and the clients
 	hwm     int64           // VmHWM summed likewise
+	daemon  int64           // the daemon's part of rss
 }
 
 // fanoutClient is one watch client of a round.
@@ -100,7 +100,8 @@ func (e *env) fanoutCommands(d *daemon) [][]string {
 // fanoutRound starts the ten watchers, waits until each printed its initial
 // list and then a change, counts the API server's WATCHes, makes updates
 // updates at fanoutRate a second, each to another ConfigMap, and takes the
-// time from each update call's return to each watcher's row of it.
+// time from the change reaching the benchmark's own watch at the API server
+// to each watcher's row of it.
 func fanoutRound(ctx context.Context, e *env, d *daemon, round, before, updates int) (fanoutSample, error) {
 	var s fanoutSample
 	var cs []*fanoutClient
@@ -110,7 +111,7 @@ func fanoutRound(ctx context.Context, e *env, d *daemon, round, before, updates 
 		}
 	}()
 	for _, cmd := range e.fanoutCommands(d) {
-		out := &lineTimes{}
+		out := newLineTimes()
 		c, err := e.procs.start(ctx, out, cmd[0], cmd[1:]...)
 		if err != nil {
 			return s, err
@@ -131,12 +132,20 @@ func fanoutRound(ctx context.Context, e *env, d *daemon, round, before, updates 
 	for i, c := range cs {
 		reached[i] = c.out.arm(track, updates)
 	}
+	server, err := watchAtServer(ctx, e, track, updates)
+	if err != nil {
+		return s, err
+	}
 	e.logf("fan-out round %d: %d updates at %d/s", round+1, updates, fanoutRate)
-	returned, elapsed, err := pacedUpdates(ctx, e, round, updates)
+	elapsed, err := pacedUpdates(ctx, e, round, updates)
 	if err != nil {
 		return s, err
 	}
 	s.rate = float64(updates) / elapsed.Seconds()
+	delivered, err := server.stop(ctx, e.cfg.wait)
+	if err != nil {
+		return s, err
+	}
 	for i, c := range cs {
 		if err := waitClosed(ctx, reached[i], c.c.done, e.cfg.wait); err != nil {
 			s.missed += updates - len(c.out.times()) // reported; the round goes on
@@ -147,10 +156,13 @@ func fanoutRound(ctx context.Context, e *env, d *daemon, round, before, updates 
 	for _, c := range cs {
 		seen = append(seen, c.out.times())
 	}
-	s.lags, s.early = eventLags(returned, seen)
+	s.lags, s.early = eventLags(delivered, seen)
 	pids := make([]int, 0, len(cs)+1)
 	if d != nil {
 		pids = append(pids, d.c.pid())
+		if s.daemon, _, err = sumMemory(pids); err != nil {
+			return s, err
+		}
 	}
 	for _, c := range cs {
 		pids = append(pids, c.c.pid())
@@ -208,7 +220,7 @@ func (c *fanoutClient) alive(deadline time.Time) error {
 	default:
 	}
 	if time.Now().After(deadline) {
-		return c.c.failure(fmt.Errorf("not watching by the deadline, %d lines printed", c.out.count()))
+		return c.c.failure(fmt.Errorf("not watching by the deadline, %d lines printed, the last %q", c.out.count(), c.out.lastLine()))
 	}
 	return nil
 }
@@ -243,39 +255,30 @@ func waitClosed(ctx context.Context, ch <-chan struct{}, exited <-chan struct{},
 }
 
 // pacedUpdates updates ConfigMaps 1..n once each, the k-th no earlier than
-// k/fanoutRate seconds after the first, with cfg.workers writers; it
-// returns when each update call returned, by name, and how long they took.
-func pacedUpdates(ctx context.Context, e *env, round, n int) (map[string]time.Time, time.Duration, error) {
-	var mu sync.Mutex
-	returned := make(map[string]time.Time, n)
+// k/fanoutRate seconds after the first, with cfg.workers writers, and
+// returns how long that took.
+func pacedUpdates(ctx context.Context, e *env, round, n int) (time.Duration, error) {
 	start := time.Now()
 	err := parallel(ctx, e.cfg.workers, n, func(ctx context.Context, k int) error {
 		if err := sleep(ctx, time.Until(start.Add(time.Duration(k)*time.Second/fanoutRate))); err != nil {
 			return err
 		}
-		if err := e.clients.touch(ctx, e.namespace, 1+k, fmt.Sprintf("fanout-%d-%d", round, k)); err != nil {
-			return err
-		}
-		now := time.Now()
-		mu.Lock()
-		returned[objectName(1+k)] = now
-		mu.Unlock()
-		return nil
+		return e.clients.touch(ctx, e.namespace, 1+k, fmt.Sprintf("fanout-%d-%d", round, k))
 	})
-	return returned, time.Since(start), err
+	return time.Since(start), err
 }
 
 // eventLags is, for each client's each row of an update, the time from the
-// update call's return to the row, sorted; a row printed before the call
-// returned counts as 0 and in early.
-func eventLags(returned map[string]time.Time, seen []map[string]time.Time) (lags []time.Duration, early int) {
+// benchmark's own watch at the API server receiving the change to the row,
+// sorted; a row that came first counts as 0 and in early.
+func eventLags(delivered map[string]time.Time, seen []map[string]time.Time) (lags []time.Duration, early int) {
 	for _, client := range seen {
 		for name, at := range client {
-			sent, ok := returned[name]
+			from, ok := delivered[name]
 			if !ok {
 				continue
 			}
-			lag := at.Sub(sent)
+			lag := at.Sub(from)
 			if lag < 0 {
 				lag, early = 0, early+1
 			}

@@ -45,10 +45,11 @@ func (r serveResult) writeNotes(b *strings.Builder) {
 		"the daemon's kubeconfig), then, with the daemon stopped, %d `kubectl get cm -A -w` at the API server; each round "+
 		"waits until every watcher printed its initial list and a change of a sentinel, reads the API server's "+
 		"`apiserver_longrunning_requests{verb=\"WATCH\",resource=\"configmaps\"}` (the figure is what the round added to "+
-		"the count before the daemon started), then patches %d other ConfigMaps once each at %d a second. Lag is from "+
-		"the return of an update's patch call to the watcher's row of it reaching the benchmark (through a pipe, on the "+
-		"same loaded machine); a row that came before the call returned counts as 0. RSS is read from /proc just after "+
-		"the last row, summed over the daemon and its clients or over the plain watchers.\n\n",
+		"the count before the daemon started), then patches %d other ConfigMaps once each, paced at %d a second (the rate reached is below). Lag is from "+
+		"the change reaching the benchmark's own watch at the API server (client-go, opened for the round, so one more "+
+		"WATCH after the count was read) to the watcher's row of it reaching the benchmark through a pipe, all on the "+
+		"same machine; a row that came first counts as 0. RSS is read from /proc just after the last row, summed over "+
+		"the daemon and its clients or over the plain watchers.\n\n",
 		fanoutClients, fanoutClients/2, fanoutClients, f.updates, fanoutRate)
 	b.WriteString("Samples, one per run:\n\n")
 	for _, cmd := range serveCommands() {
@@ -76,9 +77,13 @@ func (r serveResult) writeNotes(b *strings.Builder) {
 func formatFanout(s []fanoutSample) string {
 	parts := make([]string, len(s))
 	for i, x := range s {
-		parts[i] = fmt.Sprintf("%d WATCHes, %.0f updates/s, lag p50 %.1f ms p99 %.1f ms max %.1f ms (%d rows before the call returned), %d missed, RSS %.1f MiB, VmHWM %.1f MiB",
+		daemon := ""
+		if x.daemon > 0 {
+			daemon = fmt.Sprintf(" (the daemon's %.1f MiB)", mib(x.daemon))
+		}
+		parts[i] = fmt.Sprintf("%d WATCHes, %.0f updates/s, lag p50 %.1f ms p99 %.1f ms max %.1f ms (%d rows before the benchmark's watch had the change), %d missed, RSS %.1f MiB%s, VmHWM %.1f MiB",
 			x.watches, x.rate, ms(percentile(x.lags, 50)), ms(percentile(x.lags, 99)), ms(percentile(x.lags, 100)),
-			x.early, x.missed, mib(x.rss), mib(x.hwm))
+			x.early, x.missed, mib(x.rss), daemon, mib(x.hwm))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -10,22 +10,22 @@ import (
 )
 
 func TestLineTimes(t *testing.T) {
-	l := &lineTimes{}
+	l := newLineTimes()
 	write := func(s string) {
 		if _, err := l.Write([]byte(s)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	write("NAMESPACE   NAME          DATA   AGE\nbench       bench-000000   1      5s\n")
+	write("bench-000003\nEVENT   NAMESPACE   NAME          DATA   AGE\nADDED   bench       bench-000000   1      5s\n")
 	reached := l.arm(func(name string) bool { return strings.HasPrefix(name, "bench-") && name != "bench-000000" }, 2)
-	write("bench       bench-000001   2  ") // a row split over two writes
+	write("MODIFIED  bench       bench-000001   2  ") // a row split over two writes
 	if isClosed(reached) {
 		t.Fatal("reached before any tracked row ended")
 	}
-	write("    5s\nbench       bench-000000   2      5s\nkube-system   coredns   1   5s\n")
-	write("bench       bench-000001   2      5s\n") // seen already: its first time stays
+	write("    5s\nMODIFIED bench       bench-000000   2      5s\nADDED  kube-system   coredns   1   5s\n")
+	write("MODIFIED bench       bench-000001   2      5s\n") // seen already: its first time stays
 	first := l.times()["bench-000001"]
-	write("\nbench bench-000002 2 5s\n")
+	write("\nMODIFIED bench bench-000002 2 5s\n")
 	if !isClosed(reached) {
 		t.Fatal("not reached after two tracked names")
 	}
@@ -42,40 +42,47 @@ func TestLineTimes(t *testing.T) {
 	if !got["bench-000001"].Equal(first) {
 		t.Errorf("bench-000001 first seen at %v, then %v", first, got["bench-000001"])
 	}
-	if n := l.count(); n != 8 {
-		t.Errorf("counted %d lines, want 8", n)
+	if n := l.count(); n != 9 {
+		t.Errorf("counted %d lines, want 9", n)
 	}
 }
 
 func TestLineTimesArmNone(t *testing.T) {
-	if !isClosed((&lineTimes{}).arm(func(string) bool { return true }, 0)) {
+	if !isClosed(newLineTimes().arm(func(string) bool { return true }, 0)) {
 		t.Error("arm for no row is not reached at once")
 	}
 }
 
-func TestRowName(t *testing.T) {
-	tests := []struct{ line, want string }{
-		{"bench   bench-000001   2   5s", "bench-000001"},
-		{"NAMESPACE   NAME   DATA   AGE", "NAME"},
-		{"onefield", ""},
-		{"", ""},
+func TestNameColumn(t *testing.T) {
+	tests := []struct {
+		header string
+		want   int
+	}{
+		{"NAMESPACE   NAME   DATA   AGE", 1},
+		{"EVENT   NAMESPACE   NAME   DATA   AGE", 2},
+		{"NAME   DATA   AGE", 0},
+		{"bench-000001", -1},
+		{"", -1},
 	}
 	for _, tt := range tests {
-		if got := rowName([]byte(tt.line)); got != tt.want {
-			t.Errorf("rowName(%q) = %q, want %q", tt.line, got, tt.want)
+		if got := nameColumn([]byte(tt.header)); got != tt.want {
+			t.Errorf("nameColumn(%q) = %d, want %d", tt.header, got, tt.want)
 		}
+	}
+	if got := rowField([]byte("a b"), 2); got != "" {
+		t.Errorf("rowField of a short row = %q, want none", got)
 	}
 }
 
 func TestEventLags(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
-	returned := map[string]time.Time{"a": at(0), "b": at(10)}
+	delivered := map[string]time.Time{"a": at(0), "b": at(10)}
 	seen := []map[string]time.Time{
 		{"a": at(5), "b": at(12), "sentinel": at(1)}, // a name never updated is no lag
-		{"a": at(30), "b": at(8)},                     // b before its call returned: 0, early
+		{"a": at(30), "b": at(8)},                    // b before its call returned: 0, early
 	}
-	lags, early := eventLags(returned, seen)
+	lags, early := eventLags(delivered, seen)
 	want := []time.Duration{0, 2 * time.Millisecond, 5 * time.Millisecond, 30 * time.Millisecond}
 	if !slices.Equal(lags, want) || early != 1 {
 		t.Errorf("eventLags = %v, %d early; want %v, 1 early", lags, early, want)
