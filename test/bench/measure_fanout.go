@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -32,13 +33,15 @@ type fanoutSample struct {
 	// added to those open before the daemon started: the daemon's and its
 	// clients' (1 expected), or the plain watchers' (10).
 	watches int
-	rate    float64         // updates per second made
-	lags    []time.Duration // each client's each update, sorted
-	missed  int             // updates some client never printed
-	early   int             // rows printed before the update call returned (lag 0)
-	rss     int64           // VmRSS summed over the daemon and the clients
-	hwm     int64           // VmHWM summed likewise
-	daemon  int64           // the daemon's part of rss
+	rate    float64 // updates per second made
+	// lags are, for each client's each update, from the update call's
+	// return to the row, sorted; lagsFromSend from the call's start.
+	lags, lagsFromSend []time.Duration
+	missed             int   // updates some client never printed
+	early              int   // rows printed before the update call returned (lag 0)
+	rss                int64 // VmRSS summed over the daemon and the clients
+	hwm                int64 // VmHWM summed likewise
+	daemon             int64 // the daemon's part of rss
 }
 
 // fanoutClient is one watch client of a round.
@@ -100,8 +103,7 @@ func (e *env) fanoutCommands(d *daemon) [][]string {
 // fanoutRound starts the ten watchers, waits until each printed its initial
 // list and then a change, counts the API server's WATCHes, makes updates
 // updates at fanoutRate a second, each to another ConfigMap, and takes the
-// time from the change reaching the benchmark's own watch at the API server
-// to each watcher's row of it.
+// time from each update call to each watcher's row of it.
 func fanoutRound(ctx context.Context, e *env, d *daemon, round, before, updates int) (fanoutSample, error) {
 	var s fanoutSample
 	var cs []*fanoutClient
@@ -132,20 +134,12 @@ func fanoutRound(ctx context.Context, e *env, d *daemon, round, before, updates 
 	for i, c := range cs {
 		reached[i] = c.out.arm(track, updates)
 	}
-	server, err := watchAtServer(ctx, e, track, updates)
-	if err != nil {
-		return s, err
-	}
 	e.logf("fan-out round %d: %d updates at %d/s", round+1, updates, fanoutRate)
-	elapsed, err := pacedUpdates(ctx, e, round, updates)
+	calls, err := pacedUpdates(ctx, e, round, updates)
 	if err != nil {
 		return s, err
 	}
-	s.rate = float64(updates) / elapsed.Seconds()
-	delivered, err := server.stop(ctx, e.cfg.wait)
-	if err != nil {
-		return s, err
-	}
+	s.rate = calls.rate()
 	for i, c := range cs {
 		if err := waitClosed(ctx, reached[i], c.c.done, e.cfg.wait); err != nil {
 			s.missed += updates - len(c.out.times()) // reported; the round goes on
@@ -156,7 +150,8 @@ func fanoutRound(ctx context.Context, e *env, d *daemon, round, before, updates 
 	for _, c := range cs {
 		seen = append(seen, c.out.times())
 	}
-	s.lags, s.early = eventLags(delivered, seen)
+	s.lags, s.early = eventLags(calls.returned, seen)
+	s.lagsFromSend, _ = eventLags(calls.sent, seen)
 	pids := make([]int, 0, len(cs)+1)
 	if d != nil {
 		pids = append(pids, d.c.pid())
@@ -254,31 +249,65 @@ func waitClosed(ctx context.Context, ch <-chan struct{}, exited <-chan struct{},
 	}
 }
 
+// updateCalls are when each update call of a round was sent and returned,
+// by the name of its ConfigMap.
+type updateCalls struct {
+	mu             sync.Mutex
+	sent, returned map[string]time.Time
+}
+
+// rate is the updates per second from the first sent to the last returned.
+func (u *updateCalls) rate() float64 {
+	var first, last time.Time
+	for _, t := range u.sent {
+		if first.IsZero() || t.Before(first) {
+			first = t
+		}
+	}
+	for _, t := range u.returned {
+		if t.After(last) {
+			last = t
+		}
+	}
+	if !last.After(first) {
+		return 0
+	}
+	return float64(len(u.returned)) / last.Sub(first).Seconds()
+}
+
 // pacedUpdates updates ConfigMaps 1..n once each, the k-th no earlier than
-// k/fanoutRate seconds after the first, with cfg.workers writers, and
-// returns how long that took.
-func pacedUpdates(ctx context.Context, e *env, round, n int) (time.Duration, error) {
+// k/fanoutRate seconds after the first, with cfg.workers writers.
+func pacedUpdates(ctx context.Context, e *env, round, n int) (*updateCalls, error) {
+	u := &updateCalls{sent: make(map[string]time.Time, n), returned: make(map[string]time.Time, n)}
 	start := time.Now()
 	err := parallel(ctx, e.cfg.workers, n, func(ctx context.Context, k int) error {
 		if err := sleep(ctx, time.Until(start.Add(time.Duration(k)*time.Second/fanoutRate))); err != nil {
 			return err
 		}
-		return e.clients.touch(ctx, e.namespace, 1+k, fmt.Sprintf("fanout-%d-%d", round, k))
+		name, sent := objectName(1+k), time.Now()
+		if err := e.clients.touch(ctx, e.namespace, 1+k, fmt.Sprintf("fanout-%d-%d", round, k)); err != nil {
+			return err
+		}
+		returned := time.Now()
+		u.mu.Lock()
+		u.sent[name], u.returned[name] = sent, returned
+		u.mu.Unlock()
+		return nil
 	})
-	return time.Since(start), err
+	return u, err
 }
 
-// eventLags is, for each client's each row of an update, the time from the
-// benchmark's own watch at the API server receiving the change to the row,
-// sorted; a row that came first counts as 0 and in early.
-func eventLags(delivered map[string]time.Time, seen []map[string]time.Time) (lags []time.Duration, early int) {
+// eventLags is, for each client's each row of an update, the time from
+// the update call's send or return (from) to the row reaching the
+// benchmark, sorted; a row that came first counts as 0 and in early.
+func eventLags(from map[string]time.Time, seen []map[string]time.Time) (lags []time.Duration, early int) {
 	for _, client := range seen {
 		for name, at := range client {
-			from, ok := delivered[name]
+			start, ok := from[name]
 			if !ok {
 				continue
 			}
-			lag := at.Sub(from)
+			lag := at.Sub(start)
 			if lag < 0 {
 				lag, early = 0, early+1
 			}

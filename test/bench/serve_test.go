@@ -124,6 +124,20 @@ apiserver_request_total{code="200",component="apiserver",dry_run="",group="",res
 	}
 }
 
+func TestUpdateCallsRate(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	u := &updateCalls{
+		sent:     map[string]time.Time{"a": t0, "b": t0.Add(time.Second)},
+		returned: map[string]time.Time{"a": t0.Add(time.Second), "b": t0.Add(2 * time.Second)},
+	}
+	if got := u.rate(); got != 1 {
+		t.Errorf("rate of 2 updates over 2s = %v, want 1", got)
+	}
+	if got := (&updateCalls{}).rate(); got != 0 {
+		t.Errorf("rate of none = %v, want 0", got)
+	}
+}
+
 func TestServedKubeconfig(t *testing.T) {
 	tests := []struct {
 		stderr, want string
