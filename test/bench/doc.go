@@ -23,12 +23,33 @@
 //     written with controller-runtime (test/bench/crcmg, a module of its own
 //     the benchmark builds): time from 1,000 ConfigMapGenerators created to
 //     all their ConfigMaps existing, the CPU and peak RSS for it, and the
-//     latency of one spec change to its ConfigMap (p50, p99 of 200).
+//     latency of one spec change to its ConfigMap (p50, p99 of 200);
+//   - `kubectl reflect serve cm`, started once and waited for until it
+//     prints its kubeconfig (synced, listening), in a runtime directory
+//     (XDG_RUNTIME_DIR) of the part's own: the wall time of
+//     `kubectl-reflect get cm -A`, which finds it, and of plain
+//     `kubectl get cm -A` with its kubeconfig, against `kubectl get cm -A`
+//     at the API server (the API server's LIST count shows whether the get
+//     read the daemon); then fan-out rounds of ten watchers, five
+//     `kubectl-reflect watch cm -A` and five `kubectl get cm -A -w` through
+//     the daemon, against, the daemon stopped, ten `kubectl get cm -A -w` at
+//     the API server: the WATCHes of ConfigMaps they add at the API server
+//     (its own apiserver_longrunning_requests gauge from /metrics, read once
+//     every watcher printed a change), the event lag while -events
+//     ConfigMaps (at most all but the sentinel) are patched once each, paced
+//     at 1,000 a second, and the VmRSS and VmHWM summed over the daemon and
+//     its clients or the plain watchers. A watcher's lag of an update is
+//     from the return of its patch call (the API server committed it) to
+//     the watcher's table row naming that ConfigMap reaching the benchmark
+//     (0 when it came first); from the call's start, the write included,
+//     is reported as an upper bound (a timestamp written into the update
+//     would measure that). Only that ConfigMap's row can name it: each
+//     update of a round is to another one.
 //
 // It measures; it checks nothing (the tests do that). Run it with
 // `make bench` (BENCHFLAGS=-quick for a smoke run) or `go run ./test/bench`
 // from the repository root after `make build`; -only runs some of the parts
-// (memory, relist, get, watch, controller); -controllerprofile has
+// (memory, relist, get, watch, controller, serve); -controllerprofile has
 // run-controller write a CPU profile of each round. It needs Linux: it
 // reads /proc.
 package main

@@ -18,6 +18,10 @@ const fanoutClients = 10
 // fanoutRate is the updates per second a fan-out round makes.
 const fanoutRate = 1000
 
+// fanoutWriters are at least this many parallel writers: enough calls in
+// flight for fanoutRate when each takes up to 100 ms, as on a busy machine.
+const fanoutWriters = fanoutRate / 10
+
 // fanoutResult is the fan-out measurement: cfg.repeat rounds of ten
 // watchers through the daemon, then cfg.repeat rounds of ten plain kubectl
 // watchers at the API server.
@@ -276,11 +280,12 @@ func (u *updateCalls) rate() float64 {
 }
 
 // pacedUpdates updates ConfigMaps 1..n once each, the k-th no earlier than
-// k/fanoutRate seconds after the first, with cfg.workers writers.
+// k/fanoutRate seconds after the first, with cfg.workers writers, at least
+// fanoutWriters.
 func pacedUpdates(ctx context.Context, e *env, round, n int) (*updateCalls, error) {
 	u := &updateCalls{sent: make(map[string]time.Time, n), returned: make(map[string]time.Time, n)}
 	start := time.Now()
-	err := parallel(ctx, e.cfg.workers, n, func(ctx context.Context, k int) error {
+	err := parallel(ctx, max(e.cfg.workers, fanoutWriters), n, func(ctx context.Context, k int) error {
 		if err := sleep(ctx, time.Until(start.Add(time.Duration(k)*time.Second/fanoutRate))); err != nil {
 			return err
 		}
