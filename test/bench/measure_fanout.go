@@ -46,12 +46,14 @@ type fanoutSample struct {
 	rss                int64 // VmRSS summed over the daemon and the clients
 	hwm                int64 // VmHWM summed likewise
 	daemon             int64 // the daemon's part of rss
+	reflectClients     int64 // the kubectl-reflect watchers' part of rss
 }
 
 // fanoutClient is one watch client of a round.
 type fanoutClient struct {
-	c   *child
-	out *lineTimes
+	c       *child
+	out     *lineTimes
+	reflect bool // kubectl-reflect, not kubectl
 }
 
 // measureFanout runs the rounds through the daemon d, stops it, then runs
@@ -122,7 +124,7 @@ func fanoutRound(ctx context.Context, e *env, d *daemon, round, before, updates 
 		if err != nil {
 			return s, err
 		}
-		cs = append(cs, &fanoutClient{c: c, out: out})
+		cs = append(cs, &fanoutClient{c: c, out: out, reflect: cmd[0] == e.tools.reflect})
 	}
 	if err := waitFanoutWatching(ctx, e, cs, round); err != nil {
 		return s, err
@@ -156,17 +158,7 @@ func fanoutRound(ctx context.Context, e *env, d *daemon, round, before, updates 
 	}
 	s.lags, s.early = eventLags(calls.returned, seen)
 	s.lagsFromSend, _ = eventLags(calls.sent, seen)
-	pids := make([]int, 0, len(cs)+1)
-	if d != nil {
-		pids = append(pids, d.c.pid())
-		if s.daemon, _, err = sumMemory(pids); err != nil {
-			return s, err
-		}
-	}
-	for _, c := range cs {
-		pids = append(pids, c.c.pid())
-	}
-	if s.rss, s.hwm, err = sumMemory(pids); err != nil {
+	if err := s.readMemory(d, cs); err != nil {
 		return s, err
 	}
 	e.logf("fan-out round %d: %d WATCHes added at the API server, %.0f updates/s, lag p50 %s p99 %s, %d missed, RSS %.1f MiB (VmHWM %.1f MiB)",
@@ -321,6 +313,32 @@ func eventLags(from map[string]time.Time, seen []map[string]time.Time) (lags []t
 	}
 	slices.Sort(lags)
 	return lags, early
+}
+
+// readMemory reads the VmRSS and VmHWM of the daemon d, if any, and the
+// clients: the sums, the daemon's VmRSS and the kubectl-reflect clients'.
+func (s *fanoutSample) readMemory(d *daemon, cs []*fanoutClient) error {
+	var all, reflect []int
+	if d != nil {
+		m, err := readMemory(d.c.pid())
+		if err != nil {
+			return err
+		}
+		s.daemon = m.rss
+		all = append(all, d.c.pid())
+	}
+	for _, c := range cs {
+		all = append(all, c.c.pid())
+		if c.reflect {
+			reflect = append(reflect, c.c.pid())
+		}
+	}
+	var err error
+	if s.reflectClients, _, err = sumMemory(reflect); err != nil {
+		return err
+	}
+	s.rss, s.hwm, err = sumMemory(all)
+	return err
 }
 
 // sumMemory sums VmRSS and VmHWM over the processes.

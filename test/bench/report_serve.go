@@ -82,7 +82,7 @@ func formatFanout(s []fanoutSample) string {
 	for i, x := range s {
 		daemon := ""
 		if x.daemon > 0 {
-			daemon = fmt.Sprintf(" (the daemon's %.1f MiB)", mib(x.daemon))
+			daemon = fmt.Sprintf(" (the daemon's %.1f MiB, the kubectl-reflect watchers' %.1f MiB)", mib(x.daemon), mib(x.reflectClients))
 		}
 		parts[i] = fmt.Sprintf("%d WATCHes, %.0f updates/s, lag p50 %.1f ms p99 %.1f ms max %.1f ms (%d of %d rows before the call returned; from the call's start p50 %.1f ms p99 %.1f ms), %d missed, RSS %.1f MiB%s, VmHWM %.1f MiB",
 			x.watches, x.rate, ms(percentile(x.lags, 50)), ms(percentile(x.lags, 99)), ms(percentile(x.lags, 100)),
