@@ -62,6 +62,15 @@ var whatLimitsUs = map[string]string{
 	"controller.p50":  "One watch event, one reconcile and one apply through the API server, on a machine shared with other work.",
 	"controller.p99":  "As p50; the tail is the API server's and the machine's: both controllers see it.",
 
+	"serve.get":          "Process start (package init of kubectl's libraries) and the table printer; the daemon answers from memory.",
+	"serve.get.kubectl":  "kubectl's own start and decoding; the daemon answers the LIST from its store.",
+	"serve.watches":      "One WATCH per kind for the daemon, whatever the number of clients.",
+	"serve.lag.p50":      "One more hop (the daemon) and the machine's load.",
+	"serve.lag.p99":      "One more hop (the daemon) and the machine's load; a slow client has its watch closed rather than holding others back.",
+	"serve.lag.p99.send": "As p99, with the API server's write included.",
+	"serve.rss":          "The daemon's store and each client's binary pages.",
+	"serve.hwm":          "As the RSS row, at its peak.",
+
 	"scale.time": "As the in-process sync rows: JSON against protobuf.",
 	"scale.cpu":  "As the in-process CPU rows: JSON decoding, pruning and packing against protobuf decoding.",
 	"scale.heap": "As the heap rows: each object's pruned JSON, packed.",

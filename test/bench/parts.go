@@ -28,6 +28,8 @@ const (
 	// partController: the configmap-generator of `run-controller` against
 	// the same controller written with controller-runtime.
 	partController part = "controller"
+	// partServe: `serve cm`: get through it, fan-out of watch clients.
+	partServe part = "serve"
 	// partScale: the in-process caches at growing numbers of objects
 	// (-scale-sizes) in a namespace of their own; only with -scale or -only.
 	partScale part = "scale"
@@ -39,7 +41,7 @@ const (
 // high-water mark), so it must stay small while commands are measured.
 // Scale is the very last: its objects would add to every -A command.
 func allParts() []part {
-	return []part{partGet, partWatch, partController, partMemory, partRelist, partScale}
+	return []part{partGet, partWatch, partController, partServe, partMemory, partRelist, partScale}
 }
 
 // optIn says whether a part runs only when asked for, by -only or its own
@@ -58,6 +60,8 @@ func (p part) measure(ctx context.Context, e *env) (partReport, error) {
 		return measureWatch(ctx, e)
 	case partController:
 		return measureController(ctx, e)
+	case partServe:
+		return measureServe(ctx, e)
 	case partMemory:
 		return measureMemory(ctx, e)
 	case partRelist:

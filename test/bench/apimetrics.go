@@ -1,0 +1,86 @@
+//go:build linux
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+)
+
+// apiserverWatches is the API server's own count of the WATCH requests for
+// ConfigMaps it is serving now (all scopes).
+func apiserverWatches(ctx context.Context, e *env) (int, error) {
+	v, err := apiserverMetric(ctx, e, "apiserver_longrunning_requests", map[string]string{"verb": "WATCH", "resource": "configmaps"})
+	return int(v), err
+}
+
+// apiserverLists is the API server's count of the LIST requests for
+// ConfigMaps it has answered since it started.
+func apiserverLists(ctx context.Context, e *env) (int, error) {
+	v, err := apiserverMetric(ctx, e, "apiserver_request_total", map[string]string{"verb": "LIST", "resource": "configmaps"})
+	return int(v), err
+}
+
+// apiserverMetric reads the API server's /metrics and sums the samples of
+// the metric name whose labels include labels.
+func apiserverMetric(ctx context.Context, e *env, name string, labels map[string]string) (float64, error) {
+	raw, err := e.clients.cs.CoreV1().RESTClient().Get().AbsPath("/metrics").Stream(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("read the API server's metrics: %w", err)
+	}
+	defer raw.Close()
+	v, err := sumMetric(raw, name, labels)
+	if err != nil {
+		return 0, fmt.Errorf("read the API server's metrics: %w", err)
+	}
+	return v, nil
+}
+
+// sumMetric parses metrics in Prometheus's text format and sums the
+// samples (gauge, counter or untyped) of the metric name whose labels
+// include labels; 0 when there is none.
+func sumMetric(r io.Reader, name string, labels map[string]string) (float64, error) {
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := p.TextToMetricFamilies(r)
+	if err != nil {
+		return 0, err
+	}
+	f, ok := families[name]
+	if !ok {
+		return 0, nil
+	}
+	var sum float64
+	for _, m := range f.GetMetric() {
+		if !hasLabels(m.GetLabel(), labels) {
+			continue
+		}
+		switch {
+		case m.Gauge != nil:
+			sum += m.Gauge.GetValue()
+		case m.Counter != nil:
+			sum += m.Counter.GetValue()
+		case m.Untyped != nil:
+			sum += m.Untyped.GetValue()
+		}
+	}
+	return sum, nil
+}
+
+// hasLabels says whether have holds every label of want, with its value.
+func hasLabels(have []*dto.LabelPair, want map[string]string) bool {
+	found := 0
+	for _, l := range have {
+		if v, ok := want[l.GetName()]; ok {
+			if v != l.GetValue() {
+				return false
+			}
+			found++
+		}
+	}
+	return found == len(want)
+}
