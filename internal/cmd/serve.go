@@ -49,6 +49,7 @@ type ServeOptions struct {
 	// IdleExit, if not zero, ends the daemon after that long without a
 	// request.
 	IdleExit time.Duration
+	serveControllers
 }
 
 // NewCmdServe is `kubectl reflect serve`.
@@ -72,11 +73,17 @@ kubeconfig for itself (0600) and prints its path; writes are refused.`,
 	c.Flags().BoolVar(&o.PrintKubeconfig, "print-kubeconfig", false, "Print the cache's kubeconfig on stdout once it serves")
 	c.Flags().IntVar(&o.History, "history", 4096, "Changes of each kind kept for watches to resume from")
 	c.Flags().DurationVar(&o.IdleExit, "idle-exit", 0, "Exit after no request for this long, e.g. 30m (0: never)")
+	o.serveControllers.addFlags(c.Flags())
 	return c
 }
 
-// Complete reads the arguments and the namespace of the written kubeconfig.
+// Complete reads the arguments (and the kinds --controllers read) and the
+// namespace of the written kubeconfig.
 func (o *ServeOptions) Complete(args []string) error {
+	args, err := o.serveControllers.complete(args)
+	if err != nil {
+		return err
+	}
 	if err := o.target.complete(args, o.ErrOut, "serve"); err != nil {
 		return err
 	}
@@ -144,7 +151,13 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 	metrics := newServeMetrics()
 	set := reflector.NewSet(reflector.SetOptions{
 		NewClient: reflector.RESTClients(rc, kube.RediscoverWith(o.mapper)), History: o.History, Hooks: metrics.hooks(),
+		Scope: servedScope,
 	})
+	stopControllers, err := o.startControllers(ctx, set, metrics.registry)
+	if err != nil {
+		return err
+	}
+	defer stopControllers()
 	var leases []*reflector.Lease
 	defer func() {
 		for _, l := range leases {
@@ -152,7 +165,7 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 		}
 	}()
 	for _, res := range o.resources {
-		leases = append(leases, set.Acquire(res, kube.Scope{Table: true, Pack: true}))
+		leases = append(leases, set.Acquire(res, servedScope(kube.Scope{})))
 	}
 	resources, version, err := o.discover(ctx, rc, leases)
 	if err != nil {
@@ -172,7 +185,12 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 		Resources: resources, Version: version,
 		OpenAPI: serve.OpenAPI(client, strings.TrimSuffix(o.config.Host, "/"), time.Minute, time.Now),
 	})
-	return o.serve(ctx, metrics.handler(h), leases, lock)
+	ctrlCtx, stopRunning := context.WithCancel(ctx)
+	failed, wait := o.runControllers(ctrlCtx)
+	err = o.serve(ctx, withControllers(metrics.handler(h), o.ctrls, metrics.registry), leases, lock, failed)
+	stopRunning()
+	wait()
+	return err
 }
 
 // discover reads what the API server's discovery says of each resource,
@@ -224,9 +242,10 @@ func selectableFields(ctx context.Context, rc rest.Interface, res kube.Resource)
 }
 
 // serve listens, publishes its kubeconfig and Info in lock's files, and
-// serves h until ctx ends or a reflector stops for good; then it ends the
-// watches and stops listening (Run's caller removes the files).
-func (o *ServeOptions) serve(ctx context.Context, h http.Handler, leases []*reflector.Lease, lock *daemon.Lock) error {
+// serves h until ctx ends, a reflector stops for good or a controller fails
+// (failed); then it ends the watches and stops listening (Run's caller
+// removes the files).
+func (o *ServeOptions) serve(ctx context.Context, h http.Handler, leases []*reflector.Lease, lock *daemon.Lock, failed <-chan error) error {
 	cred, err := newServeCredentials()
 	if err != nil {
 		return err
@@ -275,6 +294,8 @@ func (o *ServeOptions) serve(ctx context.Context, h http.Handler, leases []*refl
 	case err := <-served:
 		runErr = fmt.Errorf("serving: %w", err)
 	case err := <-stopped(leases):
+		runErr = err
+	case err := <-failed:
 		runErr = err
 	}
 	stop()
