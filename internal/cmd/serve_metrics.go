@@ -46,12 +46,22 @@ func newServeMetrics() *serveMetrics {
 // hooks count the reflectors' events, watch restarts and relists.
 func (m *serveMetrics) hooks() reflector.Hooks {
 	return reflector.Hooks{
+		OnListed:       m.track,
 		OnRelist:       func(res kube.Resource, _ error) { m.relists.WithLabelValues(res.String()).Inc() },
 		OnWatchRestart: func(res kube.Resource) { m.restarts.WithLabelValues(res.String()).Inc() },
 		OnEvent: func(res kube.Resource, typ watch.EventType) {
 			m.received.WithLabelValues(res.String(), eventTypeLabel(typ)).Inc()
 		},
 	}
+}
+
+// track makes res's counters exist, at 0 until something happens: a
+// scraper sees every series from the first list on.
+func (m *serveMetrics) track(res kube.Resource) {
+	m.relists.WithLabelValues(res.String())
+	m.restarts.WithLabelValues(res.String())
+	m.received.WithLabelValues(res.String(), eventTypeLabel(watch.Apply))
+	m.received.WithLabelValues(res.String(), eventTypeLabel(watch.Delete))
 }
 
 // eventTypeLabel is the type label of a live event: the API server's
