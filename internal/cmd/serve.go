@@ -34,7 +34,10 @@ const serveExample = `  # Cache config maps and secrets of every namespace, and 
   kubectl reflect serve stop
 
   # Print the cache's kubeconfig on stdout
-  kubectl reflect serve cm --print-kubeconfig > cache.kubeconfig`
+  kubectl reflect serve cm --print-kubeconfig > cache.kubeconfig
+
+  # Run a built-in controller in the daemon, on its caches (it serves the kinds the controller reads)
+  kubectl reflect serve --controllers configmap-generator`
 
 // ServeOptions are the flags and resolved inputs of `kubectl reflect serve`.
 type ServeOptions struct {
@@ -63,7 +66,13 @@ func NewCmdServe(flags *genericclioptions.ConfigFlags, streams genericiooptions.
 client-go programs and any API client from its stores: discovery, get, list
 (selectors, paging, Tables) and watch (resumed, bookmarks, streaming lists).
 It listens on 127.0.0.1 with TLS and a random bearer token, writes a
-kubeconfig for itself (0600) and prints its path; writes are refused.`,
+kubeconfig for itself (0600) and prints its path; writes are refused.
+
+With --controllers, it also runs built-in controllers (those of
+run-controller) in every namespace on the same caches: the kinds they read
+are served too, one watch per kind for both. Each reconcile prints a line on
+stderr unless -q; /readyz waits for the controllers to be ready, and a
+controller that fails stops the daemon.`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: completeKindArgs(flags, -1),
 		RunE:              runE(o),
