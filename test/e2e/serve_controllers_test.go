@@ -100,6 +100,7 @@ func TestServeControllers(t *testing.T) {
 	}
 
 	out, errOut, code = runOnce(t, []string{"XDG_RUNTIME_DIR=" + d.dir}, "serve", "status", "--kubeconfig", counted.kubeconfig)
+	t.Logf("serve status:\n%s", out)
 	lines := strings.Split(out, "\n")
 	if code != 0 || len(lines) < 4 || strings.Join(strings.Fields(lines[3]), " ") != "RESOURCE OBJECTS RESOURCEVERSION WATCHERS EVENTS SENT LAG" {
 		t.Fatalf("serve status: exit %d\n%s%s", code, out, errOut)
