@@ -33,9 +33,7 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(objectsDesc, prometheus.GaugeValue, float64(s.Objects), s.Resource)
 		ch <- prometheus.MustNewConstMetric(watchersDesc, prometheus.GaugeValue, float64(s.Watchers), s.Resource)
 		ch <- prometheus.MustNewConstMetric(sentDesc, prometheus.CounterValue, float64(s.EventsSent), s.Resource)
-	}
-	for _, c := range c.h.resources {
-		count, sum, buckets := c.lag.histogram()
-		ch <- prometheus.MustNewConstHistogram(lagDesc, count, sum, buckets, c.res.String())
+		count, sum, buckets := s.lag.histogram()
+		ch <- prometheus.MustNewConstHistogram(lagDesc, count, sum, buckets, s.Resource)
 	}
 }
