@@ -194,3 +194,35 @@ func metricValue(exposition, series string) float64 {
 	}
 	return -1
 }
+
+// TestServeControllersInputGone: when a kind the controller reads goes
+// away for good (its CRD deleted), the daemon stops with one error line
+// that names it, exit 1, and its files removed.
+func TestServeControllersInputGone(t *testing.T) {
+	cp := cluster.Get(t)
+	if out, errOut, code := runOnce(t, nil, "crd", "install", "configmap-generator", "--kubeconfig", cp.AdminKubeconfig()); code != 0 {
+		t.Fatalf("crd install: exit %d\n%s%s", code, out, errOut)
+	}
+	d := startServe(t, cp, "--controllers", "configmap-generator", "-q")
+	if got := daemonGet(t, d, "/readyz", true); got != "ok" {
+		t.Errorf("/readyz = %q, want ok", got)
+	}
+	if out, errOut, code := kubectl(t, cp.AdminKubeconfig(), "delete", "crd", "configmapgenerators.kubectl-reflect.io"); code != 0 {
+		t.Fatalf("kubectl delete crd: exit %d\n%s%s", code, out, errOut)
+	}
+	if code := d.wait(); code != 1 {
+		t.Errorf("the daemon exited %d after its controller's kind was deleted, want 1", code)
+	}
+	stderr := d.stderr.String()
+	last := stderr[strings.LastIndex(strings.TrimRight(stderr, "\n"), "\n")+1:]
+	t.Logf("the daemon's stderr:\n%s", stderr)
+	if !strings.HasPrefix(last, "error: ") || !strings.Contains(last, "configmapgenerators") {
+		t.Errorf("the daemon's last line %q, want an error naming configmapgenerators; stderr:\n%s", last, stderr)
+	}
+	if strings.Contains(stderr, " configmap-generator ") {
+		t.Errorf("-q printed reconcile lines:\n%s", stderr)
+	}
+	if _, err := os.Stat(d.kubeconfig); !os.IsNotExist(err) {
+		t.Errorf("the kubeconfig is still there: %v", err)
+	}
+}
