@@ -17,7 +17,9 @@
 // (`serve`: reflectors of every namespace behind pkg/serve's handler, one
 // per identity through pkg/daemon's lock), serve_files.go (its certificate,
 // token and kubeconfig), serve_idle.go (--idle-exit), serve_control.go
-// (`serve status|stop`),
+// (`serve status|stop`), serve_metrics.go (its /metrics and the reflector
+// hooks that count), serve_controllers.go (--controllers: run-controller's
+// built-ins on the daemon's reflector Set, /debug/controllers, /readyz),
 // runcontroller*.go (`run-controller`: flags, the run with its signals,
 // metrics server and leader election, the --list table), reconcilelog.go
 // (its line per reconcile), builtins.go (the registry of built-in

@@ -35,31 +35,12 @@ func (o *RunControllerOptions) Run(ctx context.Context) error {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	force := make(chan struct{})
-	var log *reconcileLog
-	if !o.Quiet {
-		log = newReconcileLog(o.ErrOut)
-		defer log.close()
-	}
-	tp, stopTracing, err := controller.NewTracerProvider(runCtx, "kubectl-reflect")
-	if err != nil {
-		return err
-	}
-	defer func() { // flush the spans left, a few seconds at most; losing some is no error of the run
-		flushCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		_ = stopTracing(flushCtx)
-	}()
-	env, plain, err := o.env(log, force, tp)
-	if err != nil {
-		return err
-	}
 	registry := prometheus.NewRegistry()
-	env.Options.Metrics = controller.NewMetrics(registry)
-	ctrls, stopEvents, err := o.build(runCtx, env, plain)
+	ctrls, plain, stop, err := o.start(runCtx, nil, registry, force)
 	if err != nil {
 		return err
 	}
-	defer stopEvents()
+	defer stop()
 	reconcileAll := func() {
 		for _, c := range ctrls {
 			c.ReconcileAll()
@@ -74,13 +55,61 @@ func (o *RunControllerOptions) Run(ctx context.Context) error {
 	return err
 }
 
+// start builds the controllers named on set (nil: a Set of their own),
+// with what every run of them has: the reconcile log on stderr (unless
+// -q), tracing, metrics registered in registry and Events recorders. plain
+// is a client whose calls are no spans (leader election). stop, once the
+// controllers have stopped, flushes the recorders, the spans and the log.
+// run-controller and serve --controllers both start their controllers so.
+func (o *RunControllerOptions) start(ctx context.Context, set *reflector.Set, registry prometheus.Registerer, force <-chan struct{}) (
+	ctrls []*controller.Controller, plain kubernetes.Interface, stop func(), err error,
+) {
+	var stops []func() // run in reverse order
+	stopAll := func() {
+		for i := len(stops) - 1; i >= 0; i-- {
+			stops[i]()
+		}
+	}
+	defer func() {
+		if err != nil {
+			stopAll()
+		}
+	}()
+	var log *reconcileLog
+	if !o.Quiet {
+		log = newReconcileLog(o.ErrOut)
+		stops = append(stops, log.close)
+	}
+	tp, stopTracing, err := controller.NewTracerProvider(ctx, "kubectl-reflect")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	stops = append(stops, func() { // flush the spans left, a few seconds at most; losing some is no error of the run
+		flushCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_ = stopTracing(flushCtx)
+	})
+	env, plain, err := o.env(set, log, force, tp)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	env.Options.Metrics = controller.NewMetrics(registry)
+	ctrls, stopEvents, err := o.build(ctx, env, plain)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	stops = append(stops, stopEvents)
+	return ctrls, plain, stopAll, nil
+}
+
 // env is what every built-in is built on: the process's one reflector Set
-// (so that two controllers reading ConfigMaps share one watch), clients
+// (so that two controllers reading ConfigMaps share one watch: set, or a
+// new one when nil), clients
 // without client-side rate limits whose writes are spans of tp (the
 // reflectors' are not: a watch would be a span as long as the watch) and
 // the runner options; plain is a client for the rest (leader election,
 // Events), whose calls are no spans.
-func (o *RunControllerOptions) env(log *reconcileLog, force <-chan struct{}, tp trace.TracerProvider) (env controllers.Env, plain kubernetes.Interface, err error) {
+func (o *RunControllerOptions) env(set *reflector.Set, log *reconcileLog, force <-chan struct{}, tp trace.TracerProvider) (env controllers.Env, plain kubernetes.Interface, err error) {
 	cfg, err := o.configFlags.ToRESTConfig()
 	if err != nil {
 		return env, nil, fmt.Errorf("reading the kubeconfig: %w", err)
@@ -100,16 +129,11 @@ func (o *RunControllerOptions) env(log *reconcileLog, force <-chan struct{}, tp 
 	if plain, err = kubernetes.NewForConfig(cfg); err != nil {
 		return env, nil, fmt.Errorf("creating a client: %w", err)
 	}
-	mapper, err := o.configFlags.ToRESTMapper()
-	if err != nil {
-		return env, nil, fmt.Errorf("reading the server's resource types: %w", err)
+	if set == nil {
+		if set, err = o.newSet(cfg); err != nil {
+			return env, nil, err
+		}
 	}
-	rc, err := kube.NewRESTClient(cfg)
-	if err != nil {
-		return env, nil, err
-	}
-	report := newReporter(o.ErrOut, false)
-	set := reflector.NewSet(reflector.SetOptions{NewClient: reflector.RESTClients(rc, kube.RediscoverWith(mapper)), Hooks: report.hooks(true)})
 	env = controllers.Env{
 		Set: set, Namespace: o.namespace, Kube: cs, Dynamic: dyn,
 		FieldManager: fieldManagerPrefix, DryRun: o.DryRun,
@@ -122,6 +146,21 @@ func (o *RunControllerOptions) env(log *reconcileLog, force <-chan struct{}, tp 
 		env.Options.OnReconcile = log.record
 	}
 	return env, plain, nil
+}
+
+// newSet is run-controller's reflector Set: its retries reported on
+// stderr.
+func (o *RunControllerOptions) newSet(cfg *rest.Config) (*reflector.Set, error) {
+	mapper, err := o.configFlags.ToRESTMapper()
+	if err != nil {
+		return nil, fmt.Errorf("reading the server's resource types: %w", err)
+	}
+	rc, err := kube.NewRESTClient(cfg)
+	if err != nil {
+		return nil, err
+	}
+	report := newReporter(o.ErrOut, false)
+	return reflector.NewSet(reflector.SetOptions{NewClient: reflector.RESTClients(rc, kube.RediscoverWith(mapper)), Hooks: report.hooks(true)}), nil
 }
 
 // build builds every built-in's controllers on env, each built-in with an

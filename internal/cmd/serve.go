@@ -34,7 +34,10 @@ const serveExample = `  # Cache config maps and secrets of every namespace, and 
   kubectl reflect serve stop
 
   # Print the cache's kubeconfig on stdout
-  kubectl reflect serve cm --print-kubeconfig > cache.kubeconfig`
+  kubectl reflect serve cm --print-kubeconfig > cache.kubeconfig
+
+  # Run a built-in controller in the daemon, on its caches (it serves the kinds the controller reads)
+  kubectl reflect serve --controllers configmap-generator`
 
 // ServeOptions are the flags and resolved inputs of `kubectl reflect serve`.
 type ServeOptions struct {
@@ -49,6 +52,7 @@ type ServeOptions struct {
 	// IdleExit, if not zero, ends the daemon after that long without a
 	// request.
 	IdleExit time.Duration
+	serveControllers
 }
 
 // NewCmdServe is `kubectl reflect serve`.
@@ -62,7 +66,13 @@ func NewCmdServe(flags *genericclioptions.ConfigFlags, streams genericiooptions.
 client-go programs and any API client from its stores: discovery, get, list
 (selectors, paging, Tables) and watch (resumed, bookmarks, streaming lists).
 It listens on 127.0.0.1 with TLS and a random bearer token, writes a
-kubeconfig for itself (0600) and prints its path; writes are refused.`,
+kubeconfig for itself (0600) and prints its path; writes are refused.
+
+With --controllers, it also runs built-in controllers (those of
+run-controller) in every namespace on the same caches: the kinds they read
+are served too, one watch per kind for both. Each reconcile prints a line on
+stderr unless -q; /readyz waits for the controllers to be ready, and a
+controller that fails stops the daemon.`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: completeKindArgs(flags, -1),
 		RunE:              runE(o),
@@ -72,11 +82,17 @@ kubeconfig for itself (0600) and prints its path; writes are refused.`,
 	c.Flags().BoolVar(&o.PrintKubeconfig, "print-kubeconfig", false, "Print the cache's kubeconfig on stdout once it serves")
 	c.Flags().IntVar(&o.History, "history", 4096, "Changes of each kind kept for watches to resume from")
 	c.Flags().DurationVar(&o.IdleExit, "idle-exit", 0, "Exit after no request for this long, e.g. 30m (0: never)")
+	o.serveControllers.addFlags(c.Flags())
 	return c
 }
 
-// Complete reads the arguments and the namespace of the written kubeconfig.
+// Complete reads the arguments (and the kinds --controllers read) and the
+// namespace of the written kubeconfig.
 func (o *ServeOptions) Complete(args []string) error {
+	args, err := o.serveControllers.complete(args)
+	if err != nil {
+		return err
+	}
 	if err := o.target.complete(args, o.ErrOut, "serve"); err != nil {
 		return err
 	}
@@ -144,7 +160,13 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 	metrics := newServeMetrics()
 	set := reflector.NewSet(reflector.SetOptions{
 		NewClient: reflector.RESTClients(rc, kube.RediscoverWith(o.mapper)), History: o.History, Hooks: metrics.hooks(),
+		Scope: servedScope,
 	})
+	stopControllers, err := o.startControllers(ctx, set, metrics.registry)
+	if err != nil {
+		return err
+	}
+	defer stopControllers()
 	var leases []*reflector.Lease
 	defer func() {
 		for _, l := range leases {
@@ -152,7 +174,7 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 		}
 	}()
 	for _, res := range o.resources {
-		leases = append(leases, set.Acquire(res, kube.Scope{Table: true, Pack: true}))
+		leases = append(leases, set.Acquire(res, servedScope(kube.Scope{})))
 	}
 	resources, version, err := o.discover(ctx, rc, leases)
 	if err != nil {
@@ -172,7 +194,12 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 		Resources: resources, Version: version,
 		OpenAPI: serve.OpenAPI(client, strings.TrimSuffix(o.config.Host, "/"), time.Minute, time.Now),
 	})
-	return o.serve(ctx, metrics.handler(h), leases, lock)
+	ctrlCtx, stopRunning := context.WithCancel(ctx)
+	failed, wait := o.runControllers(ctrlCtx)
+	err = o.serve(ctx, withControllers(metrics.handler(h), o.ctrls, metrics.registry), leases, lock, failed)
+	stopRunning()
+	wait()
+	return err
 }
 
 // discover reads what the API server's discovery says of each resource,
@@ -224,9 +251,10 @@ func selectableFields(ctx context.Context, rc rest.Interface, res kube.Resource)
 }
 
 // serve listens, publishes its kubeconfig and Info in lock's files, and
-// serves h until ctx ends or a reflector stops for good; then it ends the
-// watches and stops listening (Run's caller removes the files).
-func (o *ServeOptions) serve(ctx context.Context, h http.Handler, leases []*reflector.Lease, lock *daemon.Lock) error {
+// serves h until ctx ends, a reflector stops for good or a controller fails
+// (failed); then it ends the watches and stops listening (Run's caller
+// removes the files).
+func (o *ServeOptions) serve(ctx context.Context, h http.Handler, leases []*reflector.Lease, lock *daemon.Lock, failed <-chan error) error {
 	cred, err := newServeCredentials()
 	if err != nil {
 		return err
@@ -275,6 +303,8 @@ func (o *ServeOptions) serve(ctx context.Context, h http.Handler, leases []*refl
 	case err := <-served:
 		runErr = fmt.Errorf("serving: %w", err)
 	case err := <-stopped(leases):
+		runErr = err
+	case err := <-failed:
 		runErr = err
 	}
 	stop()

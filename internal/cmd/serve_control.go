@@ -41,8 +41,15 @@ func newCmdServeStatus(flags *genericclioptions.ConfigFlags, streams genericioop
 		Use:   "status",
 		Short: "Show what the daemon of the current cluster and user caches",
 		Long: `Status prints the daemon's pid, address, start and kubeconfig, then a table
-of its resources: OBJECTS, RESOURCEVERSION, WATCHERS (open watches) and
-EVENTS SENT.`,
+of its resources: OBJECTS, RESOURCEVERSION, WATCHERS (open watches), EVENTS
+SENT and LAG, and one of its controllers (serve --controllers): READY and
+RECONCILES.
+
+LAG is how far behind the resource's watches are: the longest time a change
+waited between its arrival from the API server and its event's delivery to a
+client, among the events delivered in the last minute or two and those not
+delivered yet (a client that stopped reading makes it grow until its watch is
+cut). 0s when nothing was delivered lately.`,
 		Args: cobra.NoArgs,
 		RunE: runE(o),
 	}
@@ -100,7 +107,12 @@ func (o *ServeControlOptions) Run(ctx context.Context) error {
 }
 
 func (o *ServeControlOptions) status(ctx context.Context, info daemon.Info) error {
-	status, err := o.readStatus(ctx)
+	var status []serve.ResourceStatus
+	var ctrls []ControllerStatus
+	err := o.readJSON(ctx, "/debug/status", &status)
+	if err == nil {
+		err = o.readJSON(ctx, "/debug/controllers", &ctrls)
+	}
 	if err != nil {
 		return fmt.Errorf("asking the daemon pid %d at %s: %w", info.PID, info.Server, err)
 	}
@@ -108,40 +120,57 @@ func (o *ServeControlOptions) status(ctx context.Context, info daemon.Info) erro
 	rows := make([][]string, 0, len(status))
 	for _, s := range status {
 		rows = append(rows, []string{s.Resource, strconv.Itoa(s.Objects), s.ResourceVersion,
-			strconv.FormatInt(s.Watchers, 10), strconv.FormatInt(s.EventsSent, 10)})
+			strconv.FormatInt(s.Watchers, 10), strconv.FormatInt(s.EventsSent, 10), formatLag(s.LagSeconds)})
 	}
-	return printPlainTable(o.Out, []string{"RESOURCE", "OBJECTS", "RESOURCEVERSION", "WATCHERS", "EVENTS SENT"}, rows)
+	if err := printPlainTable(o.Out, []string{"RESOURCE", "OBJECTS", "RESOURCEVERSION", "WATCHERS", "EVENTS SENT", "LAG"}, rows); err != nil {
+		return err
+	}
+	if len(ctrls) == 0 {
+		return nil
+	}
+	rows = rows[:0]
+	for _, c := range ctrls {
+		rows = append(rows, []string{c.Name, strconv.FormatBool(c.Ready), strconv.FormatUint(c.Reconciles, 10)})
+	}
+	fmt.Fprintln(o.Out)
+	return printPlainTable(o.Out, []string{"CONTROLLER", "READY", "RECONCILES"}, rows)
 }
 
-// readStatus reads the daemon's /debug/status with its kubeconfig.
-func (o *ServeControlOptions) readStatus(ctx context.Context) ([]serve.ResourceStatus, error) {
+// formatLag writes a lag in seconds as a short duration: 0s, 850µs, 3.2ms,
+// 1.5s.
+func formatLag(seconds float64) string {
+	return formatDuration(time.Duration(seconds * float64(time.Second)))
+}
+
+// readJSON reads the daemon's JSON at path (/debug/status,
+// /debug/controllers) into v, with its kubeconfig.
+func (o *ServeControlOptions) readJSON(ctx context.Context, path string, v any) error {
 	cfg, err := clientcmd.BuildConfigFromFlags("", o.files.Kubeconfig)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	client, err := rest.HTTPClientFor(cfg)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, cfg.Host+"/debug/status", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, cfg.Host+path, nil)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("answered %s", resp.Status)
+		return fmt.Errorf("%s answered %s", path, resp.Status)
 	}
-	var status []serve.ResourceStatus
-	if err := json.NewDecoder(resp.Body).Decode(&status); err != nil {
-		return nil, fmt.Errorf("reading its status: %w", err)
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		return fmt.Errorf("reading its %s: %w", path, err)
 	}
-	return status, nil
+	return nil
 }
 
 // stopDaemon sends SIGTERM to the daemon and waits until its lock is

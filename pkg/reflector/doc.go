@@ -13,12 +13,15 @@
 // Set whose SetOptions.History is set keeps that many latest changes in
 // each store, so that a lease may resume after a resourceVersion
 // (Lease.SubscribeFrom: a WATCH endpoint's resume, or its 410).
-// Subscriptions come from the store, in either of its modes: Coalescing for
+// SetOptions.Scope rewrites every Acquire's scope first, so that consumers
+// that ask for less (a controller) share the reflectors of one that asks
+// for more (a daemon's Tables). Subscriptions come from the store, in either of its modes: Coalescing for
 // level-based controllers, Ordered for printed streams and the daemon.
 //
 // The data flows one way: watch -> store -> consumers. A Lease reads and
 // subscribes; only the reflector writes. What a reflector's retries,
 // relists and list progress mean to a user is the consumer's business: the
-// package reports them through Hooks and knows nothing about terminals,
+// package reports them through Hooks (errors, relists, list progress, live
+// events, watch restarts) and knows nothing about terminals,
 // flags, printing or controllers.
 package reflector

@@ -41,6 +41,14 @@ type Hooks struct {
 	// OnListed is told that a list ended, just before the store swaps it
 	// in (so before Synced closes after the first list).
 	OnListed func(res kube.Resource)
+	// OnEvent is told of every live event from the server's watch (type
+	// watch.Apply or watch.Delete), just before the store applies it; the
+	// objects of a list are told to OnProgress instead.
+	OnEvent func(res kube.Resource, typ watch.EventType)
+	// OnWatchRestart is told when the watch is open again after the
+	// previous one ended (see watch.Options.OnWatchRestart): a resume, not a
+	// relist; nil leaves watch.Options.OnWatchRestart as it is.
+	OnWatchRestart func(res kube.Resource)
 }
 
 // Reflector is one resource's client and store: Run lists and watches
@@ -86,6 +94,9 @@ func (r *Reflector) Run(ctx context.Context, opts watch.Options, hooks Hooks) er
 	if hooks.OnRelist != nil {
 		opts.OnRelist = func(err error) { hooks.OnRelist(res, err) }
 	}
+	if hooks.OnWatchRestart != nil {
+		opts.OnWatchRestart = func() { hooks.OnWatchRestart(res) }
+	}
 	listed := 0
 	return watch.New(r.client, opts).Run(ctx, func(ctx context.Context, ev watch.Event[*object.Object]) error {
 		switch ev.Type {
@@ -98,6 +109,10 @@ func (r *Reflector) Run(ctx context.Context, opts watch.Options, hooks Hooks) er
 		case watch.InitDone:
 			if hooks.OnListed != nil {
 				hooks.OnListed(res)
+			}
+		case watch.Apply, watch.Delete:
+			if hooks.OnEvent != nil {
+				hooks.OnEvent(res, ev.Type)
 			}
 		}
 		return r.store.Apply(ctx, ev)

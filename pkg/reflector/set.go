@@ -22,6 +22,11 @@ type SetOptions struct {
 	Watch *watch.Options
 	// Hooks are every reflector's.
 	Hooks Hooks
+	// Scope, if set, rewrites the scope of every Acquire before it is
+	// looked up: a daemon that serves Tables from packed objects makes its
+	// controllers' leases ask for the same (kube.Scope{Table: true, Pack:
+	// true}), so that they share its reflectors, one watch per kind.
+	Scope func(kube.Scope) kube.Scope
 	// History is how many of its latest changes each reflector's store
 	// keeps, so that a consumer may resume after a resourceVersion
 	// (Lease.SubscribeFrom: a WATCH endpoint's resume); zero keeps none.
@@ -119,9 +124,13 @@ type entry struct {
 
 // Acquire returns a Lease on the reflector of res in scope: the running
 // one of that scope or of a scope that covers it (see Covers), or a new one
-// started now. The Lease must be released. A reflector that stopped for
-// good (Lease.Err) serves no new Acquire: the next one starts another.
+// started now (SetOptions.Scope rewrites scope first). The Lease must be
+// released. A reflector that stopped for good (Lease.Err) serves no new
+// Acquire: the next one starts another.
 func (s *Set) Acquire(res kube.Resource, scope kube.Scope) *Lease {
+	if s.opts.Scope != nil {
+		scope = s.opts.Scope(scope)
+	}
 	k := keyOf(res, scope)
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -305,3 +305,31 @@ func TestLeaseSubscribeFrom(t *testing.T) {
 		t.Errorf("ResourceVersion, Len = %q, %d; want 10, 1", l.ResourceVersion(), l.Len())
 	}
 }
+
+// TestSetScopeRewrite: SetOptions.Scope makes a plain consumer (a
+// controller's Scope{}) share the reflector of a daemon's Table and Pack
+// scope, in all namespaces or narrowed to one.
+func TestSetScopeRewrite(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	f := newFakeServer(cm("a", "x"), cm("b", "y"))
+	served := kube.Scope{Table: true, Pack: true}
+	set := NewSet(SetOptions{NewClient: f.newClient, Scope: func(s kube.Scope) kube.Scope {
+		s.Table, s.Pack = true, true
+		return s
+	}})
+	daemon := set.Acquire(configMaps, served)
+	defer daemon.Release()
+	plain := set.Acquire(configMaps, kube.Scope{})
+	defer plain.Release()
+	one := set.Acquire(configMaps, kube.Scope{Namespace: "b"})
+	defer one.Release()
+	if err := WaitForSync(guard(t), daemon, plain, one); err != nil {
+		t.Fatal(err)
+	}
+	if clients, lists := f.counts(); clients != 1 || lists != 1 {
+		t.Errorf("%d clients, %d LISTs; want 1, 1: every scope is rewritten to the served one", clients, lists)
+	}
+	if got := names(one.List()); got != "b/y" {
+		t.Errorf("the narrowed lease lists %q, want b/y", got)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"time"
 )
 
 // ResourceStatus is what the handler reports of one resource at
@@ -20,6 +21,15 @@ type ResourceStatus struct {
 	// EventsSent are the watch events written since the start, bookmarks
 	// included.
 	EventsSent int64 `json:"eventsSent"`
+	// LagSeconds is how far behind the resource's watches are: the longest
+	// time a live change waited between its arrival in the store and its
+	// event's flush to a client, among the events delivered in the last
+	// one to two minutes and those written but not yet flushed now (a
+	// client that stops reading makes it grow until its watch is cut). 0
+	// when no event was delivered lately.
+	LagSeconds float64 `json:"lagSeconds"`
+
+	lag *deliveryLag // for Collector's histogram
 }
 
 // counters are a resource's watch counts.
@@ -37,6 +47,8 @@ func (h *Handler) Status() []ResourceStatus {
 			ResourceVersion: c.Source.ResourceVersion(),
 			Watchers:        c.counters.watchers.Load(),
 			EventsSent:      c.counters.sent.Load(),
+			LagSeconds:      c.lag.current(time.Now()).Seconds(),
+			lag:             &c.lag,
 		})
 	}
 	slices.SortFunc(out, func(a, b ResourceStatus) int { return strings.Compare(a.Resource, b.Resource) })

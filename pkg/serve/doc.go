@@ -12,7 +12,10 @@
 // validate it, then meet the 405) are fetched from the server, by the
 // handler that OpenAPI returns. WithToken guards it with a bearer token,
 // /debug/status (Handler.Status: each resource's objects, resourceVersion,
-// open watches and events sent) included.
+// open watches, events sent and current subscriber lag) included. Collector
+// turns the same into Prometheus metrics, with a histogram of the
+// subscriber lag: the time from a live change's arrival in the store
+// (store.Change.At) to its watch event's flush to a client (lag.go).
 //
 // # Why an event window on our store, not k8s.io/apiserver's cacher
 //

@@ -127,6 +127,7 @@ type fixture struct {
 	lease  *reflector.Lease
 	server *httptest.Server
 	now    *time.Time
+	h      *Handler
 }
 
 func newFixture(t *testing.T, history int, objects ...*object.Object) *fixture {
@@ -163,7 +164,7 @@ func newFixtureOpts(t *testing.T, history int, opts Options, objects ...*object.
 	opts.Version = []byte(`{"major":"1","minor":"37"}`)
 	opts.Now = func() time.Time { return now }
 	h := New(opts)
-	fx := &fixture{t: t, f: f, lease: lease, server: httptest.NewServer(WithToken(h, "secret")), now: &now}
+	fx := &fixture{t: t, f: f, lease: lease, server: httptest.NewServer(WithToken(h, "secret")), now: &now, h: h}
 	t.Cleanup(func() {
 		fx.server.CloseClientConnections()
 		fx.server.Close()

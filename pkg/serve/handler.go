@@ -78,6 +78,7 @@ type cached struct {
 	res       kube.Resource
 	snapshots *snapshots
 	counters  counters
+	lag       deliveryLag
 }
 
 // New returns a Handler for opts.Resources.

@@ -9,19 +9,23 @@ var (
 		"WATCH requests open, per resource.", []string{"resource"}, nil)
 	sentDesc = prometheus.NewDesc("kubectl_reflect_serve_events_sent_total",
 		"Watch events written to clients, bookmarks included, per resource.", []string{"resource"}, nil)
+	lagDesc = prometheus.NewDesc("kubectl_reflect_serve_subscriber_lag_seconds",
+		"Time from a live change's arrival in the store to its watch event's flush to a client, per resource.", []string{"resource"}, nil)
 )
 
 // collector reports a Handler's Status as metrics at each scrape.
 type collector struct{ h *Handler }
 
 // Collector returns a prometheus.Collector of h's Status: objects and open
-// watches (gauges) and events sent (a counter) per resource.
+// watches (gauges), events sent (a counter) and the subscriber lag (a
+// histogram, 1 ms to 10 s) per resource.
 func Collector(h *Handler) prometheus.Collector { return collector{h} }
 
 func (c collector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- objectsDesc
 	ch <- watchersDesc
 	ch <- sentDesc
+	ch <- lagDesc
 }
 
 func (c collector) Collect(ch chan<- prometheus.Metric) {
@@ -29,5 +33,7 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(objectsDesc, prometheus.GaugeValue, float64(s.Objects), s.Resource)
 		ch <- prometheus.MustNewConstMetric(watchersDesc, prometheus.GaugeValue, float64(s.Watchers), s.Resource)
 		ch <- prometheus.MustNewConstMetric(sentDesc, prometheus.CounterValue, float64(s.EventsSent), s.Resource)
+		count, sum, buckets := s.lag.histogram()
+		ch <- prometheus.MustNewConstHistogram(lagDesc, count, sum, buckets, s.Resource)
 	}
 }

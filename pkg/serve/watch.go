@@ -161,9 +161,14 @@ type watchStream struct {
 	initial bool            // the current state is being sent
 	opts    watchOptions
 	lastRV  string // of the last change written
+
+	pending   *pendingLag // the arrival of the oldest change written, not yet flushed
+	unflushed []time.Time // the arrivals of the live changes written, not yet flushed
 }
 
 func (s *watchStream) run(ctx context.Context) {
+	s.pending = s.c.lag.open()
+	defer s.c.lag.close(s.pending)
 	var tick <-chan time.Time
 	if s.opts.bookmarks {
 		t := time.NewTicker(s.h.opts.BookmarkInterval)
@@ -185,6 +190,7 @@ func (s *watchStream) run(ctx context.Context) {
 		if !s.ww.flush() {
 			return
 		}
+		s.flushed()
 		select {
 		case <-s.wake:
 		case <-tick:
@@ -205,6 +211,7 @@ func (s *watchStream) drain() bool {
 		if !ok {
 			return true
 		}
+		written := s.ww.events
 		switch ch.Type {
 		case store.Resync:
 			return false // fell behind: the client relists
@@ -221,10 +228,36 @@ func (s *watchStream) drain() bool {
 			}
 		}
 		s.lastRV = maxRV(s.lastRV, ch.ResourceVersion)
+		if s.ww.events > written && !ch.At.IsZero() {
+			s.written(ch.At)
+		}
 		if !s.ww.ok {
 			return false
 		}
 	}
+}
+
+// written notes a live change written to the client, which arrived in the
+// store at at: it is delivered at the next flush.
+func (s *watchStream) written(at time.Time) {
+	if len(s.unflushed) == 0 {
+		s.pending.since.Store(at.UnixNano())
+	}
+	s.unflushed = append(s.unflushed, at)
+}
+
+// flushed records the delivery lag of the changes written since the last
+// flush, which has just returned.
+func (s *watchStream) flushed() {
+	if len(s.unflushed) == 0 {
+		return
+	}
+	now := time.Now() // the store's clock (store.Change.At), not Options.Now
+	for _, at := range s.unflushed {
+		s.c.lag.observe(now.Sub(at), now)
+	}
+	s.unflushed = s.unflushed[:0]
+	s.pending.since.Store(0)
 }
 
 // applied writes an Applied change as the API server's watch cache does
@@ -263,6 +296,7 @@ type watchWriter struct {
 	buf     []byte
 	ok      bool          // no write failed
 	sent    *atomic.Int64 // counts the events written
+	events  int           // the events this writer wrote
 }
 
 func (ww *watchWriter) start() {
@@ -301,6 +335,7 @@ func (ww *watchWriter) event(typ string, obj []byte) {
 		ww.ok = false
 		return
 	}
+	ww.events++
 	if ww.sent != nil {
 		ww.sent.Add(1)
 	}

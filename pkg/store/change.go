@@ -3,6 +3,7 @@ package store
 import (
 	"cmp"
 	"fmt"
+	"time"
 )
 
 // Key identifies an object within one resource.
@@ -77,4 +78,10 @@ type Change[T Object] struct {
 	// a relist, the store's at the time for a queued state and its markers.
 	// A stream resumes from it.
 	ResourceVersion string
+	// At is when a live change (a watch event's Applied or Deleted) came
+	// into the store, so that a subscriber can tell how long it waited
+	// (the daemon's delivery lag). It is zero for the changes of a relist
+	// and for a subscriber's queued state and markers: they are states,
+	// not events that arrived at a time.
+	At time.Time
 }

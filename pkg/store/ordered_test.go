@@ -3,9 +3,11 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
@@ -443,5 +445,39 @@ func TestOrderedQueueMemory(t *testing.T) {
 	}
 	if d := v.equal(s); d != "" {
 		t.Errorf("view differs from the store:%s", d)
+	}
+}
+
+// TestChangeAt: a live change (a watch event) carries the time it came
+// into the store; the changes of a relist and the queued state do not.
+func TestChangeAt(t *testing.T) {
+	s := New(Options[*obj]{History: 8})
+	before := time.Now()
+	for _, e := range relist("5", "a/x@5") {
+		s.Apply(t.Context(), e)
+	}
+	sub := s.Subscribe(t.Context(), SubscribeOptions{Mode: Ordered})
+	defer sub.Close()
+	s.Apply(t.Context(), applyEv("a/x@6"))
+	s.Apply(t.Context(), deleteEv("a/x@7"))
+	for _, e := range relist("9", "a/y@8") {
+		s.Apply(t.Context(), e)
+	}
+	after := time.Now()
+	var got []string
+	for range 5 { // Applied x@5 and Synced (the state), x@6, x@7, then y@8 from the relist
+		c, err := sub.Next(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		live := !c.At.IsZero()
+		if live && (c.At.Before(before) || c.At.After(after)) {
+			t.Errorf("%v %s at %v, not within the test", c.Type, c.ResourceVersion, c.At)
+		}
+		got = append(got, fmt.Sprintf("%v@%s live=%v", c.Type, c.ResourceVersion, live))
+	}
+	want := []string{"Applied@5 live=false", "Synced@5 live=false", "Applied@6 live=true", "Deleted@7 live=true", "Applied@9 live=false"}
+	if !slices.Equal(got, want) {
+		t.Errorf("changes %q, want %q", got, want)
 	}
 }

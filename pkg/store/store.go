@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
@@ -190,7 +191,7 @@ func (s *Store[T]) apply(obj T, rv string) {
 	if had && old.GetResourceVersion() == obj.GetResourceVersion() {
 		return
 	}
-	s.notifyLocked(Change[T]{Type: Applied, Key: k, Object: obj, Old: old, HasOld: had, ResourceVersion: rv})
+	s.notifyLocked(Change[T]{Type: Applied, Key: k, Object: obj, Old: old, HasOld: had, ResourceVersion: rv, At: time.Now()})
 }
 
 func (s *Store[T]) delete(obj T, rv string) {
@@ -203,7 +204,7 @@ func (s *Store[T]) delete(obj T, rv string) {
 	}
 	delete(s.items, k)
 	s.rv = rv
-	s.notifyLocked(Change[T]{Type: Deleted, Key: k, Object: obj, Old: old, HasOld: had, ResourceVersion: rv})
+	s.notifyLocked(Change[T]{Type: Deleted, Key: k, Object: obj, Old: old, HasOld: had, ResourceVersion: rv, At: time.Now()})
 }
 
 func (s *Store[T]) notifyLocked(c Change[T]) {

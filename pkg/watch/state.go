@@ -57,7 +57,8 @@ type machine[T any] struct {
 	streaming bool // try streaming lists; false once the server refused one
 	unpaged   bool // list in one request: a continue token expired mid-list
 	opened    time.Time
-	received  int // events read from the open watch
+	received  int  // events read from the open watch
+	resuming  bool // a watch of this list ended: the next one is a restart
 }
 
 // step makes one transition. progressed is true when the server answered
@@ -95,7 +96,7 @@ func (m *machine[T]) closeStream() {
 // relist drops the open watch and goes back to StateEmpty.
 func (m *machine[T]) relist() {
 	m.closeStream()
-	m.state, m.cont = StateEmpty, ""
+	m.state, m.cont, m.resuming = StateEmpty, "", false
 }
 
 // expired relists after the server said 410 Gone.
@@ -202,6 +203,10 @@ func (m *machine[T]) openWatch(ctx context.Context) (bool, error) {
 	}
 	m.stream, m.state = s, StateWatching
 	m.opened, m.received = m.w.opts.Clock.Now(), 0
+	if m.resuming {
+		m.resuming = false
+		m.w.opts.OnWatchRestart()
+	}
 	return false, nil
 }
 
@@ -209,7 +214,7 @@ func (m *machine[T]) readEvent(ctx context.Context) (bool, error) {
 	ev, err := m.stream.Next()
 	if err != nil {
 		m.closeStream()
-		m.state = StateWatchPending
+		m.state, m.resuming = StateWatchPending, true
 		if !errors.Is(err, io.EOF) {
 			return false, err
 		}
@@ -235,7 +240,7 @@ func (m *machine[T]) readEvent(ctx context.Context) (bool, error) {
 			return false, nil
 		}
 		m.closeStream()
-		m.state = StateWatchPending
+		m.state, m.resuming = StateWatchPending, true
 		return false, ev.Err
 	}
 	return false, fmt.Errorf("unknown watch event type %d", ev.Type)

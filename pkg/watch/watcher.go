@@ -43,6 +43,11 @@ type Options struct {
 	// OnRelist is told when the server answered 410 Gone (the
 	// resourceVersion is too old) and the watcher starts a new list.
 	OnRelist func(err error)
+	// OnWatchRestart is told when a watch is open again after the previous
+	// one ended (the server's timeout, a dropped connection, an error other
+	// than 410 Gone): a resume from the last resourceVersion, not a relist.
+	// The first watch after a list is no restart.
+	OnWatchRestart func()
 	// Clock is for tests (default: the real clock).
 	Clock clock.Clock
 }
@@ -92,6 +97,9 @@ func New[T any](client Client[T], opts Options) *Watcher[T] {
 	}
 	if opts.OnRelist == nil {
 		opts.OnRelist = func(error) {}
+	}
+	if opts.OnWatchRestart == nil {
+		opts.OnWatchRestart = func() {}
 	}
 	return &Watcher[T]{client: client, opts: opts}
 }

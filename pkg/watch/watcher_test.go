@@ -286,3 +286,37 @@ func TestWatchEndingAtOnce(t *testing.T) {
 		t.Errorf("%d watches ended at once without events, and none was backed off", len(script)-1)
 	}
 }
+
+func TestOnWatchRestart(t *testing.T) {
+	tests := []struct {
+		name   string
+		opts   Options
+		script []reply
+		want   int
+	}{{
+		name: "whole list: the first watch after each list is no restart; a watch resumed after EOF is one; a 410 relists instead",
+		opts: Options{List: ListWhole},
+		script: []reply{listOK("10", "", "a"), watchOK(eof, added("d", "11")), watchOK(eof, added("e", "12")),
+			watchFails(expired), listOK("20", "", "a"), watchOK(eof, added("f", "21"))},
+		want: 1,
+	}, {
+		name:   "streaming list: the list is the first watch, so the watch after its EOF is a restart",
+		script: []reply{watchOK(eof, initialEventsEnd("10"), added("c", "11")), watchOK(eof, added("d", "12"))},
+		want:   1,
+	}, {
+		name:   "a watch that fails to open is no restart until one opens",
+		opts:   Options{List: ListWhole},
+		script: []reply{listOK("10", "", "a"), watchOK(eof, added("d", "11")), watchFails(internal), watchOK(eof, added("e", "12"))},
+		want:   1,
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			restarts := 0
+			tc.opts.OnWatchRestart = func() { restarts++ }
+			runScript(t, tc.opts, nil, tc.script...)
+			if restarts != tc.want {
+				t.Errorf("OnWatchRestart told %d times, want %d", restarts, tc.want)
+			}
+		})
+	}
+}

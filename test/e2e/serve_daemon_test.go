@@ -389,11 +389,11 @@ func TestServeStatusStop(t *testing.T) {
 	st := runIn(t, dir, "serve", "status", "--kubeconfig", cp.AdminKubeconfig())
 	lines := strings.Split(st[0], "\n")
 	if st[2] != "0" || len(lines) < 6 || lines[0] != fmt.Sprintf("Daemon pid %d at %s since %s", d.cmd.Process.Pid, d.config.Host, lines[0][strings.LastIndex(lines[0], " ")+1:]) ||
-		lines[1] != "kubeconfig: "+d.kubeconfig || strings.Join(strings.Fields(lines[3]), " ") != "RESOURCE OBJECTS RESOURCEVERSION WATCHERS EVENTS SENT" {
+		lines[1] != "kubeconfig: "+d.kubeconfig || strings.Join(strings.Fields(lines[3]), " ") != "RESOURCE OBJECTS RESOURCEVERSION WATCHERS EVENTS SENT LAG" {
 		t.Fatalf("serve status: %q", st)
 	}
 	cms := strings.Fields(lines[4])
-	if len(cms) != 5 || cms[0] != "configmaps" || cms[3] != "1" || cms[1] == "0" {
+	if len(cms) != 6 || cms[0] != "configmaps" || cms[3] != "1" || cms[1] == "0" {
 		t.Errorf("configmaps row %q, want its objects and the one watcher", lines[4])
 	}
 	if !strings.HasPrefix(lines[5], "namespaces ") {
