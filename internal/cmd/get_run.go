@@ -241,7 +241,8 @@ func (o *GetOptions) noResources() {
 // printGeneric prints every object as kubectl's json, yaml, name and
 // template formats do: one v1 List, or the object itself when the
 // arguments name one object; nothing when that one, or every one with
-// --ignore-not-found, is missing.
+// --ignore-not-found, is missing. A List as json or yaml is written one
+// object at a time (output.WriteList) unless --sort-by must see them all.
 func (o *GetOptions) printGeneric(snaps []snapshot) error {
 	var objs []*object.Object
 	for _, s := range snaps {
@@ -249,6 +250,10 @@ func (o *GetOptions) printGeneric(snaps []snapshot) error {
 	}
 	if len(objs) == 0 && (o.singleItem() || o.IgnoreNotFound) {
 		return nil
+	}
+	format := *o.PrintFlags.OutputFormat
+	if !o.singleItem() && o.sortBy() == "" && output.StreamsList(format) {
+		return output.WriteList(o.Out, format, objs) // one object's maps at a time
 	}
 	pf := o.PrintFlags.Copy()
 	printer, err := pf.ToPrinter()
