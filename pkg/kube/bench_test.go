@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -22,6 +23,11 @@ import (
 // server encodes it (encoding/json, fields in the struct's order), with its
 // managedFields.
 func wireConfigMap(t testing.TB, i, rv int) []byte {
+	return wireConfigMapOf(t, i, rv, strings.Repeat(fmt.Sprintf("%07d-", i), 128))
+}
+
+// wireConfigMapOf is wireConfigMap with payload as its data.
+func wireConfigMapOf(t testing.TB, i, rv int, payload string) []byte {
 	t.Helper()
 	created := metav1.NewTime(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	cm := corev1.ConfigMap{
@@ -35,7 +41,7 @@ func wireConfigMap(t testing.TB, i, rv int) []byte {
 				FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:data":{".":{},"f:payload":{}},"f:metadata":{"f:labels":{".":{},"f:app":{}}}}`)},
 			}},
 		},
-		Data: map[string]string{"payload": strings.Repeat(fmt.Sprintf("%07d-", i), 128)},
+		Data: map[string]string{"payload": payload},
 	}
 	raw, err := json.Marshal(cm)
 	if err != nil {
@@ -46,13 +52,31 @@ func wireConfigMap(t testing.TB, i, rv int) []byte {
 
 // wireList is a LIST answer of n ConfigMaps of 1 KiB.
 func wireList(t testing.TB, n int) []byte {
+	return wireListOf(t, n, func(i int) []byte { return wireConfigMap(t, i, 1000+i) })
+}
+
+// wireListRandom is a LIST answer of n ConfigMaps of 1 KiB of random text,
+// as test/bench creates them.
+func wireListRandom(t testing.TB, n int) []byte {
+	r := rand.New(rand.NewPCG(1, 2))
+	const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 "
+	payload := make([]byte, 1024)
+	return wireListOf(t, n, func(i int) []byte {
+		for j := range payload {
+			payload[j] = letters[r.IntN(len(letters))]
+		}
+		return wireConfigMapOf(t, i, 1000+i, string(payload))
+	})
+}
+
+func wireListOf(t testing.TB, n int, item func(i int) []byte) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"99999"},"items":[`)
 	for i := range n {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.Write(wireConfigMap(t, i, 1000+i))
+		b.Write(item(i))
 	}
 	b.WriteString("]}\n")
 	return b.Bytes()
