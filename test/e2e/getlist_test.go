@@ -26,7 +26,7 @@ func TestGetListFormatsMatchKubectl(t *testing.T) {
 	ctx := context.Background()
 	long := strings.Repeat("a line of words long enough for the YAML emitter to fold it ", 3)
 	createCM(t, cs, ns, "odd", map[string]string{"app": "odd"}, "html", "<b>&amp;</b>", "long", long, "lines", "one\n  two\n", "u", "café \u2028 😀")
-	for i := range 80 { // about 100 KiB of JSON: more than one buffer
+	for i := range 120 { // about 180 KiB of JSON: more than one buffer, gzip from the server
 		createCM(t, cs, ns, fmt.Sprintf("cm-%02d", i), map[string]string{"app": "bulk"}, "payload", strings.Repeat(fmt.Sprintf("%03d ", i), 256))
 	}
 	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "token", Namespace: ns}, StringData: map[string]string{"a": "b"}}
