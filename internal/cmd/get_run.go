@@ -241,8 +241,9 @@ func (o *GetOptions) noResources() {
 // printGeneric prints every object as kubectl's json, yaml, name and
 // template formats do: one v1 List, or the object itself when the
 // arguments name one object; nothing when that one, or every one with
-// --ignore-not-found, is missing. A List as json or yaml is written one
-// object at a time (output.WriteList) unless --sort-by must see them all.
+// --ignore-not-found, is missing. A List as json, yaml or name is written
+// one object at a time (output.WriteList, printEach) unless --sort-by must
+// see them all.
 func (o *GetOptions) printGeneric(snaps []snapshot) error {
 	var objs []*object.Object
 	for _, s := range snaps {
@@ -263,6 +264,9 @@ func (o *GetOptions) printGeneric(snaps []snapshot) error {
 	if s := o.sortBy(); s != "" {
 		printer = &get.SortingPrinter{Delegate: printer, SortField: s}
 	}
+	if !o.singleItem() && o.sortBy() == "" && format == "name" {
+		return printEach(printer, objs, o.Out) // what the name printer does with a List
+	}
 	var obj runtime.Object
 	if o.singleItem() {
 		if obj, err = objs[0].Unstructured(); err != nil {
@@ -274,6 +278,21 @@ func (o *GetOptions) printGeneric(snaps []snapshot) error {
 		}
 	}
 	return printer.PrintObj(obj, o.Out)
+}
+
+// printEach prints each object with printer, one object's maps at a time.
+func printEach(printer printers.ResourcePrinter, objs []*object.Object, out io.Writer) error {
+	w := bufio.NewWriterSize(out, 64<<10)
+	for _, obj := range objs {
+		u, err := obj.Unstructured()
+		if err != nil {
+			return err
+		}
+		if err := printer.PrintObj(u, w); err != nil {
+			return err
+		}
+	}
+	return w.Flush()
 }
 
 func (o *GetOptions) tablePrinter(gk schema.GroupKind, withNamespace, withKind bool) (printers.ResourcePrinter, error) {

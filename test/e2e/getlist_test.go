@@ -13,7 +13,7 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
 )
 
-// TestGetListFormatsMatchKubectl: `get -o json|yaml` of a List, which
+// TestGetListFormatsMatchKubectl: `get -o json|yaml|name` of a List, which
 // kubectl-reflect writes one object at a time, is byte for byte what
 // kubectl get prints: one kind, several kinds, an empty List, a List longer
 // than the output buffer, objects whose JSON kubectl rewrites (HTML
@@ -36,7 +36,7 @@ func TestGetListFormatsMatchKubectl(t *testing.T) {
 	allowConfigMapsOnly(t, ns)
 	admin, user := cp.AdminKubeconfig(), cp.UserKubeconfig()
 
-	for _, format := range []string{"json", "yaml"} {
+	for _, format := range []string{"json", "yaml", "name"} {
 		cases := []struct {
 			name       string
 			kubeconfig string
