@@ -241,7 +241,9 @@ func (o *GetOptions) noResources() {
 // printGeneric prints every object as kubectl's json, yaml, name and
 // template formats do: one v1 List, or the object itself when the
 // arguments name one object; nothing when that one, or every one with
-// --ignore-not-found, is missing.
+// --ignore-not-found, is missing. A List as json, yaml or name is written
+// one object at a time (output.WriteList, printEach) unless --sort-by must
+// see them all.
 func (o *GetOptions) printGeneric(snaps []snapshot) error {
 	var objs []*object.Object
 	for _, s := range snaps {
@@ -250,6 +252,10 @@ func (o *GetOptions) printGeneric(snaps []snapshot) error {
 	if len(objs) == 0 && (o.singleItem() || o.IgnoreNotFound) {
 		return nil
 	}
+	format := *o.PrintFlags.OutputFormat
+	if !o.singleItem() && o.sortBy() == "" && output.StreamsList(format) {
+		return output.WriteList(o.Out, format, objs) // one object's maps at a time
+	}
 	pf := o.PrintFlags.Copy()
 	printer, err := pf.ToPrinter()
 	if err != nil {
@@ -257,6 +263,9 @@ func (o *GetOptions) printGeneric(snaps []snapshot) error {
 	}
 	if s := o.sortBy(); s != "" {
 		printer = &get.SortingPrinter{Delegate: printer, SortField: s}
+	}
+	if !o.singleItem() && o.sortBy() == "" && format == "name" {
+		return printEach(printer, objs, o.Out) // what the name printer does with a List
 	}
 	var obj runtime.Object
 	if o.singleItem() {
@@ -269,6 +278,21 @@ func (o *GetOptions) printGeneric(snaps []snapshot) error {
 		}
 	}
 	return printer.PrintObj(obj, o.Out)
+}
+
+// printEach prints each object with printer, one object's maps at a time.
+func printEach(printer printers.ResourcePrinter, objs []*object.Object, out io.Writer) error {
+	w := bufio.NewWriterSize(out, 64<<10)
+	for _, obj := range objs {
+		u, err := obj.Unstructured()
+		if err != nil {
+			return err
+		}
+		if err := printer.PrintObj(u, w); err != nil {
+			return err
+		}
+	}
+	return w.Flush()
 }
 
 func (o *GetOptions) tablePrinter(gk schema.GroupKind, withNamespace, withKind bool) (printers.ResourcePrinter, error) {

@@ -205,8 +205,9 @@ func (c *Client) List(ctx context.Context, opts watch.ListRequest) (watch.Page[*
 	if opts.ResourceVersion != "" {
 		req.Param("resourceVersion", opts.ResourceVersion)
 	}
-	// The body is decoded as it streams in (see decodeList); errors come
-	// back as the server's Status.
+	// The body is decoded as it streams in (see decodeList), unzipped by
+	// readAhead; errors come back as the server's Status.
+	req.SetHeader("Accept-Encoding", acceptGzip)
 	body, err := req.Stream(ctx)
 	if err != nil {
 		c.notFound(ctx, ep, err)

@@ -7,7 +7,8 @@
 // events straight into *object.Object without building maps. Both are read
 // as streams: a LIST answer item by item as it arrives (list.go), a watch
 // event by event, split at newlines (frames.go), from a buffer that holds one
-// item at a time. A Client answered 404 finds its resource again through
+// item at a time. LISTs ask for gzip and are unzipped with klauspost/compress
+// on the read-ahead goroutine (inflate.go, readahead.go). A Client answered 404 finds its resource again through
 // discovery (Client.Rediscover, RediscoverWith): a custom resource whose
 // definition was deleted may come back serving another version.
 //

@@ -3,9 +3,10 @@ package kube
 import "io"
 
 // readAhead reads a response body in a goroutine of its own, one buffer
-// ahead of its reader: the transport's work behind Read (HTTP/2 frames,
-// gunzip, which is a quarter of a LIST's client CPU) overlaps with decoding
-// the previous buffer. It is for LIST answers; a watch, mostly idle, reads
+// ahead of its reader, and unzips it if it is gzip (see inflate): the
+// transport's work behind Read (HTTP/2 frames) and gunzip, which is a
+// quarter of a LIST's client CPU, overlap with decoding the previous
+// buffer. It is for LIST answers; a watch, mostly idle, reads
 // its body directly.
 type readAhead struct {
 	body io.ReadCloser
@@ -18,7 +19,10 @@ func newReadAhead(body io.ReadCloser) *readAhead {
 	ra := &readAhead{body: body, pr: pr, done: make(chan struct{})}
 	go func() {
 		defer close(ra.done)
-		_, err := io.CopyBuffer(pw, body, make([]byte, 64<<10))
+		r, err := inflate(body)
+		if err == nil {
+			_, err = io.CopyBuffer(pw, r, make([]byte, 64<<10))
+		}
 		pw.CloseWithError(err) // nil: the reader sees io.EOF
 	}()
 	return ra

@@ -51,7 +51,8 @@ func (s *stream) Next() (watch.WatchEvent[*object.Object], error) {
 }
 
 func (s *stream) decode(frame string) (watch.WatchEvent[*object.Object], error) {
-	f := gjson.GetMany(frame, "type", "object")
+	// Two lookups rather than gjson.GetMany, which allocates its result.
+	f := [2]gjson.Result{gjson.Get(frame, "type"), gjson.Get(frame, "object")}
 	var ev watch.WatchEvent[*object.Object]
 	switch f[0].Str {
 	case "ADDED":

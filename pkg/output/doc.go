@@ -44,7 +44,9 @@
 //
 // For `get`, Table (list.go) builds the meta.k8s.io Table kubectl would have
 // received from the server's columns and each object's cells, and List the
-// v1 List of several objects, so that kubectl's own printers print them.
+// v1 List of several objects, so that kubectl's own printers print them;
+// WriteList (liststream.go) prints that List as json or yaml byte for byte
+// as kubectl's printers do, one object at a time.
 //
 // Every printer buffers: output is written on Flush (or when the buffer
 // fills), so callers flush whenever they have no more events at hand. The
