@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
@@ -326,7 +327,7 @@ func (in *informer) waitFor(t *testing.T, who string, want map[string]string) {
 	deadline := time.After(patience)
 	for {
 		in.mu.Lock()
-		got := maps(in.state)
+		got := maps.Clone(in.state)
 		in.mu.Unlock()
 		if reflect.DeepEqual(got, want) {
 			return
@@ -337,14 +338,6 @@ func (in *informer) waitFor(t *testing.T, who string, want map[string]string) {
 			t.Fatalf("the informer %s holds %v, want %v", who, got, want)
 		}
 	}
-}
-
-func maps(m map[string]string) map[string]string {
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // requestLog records the URLs a client asks for.
