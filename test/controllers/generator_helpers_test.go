@@ -24,7 +24,7 @@ func runGenerator(t *testing.T, cp *controlplane.ControlPlane, ns string, extra 
 	installCRD(t, cp)
 	p := start(t, cp, append([]string{"run-controller", "configmap-generator", "-n", ns}, extra...)...)
 	if !hasFlag(extra, "-q") {
-		p.waitErrLine(`^configmap-generator: ready$`)
+		p.WaitErrLine(`^configmap-generator: ready$`)
 	}
 	return p
 }

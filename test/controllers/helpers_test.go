@@ -1,16 +1,12 @@
 package controllers
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"io"
 	"os"
 	"os/exec"
-	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -25,24 +21,13 @@ import (
 
 // patience bounds every wait for something that should happen; it guards
 // against hangs and is never a performance expectation.
-const patience = 60 * time.Second
+const patience = testkit.Patience
 
 // pollEvery is how often eventually asks the API server again.
 const pollEvery = 50 * time.Millisecond
 
-// proc is a running kubectl-reflect: its stdout and stderr line by line,
-// and the whole of each.
-type proc struct {
-	t              *testing.T
-	cmd            *exec.Cmd
-	stdout, stderr chan string // every line, in order; closed at exit
-	allOut, allErr *syncBuffer
-	done           chan struct{}
-	err            error
-	streams        sync.WaitGroup
-}
-
-type syncBuffer = testkit.SyncBuffer
+// proc is a running kubectl-reflect.
+type proc = testkit.Proc
 
 // start runs the binary with args and the admin kubeconfig unless args set
 // --kubeconfig. It is killed when the test ends; its stderr is logged if
@@ -65,49 +50,7 @@ func startEnv(t *testing.T, cp *controlplane.ControlPlane, env []string, args ..
 
 func startCmd(t *testing.T, cmd *exec.Cmd) *proc {
 	t.Helper()
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	errOut, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &proc{
-		t: t, cmd: cmd, stdout: make(chan string, 100000), stderr: make(chan string, 100000),
-		allOut: &syncBuffer{}, allErr: &syncBuffer{}, done: make(chan struct{}),
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %v: %v", cmd.Args, err)
-	}
-	p.streams.Go(func() { readLines(out, p.stdout, p.allOut) })
-	p.streams.Go(func() { readLines(errOut, p.stderr, p.allErr) })
-	go func() {
-		p.streams.Wait() // Wait closes the pipes: read them to the end first
-		p.err = cmd.Wait()
-		close(p.done)
-	}()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-p.done
-		if t.Failed() {
-			t.Logf("stderr of %v:\n%s", cmd.Args, p.allErr.String())
-		}
-	})
-	return p
-}
-
-func readLines(r io.Reader, lines chan<- string, all *syncBuffer) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		all.Write([]byte(sc.Text() + "\n"))
-		select {
-		case lines <- sc.Text():
-		default: // nobody reads this stream: all has it
-		}
-	}
-	close(lines)
+	return testkit.StartProc(t, cmd)
 }
 
 func hasFlag(args []string, flag string) bool {
@@ -117,62 +60,6 @@ func hasFlag(args []string, flag string) bool {
 		}
 	}
 	return false
-}
-
-// waitErrLine reads stderr until a line matches re and returns it.
-func (p *proc) waitErrLine(re string) string {
-	p.t.Helper()
-	return p.waitLine(p.stderr, "stderr", regexp.MustCompile(re))
-}
-
-// waitOutLine reads stdout until a line matches re and returns it.
-func (p *proc) waitOutLine(re string) string {
-	p.t.Helper()
-	return p.waitLine(p.stdout, "stdout", regexp.MustCompile(re))
-}
-
-func (p *proc) waitLine(lines <-chan string, name string, re *regexp.Regexp) string {
-	p.t.Helper()
-	deadline := time.After(patience)
-	for {
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				p.t.Fatalf("%s ended (exit: %v) before a line matching %q; stderr:\n%s", name, p.err, re, p.allErr.String())
-			}
-			if re.MatchString(l) {
-				return l
-			}
-		case <-deadline:
-			p.t.Fatalf("no %s line matching %q within %s; stderr:\n%s", name, re, patience, p.allErr.String())
-		}
-	}
-}
-
-// signal sends sig to the process.
-func (p *proc) signal(sig syscall.Signal) {
-	p.t.Helper()
-	if err := p.cmd.Process.Signal(sig); err != nil {
-		p.t.Fatalf("signal %s: %v", sig, err)
-	}
-}
-
-// wait waits for the process to exit and returns its exit code.
-func (p *proc) wait() int {
-	p.t.Helper()
-	select {
-	case <-p.done:
-	case <-time.After(patience):
-		p.t.Fatalf("did not exit within %s; stderr:\n%s", patience, p.allErr.String())
-	}
-	if p.err == nil {
-		return 0
-	}
-	if ee, ok := p.err.(*exec.ExitError); ok {
-		return ee.ExitCode()
-	}
-	p.t.Fatalf("wait: %v", p.err)
-	return -1
 }
 
 // runOnce runs the binary to completion with the admin kubeconfig unless

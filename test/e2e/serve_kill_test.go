@@ -41,9 +41,7 @@ func TestServeGetFallsBack(t *testing.T) {
 			default:
 				t.Fatalf("get never asked the daemon for %s: it did not use it", tt.killAt)
 			}
-			if want := runIn(t, dir, append(args, "--no-daemon")...); got != want {
-				t.Errorf("get with the daemon killed under it:\n%q\nwith --no-daemon:\n%q", got, want)
-			}
+			assertAsNoDaemon(t, dir, "with the daemon killed under it", got, args...)
 		})
 	}
 }
@@ -85,8 +83,8 @@ func killDaemonAt(t *testing.T, d *daemon, killAt *regexp.Regexp) <-chan struct{
 			return
 		}
 		once.Do(func() {
-			_ = d.cmd.Process.Signal(syscall.SIGKILL)
-			<-d.done
+			_ = d.Cmd.Process.Signal(syscall.SIGKILL)
+			<-d.Done()
 			srv.Listener.Close()
 			close(killed)
 		})

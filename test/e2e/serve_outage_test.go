@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"os/exec"
 	"path/filepath"
@@ -13,8 +12,6 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-
-	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
 )
 
 // TestServeOutage: the daemon is cut off from the API server (by a proxy)
@@ -28,14 +25,7 @@ import (
 // connected. The test starts its own control plane: restarting the shared one
 // would disturb the tests running beside it.
 func TestServeOutage(t *testing.T) {
-	cp := controlplane.StartForTest(t, controlplane.Options{NoControllerManager: true})
-	cs := admin(t, cp)
-	ns := namespace(t, cs)
-	ctx := context.Background()
-	for i := range 10 {
-		createCM(t, cs, ns, fmt.Sprintf("c%d", i), nil, "k", "0")
-	}
-	px := newProxy(t, cp.Server())
+	cp, cs, ns, px := outageCluster(t)
 	dir := t.TempDir()
 	d := startServeIn(t, dir, cp.AdminKubeconfig(), "configmaps", "--server", px.URL())
 	d.caughtUp(t, cs)
@@ -55,20 +45,7 @@ func TestServeOutage(t *testing.T) {
 	}
 	relists := configMapsMetric(t, d, "kubectl_reflect_serve_relists_total")
 
-	px.disconnect(true)
-	updateCM(t, cs, ns, "c1", "k", "1")
-	deleteCM(t, cs, ns, "c2")
-	deleteCM(t, cs, ns, "c3")
-	createCM(t, cs, ns, "c10", nil, "k", "0")
-	createCM(t, cs, ns, "c11", nil, "k", "0")
-	deleteCM(t, cs, ns, "c11") // created and deleted while away
-	if err := cp.CompactEtcd(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := cp.RestartAPIServer(ctx); err != nil {
-		t.Fatal(err)
-	}
-	px.reconnect()
+	outage(t, cp, cs, ns, px)
 	converge(t, cs, ns, clients)
 	if got := configMapsMetric(t, d, "kubectl_reflect_serve_relists_total"); got == relists {
 		t.Errorf("the daemon did not relist (relists %s before and after): its watch resumed without a 410 Gone", got)
@@ -80,7 +57,7 @@ func TestServeOutage(t *testing.T) {
 
 	// kube-apiserver restarted under the connected daemon: its watch
 	// breaks off and goes on at the new server.
-	if err := cp.RestartAPIServer(ctx); err != nil {
+	if err := cp.RestartAPIServer(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	updateCM(t, cs, ns, "c5", "k", "5")
@@ -144,9 +121,9 @@ func (s *lineState) state() map[string]string { return s.view }
 func (s *lineState) await(deadline <-chan time.Time) bool {
 	s.t.Helper()
 	select {
-	case l, ok := <-s.p.lines:
+	case l, ok := <-s.p.Lines:
 		if !ok {
-			s.t.Fatalf("%s ended (exit: %v); stderr:\n%s", s.who, s.p.err, s.p.stderr.String())
+			s.t.Fatalf("%s ended (exit: %v); stderr:\n%s", s.who, s.p.Err(), s.p.Stderr.String())
 		}
 		typ, name, k := s.parse(l)
 		switch typ {
