@@ -1,7 +1,6 @@
 package controllers
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -40,7 +39,7 @@ func start(t *testing.T, cp *controlplane.ControlPlane, args ...string) *proc {
 // startEnv is start with env added to the environment.
 func startEnv(t *testing.T, cp *controlplane.ControlPlane, env []string, args ...string) *proc {
 	t.Helper()
-	if !hasFlag(args, "--kubeconfig") {
+	if !testkit.HasFlag(args, "--kubeconfig") {
 		args = append(args, "--kubeconfig", cp.AdminKubeconfig())
 	}
 	cmd := exec.Command(binary, args...)
@@ -53,20 +52,11 @@ func startCmd(t *testing.T, cmd *exec.Cmd) *proc {
 	return testkit.StartProc(t, cmd)
 }
 
-func hasFlag(args []string, flag string) bool {
-	for _, a := range args {
-		if a == flag || strings.HasPrefix(a, flag+"=") {
-			return true
-		}
-	}
-	return false
-}
-
 // runOnce runs the binary to completion with the admin kubeconfig unless
 // args set one, and returns stdout, stderr and the exit code.
 func runOnce(t *testing.T, cp *controlplane.ControlPlane, args ...string) (string, string, int) {
 	t.Helper()
-	if cp != nil && !hasFlag(args, "--kubeconfig") {
+	if cp != nil && !testkit.HasFlag(args, "--kubeconfig") {
 		args = append(args, "--kubeconfig", cp.AdminKubeconfig())
 	}
 	return runBinary(t, binary, args...)
@@ -80,21 +70,9 @@ func kubectl(t *testing.T, cp *controlplane.ControlPlane, args ...string) (strin
 
 func runBinary(t *testing.T, bin string, args ...string) (string, string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), patience)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "NO_COLOR=1")
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	code := 0
-	if err := cmd.Run(); err != nil {
-		ee, ok := err.(*exec.ExitError)
-		if !ok {
-			t.Fatalf("running %s %v: %v", bin, args, err)
-		}
-		code = ee.ExitCode()
-	}
-	return out.String(), errOut.String(), code
+	return testkit.Run(t, cmd)
 }
 
 // namespace creates a namespace for one test and deletes it afterwards.
@@ -154,21 +132,9 @@ func installCRD(t *testing.T, cp *controlplane.ControlPlane) {
 // kubectlStdin runs kubectlBinary with args, stdin as its input.
 func kubectlStdin(t *testing.T, cp *controlplane.ControlPlane, stdin string, args ...string) (string, string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), patience)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, kubectlBinary, append(args, "--kubeconfig", cp.AdminKubeconfig())...)
+	cmd := exec.Command(kubectlBinary, append(args, "--kubeconfig", cp.AdminKubeconfig())...)
 	cmd.Stdin = strings.NewReader(stdin)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	code := 0
-	if err := cmd.Run(); err != nil {
-		ee, ok := err.(*exec.ExitError)
-		if !ok {
-			t.Fatalf("running kubectl %v: %v", args, err)
-		}
-		code = ee.ExitCode()
-	}
-	return out.String(), errOut.String(), code
+	return testkit.Run(t, cmd)
 }
 
 // runtimeConvert converts an unstructured object into a typed one.

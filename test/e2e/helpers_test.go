@@ -1,12 +1,10 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
-	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -31,7 +29,7 @@ type syncBuffer = testkit.SyncBuffer
 // --kubeconfig.
 func start(t *testing.T, cp *controlplane.ControlPlane, args ...string) *proc {
 	t.Helper()
-	if !hasFlag(args, "--kubeconfig") {
+	if !testkit.HasFlag(args, "--kubeconfig") {
 		args = append(args, "--kubeconfig", cp.AdminKubeconfig())
 	}
 	cmd := exec.Command(binary, args...)
@@ -50,15 +48,6 @@ func startKubectl(t *testing.T, cp *controlplane.ControlPlane, args ...string) *
 func startCmd(t *testing.T, cmd *exec.Cmd) *proc {
 	t.Helper()
 	return &proc{testkit.StartProc(t, cmd)}
-}
-
-func hasFlag(args []string, flag string) bool {
-	for _, a := range args {
-		if a == flag || strings.HasPrefix(a, flag+"=") {
-			return true
-		}
-	}
-	return false
 }
 
 // event is one NDJSON line of `watch -o json`.
@@ -165,20 +154,7 @@ func deleteCM(t *testing.T, cs kubernetes.Interface, ns, name string) {
 // exit code.
 func runOnce(t *testing.T, env []string, args ...string) (string, string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), patience)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd := exec.Command(binary, args...)
 	cmd.Env = append(append(os.Environ(), "NO_COLOR=1"), env...)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	code := 0
-	if err != nil {
-		ee, ok := err.(*exec.ExitError)
-		if !ok {
-			t.Fatalf("running %v: %v", args, err)
-		}
-		code = ee.ExitCode()
-	}
-	return out.String(), errOut.String(), code
+	return testkit.Run(t, cmd)
 }

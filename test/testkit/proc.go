@@ -244,3 +244,36 @@ func (p *Proc) Wait() int {
 	p.T.Fatalf("wait: %v", p.err)
 	return -1
 }
+
+// Run runs cmd to completion (it is killed after Patience) and returns its
+// stdout, stderr and exit code; it fails the test if cmd cannot run.
+func Run(t *testing.T, cmd *exec.Cmd) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("running %v: %v", cmd.Args, err)
+	}
+	timer := time.AfterFunc(Patience, func() { _ = cmd.Process.Kill() })
+	defer timer.Stop()
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	default:
+		t.Fatalf("running %v: %v", cmd.Args, err)
+	}
+	return out.String(), errOut.String(), code
+}
+
+// HasFlag says whether args set flag (as "--flag" or "--flag=...").
+func HasFlag(args []string, flag string) bool {
+	for _, a := range args {
+		if a == flag || strings.HasPrefix(a, flag+"=") {
+			return true
+		}
+	}
+	return false
+}
