@@ -10,5 +10,6 @@
 // objects; the deploy tests (deploy_test.go) run deploy/'s manifests as they
 // are, with -A and the fixed namespace kubectl-reflect-system, and only
 // while they run. main_test.go builds the binaries and starts the control plane;
-// helpers_test.go has the process, kubectl, namespace and wait helpers.
+// helpers_test.go has the process (testkit.Proc), kubectl, namespace and
+// wait helpers.
 package controllers

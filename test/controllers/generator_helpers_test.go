@@ -15,6 +15,7 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers/configmapgenerator"
 	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
+	"github.com/kubectl-reflect/kubectl-reflect/test/testkit"
 )
 
 // runGenerator starts `run-controller configmap-generator -n ns` with
@@ -23,8 +24,8 @@ func runGenerator(t *testing.T, cp *controlplane.ControlPlane, ns string, extra 
 	t.Helper()
 	installCRD(t, cp)
 	p := start(t, cp, append([]string{"run-controller", "configmap-generator", "-n", ns}, extra...)...)
-	if !hasFlag(extra, "-q") {
-		p.waitErrLine(`^configmap-generator: ready$`)
+	if !testkit.HasFlag(extra, "-q") {
+		p.WaitErrLine(`^configmap-generator: ready$`)
 	}
 	return p
 }

@@ -40,7 +40,7 @@ func TestGeneratorLifecycle(t *testing.T) {
 	if m := managers(cm); !slices.Contains(m, "kubectl-reflect-configmap-generator") {
 		t.Errorf("managers %v", m)
 	}
-	p.waitErrLine(reconciled(ns, "app", "ok"))
+	p.WaitErrLine(reconciled(ns, "app", "ok"))
 
 	applyGenerator(t, cp, ns, "app", "  data:\n    a: \"2\"\n    b: \"3\"\n  labels:\n    team: web\n")
 	cm = waitConfigMap(t, cs, ns, "app", "updated", func(cm *corev1.ConfigMap) bool { return dataIs(cm, "a", "2", "b", "3") })
@@ -178,15 +178,15 @@ func TestGeneratorInvalidSpec(t *testing.T) {
 	if note := warningEvent(t, cs, ns, "bad", configmapgenerator.ReasonInvalidSpec); !contains(note, `data key "a/b"`) {
 		t.Errorf("event note %q", note)
 	}
-	p.waitErrLine(reconciled(ns, "bad", "terminal error: invalid spec"))
+	p.WaitErrLine(reconciled(ns, "bad", "terminal error: invalid spec"))
 
 	// Later work gets done, and by then "bad" has not been retried: its
 	// creation and its status write, at most, reconciled it.
 	applyGenerator(t, cp, ns, "later", "  data:\n    a: \"1\"\n")
-	p.waitErrLine(reconciled(ns, "later", "ok"))
+	p.WaitErrLine(reconciled(ns, "later", "ok"))
 	waitReady(t, cp, ns, "later", metav1.ConditionTrue, configmapgenerator.ReasonGenerated)
-	if n := countLines(p.allErr.String(), reconciled(ns, "bad", "")); n > 3 {
-		t.Errorf("bad reconciled %d times: a retry loop\n%s", n, p.allErr.String())
+	if n := countLines(p.Stderr.String(), reconciled(ns, "bad", "")); n > 3 {
+		t.Errorf("bad reconciled %d times: a retry loop\n%s", n, p.Stderr.String())
 	}
 	if _, err := cs.CoreV1().ConfigMaps(ns).Get(context.Background(), "bad", metav1.GetOptions{}); err == nil {
 		t.Error("an invalid generator made a ConfigMap")
@@ -224,7 +224,7 @@ func TestGeneratorNameConflict(t *testing.T) {
 		t.Errorf("message %q", msg)
 	}
 	warningEvent(t, cs, ns, "app", configmapgenerator.ReasonNameConflict)
-	p.waitErrLine(reconciled(ns, "app", "terminal error"))
+	p.WaitErrLine(reconciled(ns, "app", "terminal error"))
 	now, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, "app", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)

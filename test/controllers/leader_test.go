@@ -22,26 +22,26 @@ func TestRunControllerLeaderElection(t *testing.T) {
 	args := []string{"run-controller", "configmap-generator", "-n", ns, "--leader-elect"}
 	lease := regexp.QuoteMeta(ns + "/kubectl-reflect-configmap-generator")
 	a := start(t, cp, args...)
-	a.waitErrLine(`^leading: Lease ` + lease + `$`)
-	a.waitErrLine(`^configmap-generator: ready$`)
+	a.WaitErrLine(`^leading: Lease ` + lease + `$`)
+	a.WaitErrLine(`^configmap-generator: ready$`)
 	b := start(t, cp, args...)
-	b.waitErrLine(`^waiting to lead: Lease ` + lease + `$`)
+	b.WaitErrLine(`^waiting to lead: Lease ` + lease + `$`)
 
 	applyGenerator(t, cp, ns, "app", "  data:\n    a: \"1\"\n")
-	a.waitErrLine(reconciled(ns, "app", "ok"))
+	a.WaitErrLine(reconciled(ns, "app", "ok"))
 	waitConfigMap(t, cs, ns, "app", "generated", func(cm *corev1.ConfigMap) bool { return dataIs(cm, "a", "1") })
 	l, err := cs.CoordinationV1().Leases(ns).Get(context.Background(), "kubectl-reflect-configmap-generator", metav1.GetOptions{})
 	if err != nil || l.Spec.HolderIdentity == nil || *l.Spec.HolderIdentity == "" {
 		t.Fatalf("lease %+v: %v", l, err)
 	}
 
-	a.signal(syscall.SIGKILL)
-	a.wait()
-	if strings.Contains(b.allErr.String(), "configmap-generator "+ns+"/") {
-		t.Errorf("the standby reconciled while the leader ran:\n%s", b.allErr.String())
+	a.Signal(syscall.SIGKILL)
+	a.Wait()
+	if strings.Contains(b.Stderr.String(), "configmap-generator "+ns+"/") {
+		t.Errorf("the standby reconciled while the leader ran:\n%s", b.Stderr.String())
 	}
-	b.waitErrLine(`^leading: Lease ` + lease + `$`)
+	b.WaitErrLine(`^leading: Lease ` + lease + `$`)
 	applyGenerator(t, cp, ns, "app", "  data:\n    a: \"2\"\n")
-	b.waitErrLine(reconciled(ns, "app", "ok"))
+	b.WaitErrLine(reconciled(ns, "app", "ok"))
 	waitConfigMap(t, cs, ns, "app", "updated by the new leader", func(cm *corev1.ConfigMap) bool { return dataIs(cm, "a", "2") })
 }

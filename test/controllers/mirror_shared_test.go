@@ -98,7 +98,7 @@ func TestMirrorSharesConfigMapWatch(t *testing.T) {
 	p := start(t, cp, "run-controller", "configmap-generator,mirror", "-A", "--kubeconfig", proxy.kubeconfig(t))
 	ready := map[string]bool{}
 	for len(ready) < 3 { // configmap-generator, mirror-secrets, mirror-configmaps
-		ready[p.waitErrLine(`^\S+: ready$`)] = true
+		ready[p.WaitErrLine(`^\S+: ready$`)] = true
 	}
 
 	w := newMirrorWorld(t, cs, mirrorKinds[1])

@@ -279,7 +279,7 @@ func startMirror(t *testing.T, cp *controlplane.ControlPlane) *proc {
 	p := start(t, cp, "run-controller", "mirror", "-A")
 	ready := map[string]bool{}
 	for len(ready) < 2 {
-		line := p.waitErrLine(`^mirror-(secrets|configmaps): ready$`)
+		line := p.WaitErrLine(`^mirror-(secrets|configmaps): ready$`)
 		ready[line] = true
 	}
 	return p
@@ -424,7 +424,7 @@ func TestMirrorRefusesNonMirror(t *testing.T) {
 				t.Errorf("the non-mirror %s/cfg was written: before %+v, after %+v", taken, before, after)
 			}
 			reconciles := 0
-			for _, line := range strings.Split(p.allErr.String(), "\n") {
+			for _, line := range strings.Split(p.Stderr.String(), "\n") {
 				if f := strings.Fields(line); len(f) > 2 && f[1] == "mirror-"+k.name && f[2] == src+"/cfg" {
 					reconciles++
 				}
@@ -447,7 +447,7 @@ func TestMirrorNamespaceScoped(t *testing.T) {
 	mine, others, dst := w.ns("mine"), w.ns("others"), w.ns("dst")
 	p := start(t, cp, "run-controller", "mirror", "-n", mine)
 	for range 2 {
-		p.waitErrLine(`^mirror-(secrets|configmaps): ready$`)
+		p.WaitErrLine(`^mirror-(secrets|configmaps): ready$`)
 	}
 	ann := map[string]string{annAllowed: "true", annAutoEnabled: "true", annAutoNS: w.prefix + "dst"}
 	w.create(others, "theirs", ann, map[string]string{"k": "v"})

@@ -40,12 +40,12 @@ func TestRunControllerGracefulStop(t *testing.T) {
 	if out, errOut, code := kubectlStdin(t, cp, generators(ns, 30), "apply", "-f", "-"); code != 0 {
 		t.Fatalf("kubectl apply: exit %d\n%s%s", code, out, errOut)
 	}
-	p.waitErrLine(`^\S+ configmap-generator ` + regexp.QuoteMeta(ns) + `/gen-\d+ \S+ \S+ ok$`)
-	p.signal(syscall.SIGINT)
-	if code := p.wait(); code != 0 {
-		t.Fatalf("exit %d after SIGINT, want 0; stderr:\n%s", code, p.allErr.String())
+	p.WaitErrLine(`^\S+ configmap-generator ` + regexp.QuoteMeta(ns) + `/gen-\d+ \S+ \S+ ok$`)
+	p.Signal(syscall.SIGINT)
+	if code := p.Wait(); code != 0 {
+		t.Fatalf("exit %d after SIGINT, want 0; stderr:\n%s", code, p.Stderr.String())
 	}
-	log := p.allErr.String()
+	log := p.Stderr.String()
 	if strings.Contains(log, "error") {
 		t.Errorf("errors after a graceful stop:\n%s", log)
 	}
@@ -83,11 +83,11 @@ func TestRunControllerReconcileAll(t *testing.T) {
 	all := regexp.MustCompile(fmt.Sprintf(`^\S+ configmap-generator %s/app reconcile-all \S+ ok$`, regexp.QuoteMeta(ns)))
 	for attempt := 1; ; attempt++ {
 		if attempt > 10 {
-			t.Fatalf("no reconcile-all of a settled generator without an apply in 10 tries:\n%s", p.allErr.String())
+			t.Fatalf("no reconcile-all of a settled generator without an apply in 10 tries:\n%s", p.Stderr.String())
 		}
 		before := serverApplies(t, cs)
-		p.signal(syscall.SIGHUP)
-		line := p.waitErrLine(reconciled(ns, "app", ""))
+		p.Signal(syscall.SIGHUP)
+		line := p.WaitErrLine(reconciled(ns, "app", ""))
 		if !all.MatchString(line) {
 			continue // a reconcile due anyway, which the reconcile-all joined
 		}
@@ -133,11 +133,11 @@ func TestRunControllerDryRun(t *testing.T) {
 	ns := namespace(t, cs)
 	installCRD(t, cp)
 	p := start(t, cp, "run-controller", "configmap-generator", "-n", ns, "--dry-run")
-	p.waitErrLine(`^running configmap-generator in namespace ` + regexp.QuoteMeta(ns) + ` \(dry run: nothing is written\)$`)
+	p.WaitErrLine(`^running configmap-generator in namespace ` + regexp.QuoteMeta(ns) + ` \(dry run: nothing is written\)$`)
 	applyGenerator(t, cp, ns, "app", "  data:\n    a: \"1\"\n")
 	applyGenerator(t, cp, ns, "bad", "  data:\n    a/b: \"1\"\n")
-	p.waitErrLine(reconciled(ns, "app", "ok"))
-	p.waitErrLine(reconciled(ns, "bad", "terminal error"))
+	p.WaitErrLine(reconciled(ns, "app", "ok"))
+	p.WaitErrLine(reconciled(ns, "bad", "terminal error"))
 	ctx := context.Background()
 	if _, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, "app", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
 		t.Errorf("a dry run made ConfigMap app: %v", err)
@@ -161,11 +161,11 @@ func TestRunControllerQuiet(t *testing.T) {
 	applyGenerator(t, cp, ns, "app", "  data:\n    a: \"1\"\n")
 	waitReady(t, cp, ns, "app", metav1.ConditionTrue, configmapgenerator.ReasonGenerated)
 	waitConfigMap(t, cs, ns, "app", "generated", func(cm *corev1.ConfigMap) bool { return dataIs(cm, "a", "1") })
-	p.signal(syscall.SIGTERM)
-	if code := p.wait(); code != 0 {
+	p.Signal(syscall.SIGTERM)
+	if code := p.Wait(); code != 0 {
 		t.Errorf("exit %d after SIGTERM", code)
 	}
-	if out, errOut := p.allOut.String(), p.allErr.String(); out != "" || errOut != "" {
+	if out, errOut := p.Stdout.String(), p.Stderr.String(); out != "" || errOut != "" {
 		t.Errorf("-q printed stdout %q, stderr %q", out, errOut)
 	}
 }
@@ -179,8 +179,8 @@ func TestRunControllerMetrics(t *testing.T) {
 	ns := namespace(t, cs)
 	installCRD(t, cp)
 	p := start(t, cp, "run-controller", "configmap-generator", "-n", ns, "--metrics-addr", "127.0.0.1:0")
-	addr := regexp.MustCompile(`http://\S+`).FindString(p.waitErrLine(`^serving /metrics, /healthz and /readyz on http://127\.0\.0\.1:\d+$`))
-	p.waitErrLine(`^configmap-generator: ready$`)
+	addr := regexp.MustCompile(`http://\S+`).FindString(p.WaitErrLine(`^serving /metrics, /healthz and /readyz on http://127\.0\.0\.1:\d+$`))
+	p.WaitErrLine(`^configmap-generator: ready$`)
 	for _, path := range []string{"/healthz", "/readyz"} {
 		if code, body := httpGet(t, addr+path); code != http.StatusOK || body != "ok" {
 			t.Errorf("GET %s: %d %q", path, code, body)
@@ -188,8 +188,8 @@ func TestRunControllerMetrics(t *testing.T) {
 	}
 	applyGenerator(t, cp, ns, "app", "  data:\n    a: \"1\"\n")
 	applyGenerator(t, cp, ns, "bad", "  data:\n    a/b: \"1\"\n")
-	p.waitErrLine(reconciled(ns, "app", "ok"))
-	p.waitErrLine(reconciled(ns, "bad", "terminal error"))
+	p.WaitErrLine(reconciled(ns, "app", "ok"))
+	p.WaitErrLine(reconciled(ns, "bad", "terminal error"))
 	_, body := httpGet(t, addr+"/metrics")
 	for _, m := range []string{
 		`controller_runtime_reconcile_total{controller="configmap-generator",result="success"}`,
@@ -253,10 +253,10 @@ func TestRunControllerAllNamespaces(t *testing.T) {
 	ns1, ns2 := namespace(t, cs), namespace(t, cs)
 	installCRD(t, cp)
 	p := start(t, cp, "run-controller", "configmap-generator", "-A", "--concurrency", "2", "--debounce", "100ms")
-	p.waitErrLine(`^running configmap-generator in every namespace$`)
+	p.WaitErrLine(`^running configmap-generator in every namespace$`)
 	applyGenerator(t, cp, ns1, "app", "  data:\n    a: \"1\"\n")
 	applyGenerator(t, cp, ns2, "app", "  data:\n    a: \"2\"\n")
 	waitConfigMap(t, cs, ns1, "app", "generated", func(cm *corev1.ConfigMap) bool { return dataIs(cm, "a", "1") })
 	waitConfigMap(t, cs, ns2, "app", "generated", func(cm *corev1.ConfigMap) bool { return dataIs(cm, "a", "2") })
-	p.waitErrLine(reconciled(ns1, "app", "ok"))
+	p.WaitErrLine(reconciled(ns1, "app", "ok"))
 }

@@ -34,11 +34,11 @@ func TestRunControllerTracing(t *testing.T) {
 
 	p := startEnv(t, cp, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + collector.URL, "OTEL_EXPORTER_OTLP_COMPRESSION=none"},
 		"run-controller", "configmap-generator", "-n", ns)
-	p.waitErrLine(`^configmap-generator: ready$`)
+	p.WaitErrLine(`^configmap-generator: ready$`)
 	applyGenerator(t, cp, ns, "traced", "  data:\n    a: \"1\"\n")
-	p.waitErrLine(reconciled(ns, "traced", "ok"))
-	p.signal(syscall.SIGINT)
-	if code := p.wait(); code != 0 {
+	p.WaitErrLine(reconciled(ns, "traced", "ok"))
+	p.Signal(syscall.SIGINT)
+	if code := p.Wait(); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 	mu.Lock()

@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
+	"github.com/kubectl-reflect/kubectl-reflect/test/testkit"
 )
 
 // gizmoCRD declares the category "toys", which kubectl expands to its
@@ -106,7 +107,7 @@ func TestArgsMatchKubectl(t *testing.T) {
 	}
 	for _, args := range tests {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			if !hasFlag(args, "-A") {
+			if !testkit.HasFlag(args, "-A") {
 				args = append(args, "-n", ns)
 			}
 			want, wantErr, wantCode := kubectl(t, kc, append([]string{"get", kubectlCache}, args...)...)

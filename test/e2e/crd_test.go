@@ -72,15 +72,15 @@ func TestWatchCRDDeletedAndRecreated(t *testing.T) {
 			if got := p.nextEvent().String(); got != "DELETED Gadget/"+ns+"/g1" {
 				t.Errorf("after the CRD's deletion: %s, want g1 DELETED", got)
 			}
-			p.waitStderr("the server could not find the requested resource")
+			p.WaitStderr("the server could not find the requested resource")
 
 			applyCRD(t, kc, "gadgets.example.com", gadgetCRD(back))
 			createGadget(t, dc, ns, back, "g2")
 			if got := p.nextEvent().String(); got != "APPLIED Gadget/"+ns+"/g2" {
 				t.Errorf("after the CRD is back: %s, want g2 APPLIED", got)
 			}
-			p.running()
-			for _, l := range strings.Split(strings.TrimRight(p.stderr.String(), "\n"), "\n") {
+			p.Running()
+			for _, l := range strings.Split(strings.TrimRight(p.Stderr.String(), "\n"), "\n") {
 				if !strings.HasPrefix(l, "warning: ") {
 					t.Errorf("stderr line is not a warning: %q", l)
 				}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubectl-reflect/kubectl-reflect/test/testkit"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -51,20 +52,7 @@ spec:
 // with kubeconfig and returns its stdout, stderr and exit code.
 func kubectl(t *testing.T, kubeconfig string, args ...string) (string, string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), patience)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, kubectlBinary, append(args, "--kubeconfig", kubeconfig)...)
-	var out, errOut strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	code := 0
-	if err := cmd.Run(); err != nil {
-		ee, ok := err.(*exec.ExitError)
-		if !ok {
-			t.Fatal(err)
-		}
-		code = ee.ExitCode()
-	}
-	return out.String(), errOut.String(), code
+	return testkit.Run(t, exec.Command(kubectlBinary, append(args, "--kubeconfig", kubeconfig)...))
 }
 
 // TestGetMatchesKubectl: `kubectl reflect get` prints what `kubectl get`

@@ -6,33 +6,6 @@ import (
 	"time"
 )
 
-// waitStderr waits until p's stderr contains s.
-func (p *proc) waitStderr(s string) {
-	p.t.Helper()
-	deadline := time.After(patience)
-	for !strings.Contains(p.stderr.String(), s) {
-		select {
-		case <-p.done:
-			if !strings.Contains(p.stderr.String(), s) {
-				p.t.Fatalf("exited (%v) without saying %q; stderr:\n%s", p.err, s, p.stderr.String())
-			}
-		case <-deadline:
-			p.t.Fatalf("stderr did not say %q within %s; stderr:\n%s", s, patience, p.stderr.String())
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
-}
-
-// running fails the test if p has exited.
-func (p *proc) running() {
-	p.t.Helper()
-	select {
-	case <-p.done:
-		p.t.Fatalf("exited (%v); stderr:\n%s", p.err, p.stderr.String())
-	default:
-	}
-}
-
 // TestWatchRequestTimeout: --request-timeout bounds watch's requests, not
 // its open watch: past several request timeouts it has said nothing, and it
 // still prints a live change. kubectl's `get -w` lets the timeout cut its
@@ -44,16 +17,16 @@ func TestWatchRequestTimeout(t *testing.T) {
 	createCM(t, cs, ns, "a", nil)
 
 	p := start(t, cp, "watch", "cm", "-n", ns, "-o", "name", "--request-timeout", "1s")
-	if got := p.next(); got != "configmap/a" {
+	if got := p.Next(); got != "configmap/a" {
 		t.Fatalf("first line %q, want configmap/a", got)
 	}
-	p.quiet(5 * time.Second)
+	p.Quiet(5 * time.Second)
 	createCM(t, cs, ns, "b", nil)
-	if got := p.next(); got != "configmap/b" {
+	if got := p.Next(); got != "configmap/b" {
 		t.Errorf("after 5 request timeouts: %q, want configmap/b", got)
 	}
-	p.running()
-	if s := p.stderr.String(); s != "" {
+	p.Running()
+	if s := p.Stderr.String(); s != "" {
 		t.Errorf("stderr after 5 request timeouts:\n%s", s)
 	}
 
@@ -74,13 +47,13 @@ func TestWatchMissingName(t *testing.T) {
 
 	note := `configmaps "nope" not found in namespace ` + ns + `; waiting for it to be created`
 	p := start(t, cp, "watch", "cm", "nope", "-n", ns, "-o", "name")
-	p.waitStderr(note)
+	p.WaitStderr(note)
 	createCM(t, cs, ns, "nope", nil)
-	if got := p.next(); got != "configmap/nope" {
+	if got := p.Next(); got != "configmap/nope" {
 		t.Errorf("after creating it: %q, want configmap/nope", got)
 	}
-	p.running()
-	if s := p.stderr.String(); s != note+"\n" {
+	p.Running()
+	if s := p.Stderr.String(); s != note+"\n" {
 		t.Errorf("stderr %q, want the note once:\n%s", s, note)
 	}
 

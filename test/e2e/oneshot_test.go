@@ -116,13 +116,13 @@ func TestGetInterrupted(t *testing.T) {
 
 	p := start(t, cp, "get", "cm", "-n", ns, "--cache-dir", cache, "--server", px.URL())
 	px.waitStalled(t)
-	if err := p.cmd.Process.Signal(syscall.SIGINT); err != nil {
+	if err := p.Cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	if code := p.wait(); code != 130 || p.stderr.String() != "" {
-		t.Errorf("exit %d, stderr %q; want 130 and nothing said", code, p.stderr.String())
+	if code := p.Wait(); code != 130 || p.Stderr.String() != "" {
+		t.Errorf("exit %d, stderr %q; want 130 and nothing said", code, p.Stderr.String())
 	}
-	for l := range p.lines {
+	for l := range p.Lines {
 		t.Errorf("printed %q", l)
 	}
 

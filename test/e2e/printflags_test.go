@@ -35,13 +35,13 @@ type printStream struct {
 }
 
 // oneLinePerEvent reads one line per event.
-func oneLinePerEvent(p *proc) []string { return []string{p.next()} }
+func oneLinePerEvent(p *proc) []string { return []string{p.Next()} }
 
 // untilClosingBrace reads the lines of one kyaml document, "---" to "}".
 func untilClosingBrace(p *proc) []string {
 	var lines []string
 	for {
-		l := p.next()
+		l := p.Next()
 		lines = append(lines, l)
 		if l == "}" {
 			return lines
@@ -54,7 +54,7 @@ func linesPerEvent(n int) func(p *proc) []string {
 	return func(p *proc) []string {
 		lines := make([]string, n)
 		for i := range lines {
-			lines[i] = p.next()
+			lines[i] = p.Next()
 		}
 		return lines
 	}
@@ -73,7 +73,7 @@ func readEvents(streams []*printStream, n int) {
 func readHeaders(streams []*printStream, has func(*printStream) bool) {
 	for _, s := range streams {
 		if has(s) {
-			s.lines = append(s.lines, s.p.next())
+			s.lines = append(s.lines, s.p.Next())
 		}
 	}
 }
@@ -358,7 +358,7 @@ func TestGetWatchIsWatch(t *testing.T) {
 
 	// --watch-only: what happens from now on only.
 	p := start(t, cp, append([]string{"get", "--watch-only", "-o", "name", "--output-watch-events"}, args...)...)
-	line := p.untilLine(func(i int) { updateCM(t, c.cs, c.ns, "a", "k", "again-"+string(rune('a'+i))) })
+	line := p.UntilLine(func(i int) { updateCM(t, c.cs, c.ns, "a", "k", "again-"+string(rune('a'+i))) })
 	if line != "configmap/a applied" {
 		t.Errorf("get --watch-only printed %q first, want configmap/a applied", line)
 	}
@@ -399,7 +399,7 @@ func TestWatchMultiKindLayout(t *testing.T) {
 	var lines []string
 	next := func(n int) {
 		for range n {
-			lines = append(lines, blankAges(p.next()))
+			lines = append(lines, blankAges(p.Next()))
 		}
 	}
 	next(1 + 1 + 2) // header, the secret, the two config maps

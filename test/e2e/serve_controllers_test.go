@@ -39,11 +39,11 @@ func TestServeControllers(t *testing.T) {
 	}
 	counted := newCountedServer(t, cp)
 	d := startServeIn(t, t.TempDir(), counted.kubeconfig, "--controllers", "configmap-generator")
-	d.waitStderr("configmap-generator: ready\n")
+	d.WaitStderr("configmap-generator: ready\n")
 
 	createGenerator(t, dynamic.NewForConfigOrDie(cp.AdminConfig()), ns, "app")
 	waitForCM(t, cs, ns, "app")
-	d.waitStderr(" configmap-generator " + ns + "/app ")
+	d.WaitStderr(" configmap-generator " + ns + "/app ")
 
 	var cmWatches, genWatches []string
 	for _, u := range counted.all() {
@@ -69,14 +69,14 @@ func TestServeControllers(t *testing.T) {
 	createCM(t, cs, ns, "x", nil)
 	d.caughtUp(t, cs)
 	w := startCmd(t, exec.Command(kubectlBinary, "get", "cm", "x", "-n", ns, "-w", "--kubeconfig", d.kubeconfig, "--cache-dir", filepath.Join(d.dir, "cache")))
-	if h, row := w.next(), w.next(); !strings.HasPrefix(h, "NAME") || !strings.HasPrefix(row, "x ") {
+	if h, row := w.Next(), w.Next(); !strings.HasPrefix(h, "NAME") || !strings.HasPrefix(row, "x ") {
 		t.Fatalf("the watch through the daemon starts with %q, %q", h, row)
 	}
 	for i := range 3 {
 		updateCM(t, cs, ns, "x", "k", strconv.Itoa(i))
 	}
 	for range 3 {
-		if line := w.next(); !strings.HasPrefix(line, "x ") {
+		if line := w.Next(); !strings.HasPrefix(line, "x ") {
 			t.Fatalf("the watch through the daemon printed %q, want x", line)
 		}
 	}
@@ -120,10 +120,10 @@ func TestServeControllers(t *testing.T) {
 		t.Errorf("serve status shows the controller as %q, want configmap-generator true and its reconciles:\n%s", ctrl, out)
 	}
 
-	if err := d.cmd.Process.Signal(os.Interrupt); err != nil {
+	if err := d.Cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	if code := d.wait(); code != 0 {
+	if code := d.Wait(); code != 0 {
 		t.Errorf("the daemon exited %d after SIGINT, want 0", code)
 	}
 }
@@ -210,10 +210,10 @@ func TestServeControllersInputGone(t *testing.T) {
 	if out, errOut, code := kubectl(t, cp.AdminKubeconfig(), "delete", "crd", "configmapgenerators.kubectl-reflect.io"); code != 0 {
 		t.Fatalf("kubectl delete crd: exit %d\n%s%s", code, out, errOut)
 	}
-	if code := d.wait(); code != 1 {
+	if code := d.Wait(); code != 1 {
 		t.Errorf("the daemon exited %d after its controller's kind was deleted, want 1", code)
 	}
-	stderr := d.stderr.String()
+	stderr := d.Stderr.String()
 	last := stderr[strings.LastIndex(strings.TrimRight(stderr, "\n"), "\n")+1:]
 	t.Logf("the daemon's stderr:\n%s", stderr)
 	if !strings.HasPrefix(last, "error: ") || !strings.Contains(last, "configmapgenerators") {

@@ -97,6 +97,17 @@ func (c *countedServer) all() []string {
 	return slices.Clone(c.log.urls)
 }
 
+// serveCounted starts a daemon caching configmaps behind a countedServer,
+// in a runtime directory of the test's, and waits until it caught up.
+func serveCounted(t *testing.T, cp *controlplane.ControlPlane, cs kubernetes.Interface) (*countedServer, string, *daemon) {
+	t.Helper()
+	counted := newCountedServer(t, cp)
+	dir := t.TempDir()
+	d := startServeIn(t, dir, counted.kubeconfig, "configmaps")
+	d.caughtUp(t, cs)
+	return counted, dir, d
+}
+
 // runIn runs the binary with args in the runtime directory dir; ages in
 // its output are blanked (normalizeAge), as they tick between two runs.
 func runIn(t *testing.T, dir string, args ...string) [3]string {
@@ -140,22 +151,22 @@ func TestServeOnePerIdentity(t *testing.T) {
 	if err := json.Unmarshal(raw, &info); err != nil {
 		t.Fatal(err)
 	}
-	if info.PID != d.cmd.Process.Pid || info.Server != d.config.Host || !strings.Contains(strings.Join(info.Resources, " "), "configmaps.v1.") {
-		t.Errorf("info %s, want pid %d at %s caching configmaps", raw, d.cmd.Process.Pid, d.config.Host)
+	if info.PID != d.Cmd.Process.Pid || info.Server != d.config.Host || !strings.Contains(strings.Join(info.Resources, " "), "configmaps.v1.") {
+		t.Errorf("info %s, want pid %d at %s caching configmaps", raw, d.Cmd.Process.Pid, d.config.Host)
 	}
 
 	second := runIn(t, dir, "serve", "secrets", "--kubeconfig", cp.AdminKubeconfig())
-	assertOneLineError(t, second[1], 1, fmt.Sprintf("error: a daemon already serves this identity: pid %d at %s", d.cmd.Process.Pid, d.config.Host))
+	assertOneLineError(t, second[1], 1, fmt.Sprintf("error: a daemon already serves this identity: pid %d at %s", d.Cmd.Process.Pid, d.config.Host))
 
 	other := startServeIn(t, dir, newCountedServer(t, cp).kubeconfig, "configmaps") // another server URL
 	if other.kubeconfig == d.kubeconfig {
 		t.Errorf("the daemons of two users share the kubeconfig %s", d.kubeconfig)
 	}
 
-	if err := d.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+	if err := d.Cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	d.wait()
+	d.Wait()
 	next := startServeIn(t, dir, cp.AdminKubeconfig(), "configmaps")
 	if next.kubeconfig != d.kubeconfig {
 		t.Errorf("the next daemon's kubeconfig is %s, want %s", next.kubeconfig, d.kubeconfig)
@@ -178,10 +189,7 @@ func TestServeGetUsesDaemon(t *testing.T) {
 	ns := namespace(t, cs)
 	createCM(t, cs, ns, "a", map[string]string{"app": "x"}, "k", "1")
 	createCM(t, cs, ns, "b", nil, "k", "2")
-	counted := newCountedServer(t, cp)
-	dir := t.TempDir()
-	d := startServeIn(t, dir, counted.kubeconfig, "configmaps")
-	d.caughtUp(t, cs)
+	counted, dir, d := serveCounted(t, cp, cs)
 	kc := []string{"--kubeconfig", counted.kubeconfig}
 	for _, args := range [][]string{
 		{"get", "cm", "-n", ns},
@@ -205,9 +213,7 @@ func TestServeGetUsesDaemon(t *testing.T) {
 	}
 	// A kind the daemon does not cache: from the API server, the same.
 	args := append([]string{"get", "cm,secrets", "-n", ns}, kc...)
-	if got, want := runIn(t, dir, args...), runIn(t, dir, append(args, "--no-daemon")...); got != want {
-		t.Errorf("%v with the daemon:\n%q\nwithout:\n%q", args, got, want)
-	}
+	assertAsNoDaemon(t, dir, "with the daemon", runIn(t, dir, args...), args...)
 	// Another identity (the admin straight at the server): not the daemon's.
 	before := len(counted.reads())
 	runIn(t, dir, "get", "cm", "-n", ns, "--kubeconfig", cp.AdminKubeconfig())
@@ -215,16 +221,24 @@ func TestServeGetUsesDaemon(t *testing.T) {
 		t.Error("a client of another identity went to the daemon's server")
 	}
 	// The daemon killed: its files stay, stale; get reads the API server.
-	if err := d.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+	if err := d.Cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	d.wait()
+	d.Wait()
 	if _, err := os.Stat(d.kubeconfig); err != nil {
 		t.Fatalf("the killed daemon's kubeconfig: %v", err)
 	}
 	args = append([]string{"get", "cm", "-n", ns}, kc...)
-	if got, want := runIn(t, dir, args...), runIn(t, dir, append(args, "--no-daemon")...); got != want {
-		t.Errorf("%v with a dead daemon's files:\n%q\nwithout:\n%q", args, got, want)
+	assertAsNoDaemon(t, dir, "with a dead daemon's files", runIn(t, dir, args...), args...)
+}
+
+// assertAsNoDaemon fails the test unless got is what the binary run with
+// args and --no-daemon in the runtime directory dir prints; when says
+// how got was run.
+func assertAsNoDaemon(t *testing.T, dir, when string, got [3]string, args ...string) {
+	t.Helper()
+	if want := runIn(t, dir, append(args, "--no-daemon")...); got != want {
+		t.Errorf("%v %s:\n%q\nwith --no-daemon:\n%q", args, when, got, want)
 	}
 }
 
@@ -239,10 +253,7 @@ func TestServeWatchFallsBack(t *testing.T) {
 	ns := namespace(t, cs)
 	createCM(t, cs, ns, "a", nil, "k", "0")
 	createCM(t, cs, ns, "b", nil, "k", "0")
-	counted := newCountedServer(t, cp)
-	dir := t.TempDir()
-	d := startServeIn(t, dir, counted.kubeconfig, "configmaps")
-	d.caughtUp(t, cs)
+	counted, dir, d := serveCounted(t, cp, cs)
 
 	before := len(counted.reads())
 	ours := startIn(t, dir, "watch", "cm", "-n", ns, "-o", "json", "--kubeconfig", counted.kubeconfig)
@@ -253,14 +264,14 @@ func TestServeWatchFallsBack(t *testing.T) {
 	direct := startIn(t, dir, "watch", "cm", "-n", ns, "-o", "json", "--no-daemon", "--kubeconfig", counted.kubeconfig)
 	ref := startKubectl(t, cp, "get", "cm", "-n", ns, "-w", "-o", `jsonpath={.metadata.name} {.metadata.resourceVersion}{"\n"}`)
 	directInitial := direct.events(2)
-	refLines := []string{ref.next(), ref.next()}
+	refLines := []string{ref.Next(), ref.Next()}
 
 	const changes = 30
 	changed := make(chan error, 1)
 	killAt := make(chan struct{})
 	go func() { changed <- changeCMs(cs, ns, changes, killAt) }()
 	evs := append(initial, ours.events(changes/2)...) // from the daemon
-	if err := d.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+	if err := d.Cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	close(killAt)
@@ -271,7 +282,7 @@ func TestServeWatchFallsBack(t *testing.T) {
 	}
 	directEvs := append(directInitial, direct.events(changes)...)
 	for range changes {
-		refLines = append(refLines, ref.next())
+		refLines = append(refLines, ref.Next())
 	}
 
 	if got, want := eventLines(evs), eventLines(directEvs); !slices.Equal(got, want) {
@@ -290,7 +301,7 @@ func TestServeWatchFallsBack(t *testing.T) {
 	if !slices.ContainsFunc(counted.all()[allAfterKill:], func(u string) bool { return strings.Contains(u, "watch=") }) {
 		t.Errorf("after the daemon died, watch did not watch at the API server:\n%s", counted.log)
 	}
-	if s := ours.stderr.String(); s != "" {
+	if s := ours.Stderr.String(); s != "" {
 		t.Errorf("watch wrote on stderr:\n%s", s)
 	}
 }
@@ -340,12 +351,24 @@ func daemonGet(t *testing.T, d *daemon, path string, withToken bool) string {
 	if !withToken {
 		cfg.BearerToken = ""
 	}
+	_, body := openAt(t, cfg, path)
+	b, err := io.ReadAll(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// openAt GETs path with cfg's credentials and returns the status code and
+// the body, read as it comes (a watch), closed when the test ends.
+func openAt(t *testing.T, cfg *rest.Config, path string) (int, io.ReadCloser) {
+	t.Helper()
 	client, err := rest.HTTPClientFor(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
-	defer cancel()
+	t.Cleanup(cancel)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, cfg.Host+path, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -354,12 +377,8 @@ func daemonGet(t *testing.T, d *daemon, path string, withToken bool) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp.StatusCode, resp.Body
 }
 
 // startIn starts the binary with args in the runtime directory dir.
@@ -383,12 +402,12 @@ func TestServeStatusStop(t *testing.T) {
 	d := startServeIn(t, dir, cp.AdminKubeconfig(), "configmaps")
 	d.caughtUp(t, cs)
 	w := startCmd(t, exec.Command(kubectlBinary, "get", "cm", "-n", ns, "-w", "--kubeconfig", d.kubeconfig, "--cache-dir", filepath.Join(dir, "cache")))
-	w.next()
-	w.next() // listed, watching
+	w.Next()
+	w.Next() // listed, watching
 
 	st := runIn(t, dir, "serve", "status", "--kubeconfig", cp.AdminKubeconfig())
 	lines := strings.Split(st[0], "\n")
-	if st[2] != "0" || len(lines) < 6 || lines[0] != fmt.Sprintf("Daemon pid %d at %s since %s", d.cmd.Process.Pid, d.config.Host, lines[0][strings.LastIndex(lines[0], " ")+1:]) ||
+	if st[2] != "0" || len(lines) < 6 || lines[0] != fmt.Sprintf("Daemon pid %d at %s since %s", d.Cmd.Process.Pid, d.config.Host, lines[0][strings.LastIndex(lines[0], " ")+1:]) ||
 		lines[1] != "kubeconfig: "+d.kubeconfig || strings.Join(strings.Fields(lines[3]), " ") != "RESOURCE OBJECTS RESOURCEVERSION WATCHERS EVENTS SENT LAG" {
 		t.Fatalf("serve status: %q", st)
 	}
@@ -414,10 +433,10 @@ func TestServeStatusStop(t *testing.T) {
 	}
 
 	stop := runIn(t, dir, "serve", "stop", "--kubeconfig", cp.AdminKubeconfig())
-	if stop != [3]string{fmt.Sprintf("Stopped the daemon pid %d at %s\n", d.cmd.Process.Pid, d.config.Host), "", "0"} {
+	if stop != [3]string{fmt.Sprintf("Stopped the daemon pid %d at %s\n", d.Cmd.Process.Pid, d.config.Host), "", "0"} {
 		t.Errorf("serve stop: %q", stop)
 	}
-	if code := d.wait(); code != 0 {
+	if code := d.Wait(); code != 0 {
 		t.Errorf("the daemon exited %d after stop, want 0", code)
 	}
 	if _, err := os.Stat(d.kubeconfig); !os.IsNotExist(err) {
@@ -434,11 +453,11 @@ func TestServeStatusStop(t *testing.T) {
 func TestServeIdleExit(t *testing.T) {
 	cp := cluster.Get(t)
 	d := startServeIn(t, t.TempDir(), cp.AdminKubeconfig(), "configmaps", "--idle-exit", "1s")
-	if code := d.wait(); code != 0 {
+	if code := d.Wait(); code != 0 {
 		t.Errorf("exit %d, want 0", code)
 	}
-	if !strings.Contains(d.stderr.String(), "No request for 1s: exiting\n") {
-		t.Errorf("stderr %q does not say why it exited", d.stderr.String())
+	if !strings.Contains(d.Stderr.String(), "No request for 1s: exiting\n") {
+		t.Errorf("stderr %q does not say why it exited", d.Stderr.String())
 	}
 	if _, err := os.Stat(d.kubeconfig); !os.IsNotExist(err) {
 		t.Errorf("the kubeconfig is still there: %v", err)

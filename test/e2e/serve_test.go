@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
@@ -54,8 +55,8 @@ func startServeIn(t *testing.T, dir, kubeconfig string, args ...string) *daemon 
 	cmd := exec.Command(binary, append(append([]string{"serve"}, args...), "--kubeconfig", kubeconfig)...)
 	cmd.Env = append(os.Environ(), "NO_COLOR=1", "XDG_RUNTIME_DIR="+dir)
 	p := startCmd(t, cmd)
-	p.waitStderr(".kubeconfig\n")
-	_, after, _ := strings.Cut(p.stderr.String(), "kubeconfig: ")
+	p.WaitStderr(".kubeconfig\n")
+	_, after, _ := strings.Cut(p.Stderr.String(), "kubeconfig: ")
 	path, _, _ := strings.Cut(after, "\n")
 	cfg, err := clientcmd.BuildConfigFromFlags("", path)
 	if err != nil {
@@ -85,6 +86,20 @@ func (d *daemon) caughtUp(t *testing.T, cs kubernetes.Interface) {
 			t.Fatalf("the daemon did not reach resourceVersion %s: %v", list.ResourceVersion, err)
 		}
 	}
+}
+
+// serveConfigMap is where most serve tests start: the shared control
+// plane, a namespace of the test's with the config map a (k=1), and a
+// daemon caching configmaps that has caught up with it.
+func serveConfigMap(t *testing.T) (*controlplane.ControlPlane, kubernetes.Interface, string, *daemon) {
+	t.Helper()
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	createCM(t, cs, ns, "a", nil, "k", "1")
+	d := startServe(t, cp, "configmaps")
+	d.caughtUp(t, cs)
+	return cp, cs, ns, d
 }
 
 // kubectlBoth runs kubectl with args against the API server and against
@@ -185,12 +200,7 @@ func TestServeMatchesKubectl(t *testing.T) {
 // rows, then the changes made after it started, as it does from the API
 // server.
 func TestServeWatch(t *testing.T) {
-	cp := cluster.Get(t)
-	cs := admin(t, cp)
-	ns := namespace(t, cs)
-	createCM(t, cs, ns, "a", nil, "k", "1")
-	d := startServe(t, cp, "configmaps")
-	d.caughtUp(t, cs)
+	cp, cs, ns, d := serveConfigMap(t)
 
 	watchers := map[string]*proc{}
 	for who, kc := range map[string]string{"daemon": d.kubeconfig, "apiserver": cp.AdminKubeconfig()} {
@@ -202,7 +212,7 @@ func TestServeWatch(t *testing.T) {
 		out := map[string][]string{}
 		for who, p := range watchers {
 			for range n {
-				out[who] = append(out[who], normalizeAge(p.next()))
+				out[who] = append(out[who], normalizeAge(p.Next()))
 			}
 		}
 		return out
@@ -227,12 +237,12 @@ func TestServeWatch(t *testing.T) {
 
 	t.Run("one object", func(t *testing.T) {
 		p := startCmd(t, exec.Command(kubectlBinary, "get", "cm/b", "-n", ns, "-w", "--kubeconfig", d.kubeconfig, "--cache-dir", filepath.Join(d.dir, "one")))
-		if h, row := p.next(), p.next(); !strings.HasPrefix(h, "NAME") || !strings.HasPrefix(row, "b ") {
+		if h, row := p.Next(), p.Next(); !strings.HasPrefix(h, "NAME") || !strings.HasPrefix(row, "b ") {
 			t.Fatalf("first lines %q, %q", h, row)
 		}
 		createCM(t, cs, ns, "c", nil) // not b: not printed
 		updateCM(t, cs, ns, "b", "k", "v")
-		if row := p.next(); !strings.HasPrefix(row, "b ") || !strings.Contains(row, " 1 ") {
+		if row := p.Next(); !strings.HasPrefix(row, "b ") || !strings.Contains(row, " 1 ") {
 			t.Errorf("after b changed: %q", row)
 		}
 	})
@@ -326,7 +336,7 @@ func (in *informer) waitFor(t *testing.T, who string, want map[string]string) {
 	deadline := time.After(patience)
 	for {
 		in.mu.Lock()
-		got := maps(in.state)
+		got := maps.Clone(in.state)
 		in.mu.Unlock()
 		if reflect.DeepEqual(got, want) {
 			return
@@ -337,14 +347,6 @@ func (in *informer) waitFor(t *testing.T, who string, want map[string]string) {
 			t.Fatalf("the informer %s holds %v, want %v", who, got, want)
 		}
 	}
-}
-
-func maps(m map[string]string) map[string]string {
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // requestLog records the URLs a client asks for.
@@ -382,41 +384,20 @@ func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { retur
 // list's resourceVersion, 410 Expired for one older than its history, 401
 // without the token or with a wrong one.
 func TestServeRaw(t *testing.T) {
-	cp := cluster.Get(t)
-	cs := admin(t, cp)
-	ns := namespace(t, cs)
-	createCM(t, cs, ns, "a", nil, "k", "1")
-	d := startServe(t, cp, "configmaps")
-	d.caughtUp(t, cs)
-	get := func(cfg *rest.Config, path string) (int, io.ReadCloser) {
-		t.Helper()
-		client, err := rest.HTTPClientFor(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), patience)
-		t.Cleanup(cancel)
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, cfg.Host+path, nil)
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { resp.Body.Close() })
-		return resp.StatusCode, resp.Body
-	}
-	code, body := get(d.config, "/api/v1/namespaces/"+ns+"/configmaps")
+	_, cs, ns, d := serveConfigMap(t)
+	code, body := openAt(t, d.config, "/api/v1/namespaces/"+ns+"/configmaps")
 	var list corev1.ConfigMapList
 	if err := json.NewDecoder(body).Decode(&list); err != nil || code != 200 {
 		t.Fatalf("LIST: %d %v", code, err)
 	}
 	updateCM(t, cs, ns, "a", "k", "2")
-	code, body = get(d.config, "/api/v1/namespaces/"+ns+"/configmaps?watch=true&resourceVersion="+list.ResourceVersion)
+	code, body = openAt(t, d.config, "/api/v1/namespaces/"+ns+"/configmaps?watch=true&resourceVersion="+list.ResourceVersion)
 	ev := readEvent(t, body)
 	if code != 200 || ev.Type != "MODIFIED" || ev.Object.Metadata.Name != "a" || ev.Object.Data["k"] != "2" {
 		t.Errorf("watch from the list's resourceVersion: %d %+v, want MODIFIED a with k=2", code, ev)
 	}
 
-	_, body = get(d.config, "/api/v1/namespaces/"+ns+"/configmaps?watch=true&resourceVersion=1")
+	_, body = openAt(t, d.config, "/api/v1/namespaces/"+ns+"/configmaps?watch=true&resourceVersion=1")
 	var gone struct {
 		Type   string
 		Object metav1.Status
@@ -428,13 +409,13 @@ func TestServeRaw(t *testing.T) {
 	for _, token := range []string{"", "wrong"} {
 		cfg := rest.CopyConfig(d.config)
 		cfg.BearerToken = token
-		code, body := get(cfg, "/api/v1/configmaps")
+		code, body := openAt(t, cfg, "/api/v1/configmaps")
 		var st metav1.Status
 		if err := json.NewDecoder(body).Decode(&st); err != nil || code != 401 || st.Reason != metav1.StatusReasonUnauthorized {
 			t.Errorf("token %q: %d %+v, want 401 Unauthorized", token, code, st)
 		}
 	}
-	if code, _ := get(d.config, "/readyz"); code != 200 {
+	if code, _ := openAt(t, d.config, "/readyz"); code != 200 {
 		t.Errorf("/readyz: %d, want 200", code)
 	}
 }
@@ -456,12 +437,7 @@ func readEvent(t *testing.T, body io.Reader) event {
 // with 405 and a message that says it is a read-only cache; the object is
 // untouched.
 func TestServeRefusesWrites(t *testing.T) {
-	cp := cluster.Get(t)
-	cs := admin(t, cp)
-	ns := namespace(t, cs)
-	createCM(t, cs, ns, "a", nil, "k", "1")
-	d := startServe(t, cp, "configmaps")
-	d.caughtUp(t, cs)
+	_, cs, ns, d := serveConfigMap(t)
 	manifest := filepath.Join(t.TempDir(), "cm.yaml")
 	if err := os.WriteFile(manifest, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\n  namespace: "+ns+"\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -495,31 +471,20 @@ func TestServeStops(t *testing.T) {
 	}
 	var printed []string
 	for len(printed) < strings.Count(string(written), "\n") {
-		printed = append(printed, d.next())
+		printed = append(printed, d.Next())
 	}
 	if strings.Join(printed, "\n")+"\n" != string(written) {
 		t.Errorf("printed:\n%s\nwritten:\n%s", strings.Join(printed, "\n"), written)
 	}
-	client, err := rest.HTTPClientFor(d.config)
-	if err != nil {
+	_, watch := openAt(t, d.config, "/api/v1/configmaps?watch=1")
+	if err := d.Cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), patience)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, d.config.Host+"/api/v1/configmaps?watch=1", nil)
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if err := d.cmd.Process.Signal(os.Interrupt); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+	if _, err := io.Copy(io.Discard, watch); err != nil {
 		t.Errorf("the watch ended with %v, want its end", err)
 	}
-	if code := d.wait(); code != 0 {
-		t.Errorf("exit %d after SIGINT, want 0; stderr:\n%s", code, d.stderr.String())
+	if code := d.Wait(); code != 0 {
+		t.Errorf("exit %d after SIGINT, want 0; stderr:\n%s", code, d.Stderr.String())
 	}
 	if _, err := os.Stat(d.kubeconfig); !os.IsNotExist(err) {
 		t.Errorf("the kubeconfig is still there: %v", err)
@@ -605,12 +570,7 @@ func notify(ch chan struct{}) {
 // change, add no WATCH at the API server (its apiserver_longrunning_requests
 // gauge of configmaps WATCHes stays as it was with the daemon alone).
 func TestServeFanOut(t *testing.T) {
-	cp := cluster.Get(t)
-	cs := admin(t, cp)
-	ns := namespace(t, cs)
-	createCM(t, cs, ns, "a", nil, "k", "1")
-	d := startServe(t, cp, "configmaps")
-	d.caughtUp(t, cs)
+	_, cs, ns, d := serveConfigMap(t)
 	before := watchesAtServer(t, cs)
 	if before < 1 {
 		t.Fatalf("the API server counts %d configmaps WATCHes with the daemon running, want its one at least", before)
@@ -619,14 +579,14 @@ func TestServeFanOut(t *testing.T) {
 	for i := range 10 {
 		p := startCmd(t, exec.Command(kubectlBinary, "get", "cm", "-n", ns, "-w",
 			"--kubeconfig", d.kubeconfig, "--cache-dir", filepath.Join(d.dir, fmt.Sprint("cache-", i))))
-		if h, row := p.next(), p.next(); !strings.HasPrefix(h, "NAME") || !strings.HasPrefix(row, "a ") {
+		if h, row := p.Next(), p.Next(); !strings.HasPrefix(h, "NAME") || !strings.HasPrefix(row, "a ") {
 			t.Fatalf("watcher %d starts with %q, %q", i, h, row)
 		}
 		watchers = append(watchers, p)
 	}
 	createCM(t, cs, ns, "b", nil)
 	for i, p := range watchers {
-		if row := p.next(); !strings.HasPrefix(row, "b ") {
+		if row := p.Next(); !strings.HasPrefix(row, "b ") {
 			t.Errorf("watcher %d printed %q, want b", i, row)
 		}
 	}

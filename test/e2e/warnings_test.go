@@ -56,20 +56,20 @@ func TestWatchPrintsServerWarningOnce(t *testing.T) {
 
 	createEndpoints(t, cs, ns, "ep-1")
 	p := start(t, cp, "watch", "endpoints", "-n", ns, "-o", "name", "--max-events", "3")
-	if l := p.next(); l != "endpoints/ep-1" { // listed: the watch is next
+	if l := p.Next(); l != "endpoints/ep-1" { // listed: the watch is next
 		t.Fatalf("first line %q, want endpoints/ep-1", l)
 	}
 	createEndpoints(t, cs, ns, "ep-2")
 	createEndpoints(t, cs, ns, "ep-3")
 	for _, name := range []string{"endpoints/ep-2", "endpoints/ep-3"} {
-		if l := p.next(); l != name {
+		if l := p.Next(); l != name {
 			t.Fatalf("line %q, want %s", l, name)
 		}
 	}
-	if code := p.wait(); code != 0 {
-		t.Fatalf("exit %d; stderr:\n%s", code, p.stderr.String())
+	if code := p.Wait(); code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, p.Stderr.String())
 	}
-	if got := warnings(p.stderr.String()); !slices.Equal(got, want) {
+	if got := warnings(p.Stderr.String()); !slices.Equal(got, want) {
 		t.Errorf("warnings:\n got %q\nwant %q (kubectl's, once)", got, want)
 	}
 }

@@ -51,7 +51,7 @@ func TestWatchMultiKind(t *testing.T) {
 			if got := p.nextEvent(); got.String() != "DELETED Secret/"+ns+"/s" {
 				t.Errorf("after delete: %v", got)
 			}
-			p.quiet(2 * time.Second)
+			p.Quiet(2 * time.Second)
 		})
 	}
 }
@@ -69,12 +69,12 @@ func TestWatchPagedList(t *testing.T) {
 		p := start(t, cp, "watch", "cm", "-n", ns, "-o", "name", mode)
 		seen := map[string]bool{}
 		for range n {
-			seen[p.next()] = true
+			seen[p.Next()] = true
 		}
 		if len(seen) != n {
 			t.Errorf("%s: %d distinct objects, want %d", mode, len(seen), n)
 		}
-		p.quiet(time.Second)
+		p.Quiet(time.Second)
 	}
 }
 
@@ -109,7 +109,7 @@ func TestWatchOptions(t *testing.T) {
 	})
 	t.Run("selector filters live events", func(t *testing.T) {
 		p := start(t, cp, "watch", "cm", "-n", ns, "-l", "app=web", "-o", "json", "--watch-only")
-		line := p.untilLine(func(i int) {
+		line := p.UntilLine(func(i int) {
 			updateCM(t, cs, ns, "db", "x", fmt.Sprint(i))
 			updateCM(t, cs, ns, "web", "x", fmt.Sprint(i))
 		})
@@ -120,11 +120,11 @@ func TestWatchOptions(t *testing.T) {
 		if len(got.Object.Metadata.ManagedFields) != 0 {
 			t.Errorf("managedFields printed without --show-managed-fields")
 		}
-		p.quiet(time.Second)
+		p.Quiet(time.Second)
 	})
 	t.Run("events deleted and max-events", func(t *testing.T) {
 		p := start(t, cp, "watch", "cm", "-n", ns, "-o", "name", "--events", "deleted", "--max-events", "1")
-		got := p.untilLine(func(i int) {
+		got := p.UntilLine(func(i int) {
 			updateCM(t, cs, ns, "web", "y", fmt.Sprint(i))
 			createCM(t, cs, ns, fmt.Sprintf("tmp-%d", i), nil)
 			deleteCM(t, cs, ns, fmt.Sprintf("tmp-%d", i))
@@ -132,7 +132,7 @@ func TestWatchOptions(t *testing.T) {
 		if !strings.HasPrefix(got, "configmap/tmp-") {
 			t.Errorf("got %q, want the deletion of a tmp-N", got)
 		}
-		if code := p.wait(); code != 0 {
+		if code := p.Wait(); code != 0 {
 			t.Errorf("exit %d after --max-events, want 0", code)
 		}
 	})
@@ -152,15 +152,15 @@ func TestWatchSignals(t *testing.T) {
 	createCM(t, cs, ns, "a", nil)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		p := start(t, cp, "watch", "cm", "-n", ns)
-		if got := p.next(); !strings.HasPrefix(got, "EVENT") {
+		if got := p.Next(); !strings.HasPrefix(got, "EVENT") {
 			t.Errorf("first line %q, want the table header", got)
 		}
-		p.next()
-		if err := p.cmd.Process.Signal(sig); err != nil {
+		p.Next()
+		if err := p.Cmd.Process.Signal(sig); err != nil {
 			t.Fatal(err)
 		}
-		if code := p.wait(); code != 0 {
-			t.Errorf("%v: exit %d, want 0; stderr: %s", sig, code, p.stderr.String())
+		if code := p.Wait(); code != 0 {
+			t.Errorf("%v: exit %d, want 0; stderr: %s", sig, code, p.Stderr.String())
 		}
 	}
 }
@@ -173,17 +173,17 @@ func TestWatchDiff(t *testing.T) {
 	ns := namespace(t, cs)
 	createCM(t, cs, ns, "d", nil, "keep", "same", "k", "v1")
 	p := start(t, cp, "watch", "cm/d", "-n", ns, "--diff")
-	if got := p.next(); !strings.HasPrefix(got, "APPLIED configmap/d -n "+ns) {
+	if got := p.Next(); !strings.HasPrefix(got, "APPLIED configmap/d -n "+ns) {
 		t.Fatalf("first line %q", got)
 	}
-	for l := p.next(); !strings.Contains(l, "uid:"); l = p.next() {
+	for l := p.Next(); !strings.Contains(l, "uid:"); l = p.Next() {
 	}
 	updateCM(t, cs, ns, "d", "k", "v2")
-	if got := p.next(); !strings.HasPrefix(got, "APPLIED configmap/d") {
+	if got := p.Next(); !strings.HasPrefix(got, "APPLIED configmap/d") {
 		t.Fatalf("after the update: %q", got)
 	}
 	var plus, minus []string
-	for _, l := range p.linesUntilQuiet(2 * time.Second) {
+	for _, l := range p.LinesUntilQuiet(2 * time.Second) {
 		switch {
 		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "@@"), strings.HasPrefix(l, " "):
 		case strings.HasPrefix(l, "+"):
