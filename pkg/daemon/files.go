@@ -21,8 +21,12 @@ type Info struct {
 	// "resource.version.group" (the group "" for the core group).
 	Resources []string `json:"resources"`
 	// Kinds are the resources as the daemon's user named them, for people.
-	Kinds   []string  `json:"kinds"`
-	Started time.Time `json:"started"`
+	Kinds []string `json:"kinds"`
+	// OnDemand says that the daemon adds, at a client's first request, any
+	// resource the API server lists and watches (its discovery lists them
+	// all); Resources and Kinds are what it caches now.
+	OnDemand bool      `json:"onDemand,omitempty"`
+	Started  time.Time `json:"started"`
 }
 
 // Files are the paths of one identity's daemon in Dir.
@@ -114,6 +118,12 @@ func (l *Lock) Publish(kubeconfig []byte, info Info) error {
 	if err := WritePrivate(l.Kubeconfig, kubeconfig); err != nil {
 		return err
 	}
+	return l.PublishInfo(info)
+}
+
+// PublishInfo writes the daemon's Info again, once Publish wrote it: what
+// it caches changed.
+func (l *Lock) PublishInfo(info Info) error {
 	b, err := json.Marshal(info)
 	if err != nil {
 		return fmt.Errorf("encoding %s: %w", l.Info, err)
