@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -34,22 +33,42 @@ func (t *target) findDaemon(ctx context.Context) {
 }
 
 // resolveAtDaemon resolves the arguments through the daemon's discovery,
-// and says whether that resolved them all to resources the daemon caches
-// with no category expanded (which the daemon's discovery, knowing only
-// its kinds, would expand to fewer). Otherwise the API server resolves
-// them, and only the kinds the daemon caches are read from it.
+// and says whether that resolved them all. Only a daemon that adds kinds
+// on demand is asked: its discovery is a copy of the API server's (the
+// resources it lists and watches, in its order), so names, short names
+// and categories resolve there as at the server, even a custom
+// resource's short name that shadows a built-in one (the server's order
+// decides, for both). A daemon whose discovery lists only its kinds would
+// resolve a short name to the one of its kinds that has it, which the
+// server may resolve to another kind. Otherwise, or when the daemon's
+// discovery lacks a kind (one the server serves but does not watch, or
+// one newer than its copy), the API server resolves them.
 func (t *target) resolveAtDaemon() bool {
-	getter := newDaemonGetter(t.daemon.Config, t.configFlags)
-	expanded := false
-	replace := resource.NewBuilder(getter).ReplaceAliases
-	if err := t.resolveWith(getter, func(kinds string) string {
-		out := replace(kinds)
-		expanded = expanded || out != kinds
-		return out
-	}); err != nil || expanded {
+	if !t.daemon.OnDemand {
 		return false
 	}
-	return !slices.ContainsFunc(t.resources, func(r kube.Resource) bool { return !t.daemon.Serves(r.GVR) })
+	getter := newDaemonGetter(t.daemon.Config, t.configFlags)
+	if err := t.resolveWith(getter, resource.NewBuilder(getter).ReplaceAliases); err != nil {
+		return false
+	}
+	t.daemonMapper = t.mapper
+	return true
+}
+
+// atDaemon says whether the daemon reads res: it caches it, or adds it on
+// demand (its discovery has it).
+func (t *target) atDaemon(res kube.Resource) bool {
+	if t.daemon.Serves(res.GVR) {
+		return true
+	}
+	if !t.daemon.OnDemand {
+		return false
+	}
+	if t.daemonMapper == nil {
+		t.daemonMapper = newDaemonGetter(t.daemon.Config, t.configFlags).mapper()
+	}
+	_, err := t.daemonMapper.KindFor(res.GVR)
+	return err == nil
 }
 
 // newClients returns how the command's reflectors make their clients: at
@@ -75,7 +94,7 @@ func (t *target) newClients() (func(kube.Resource, kube.Scope) reflector.Client,
 	atDaemon := reflector.RESTClients(drc, nil)
 	gone := &daemon.Gone{}
 	return func(res kube.Resource, scope kube.Scope) reflector.Client {
-		if !t.daemon.Serves(res.GVR) {
+		if !t.atDaemon(res) {
 			return server(res, scope)
 		}
 		return daemon.NewFailover(atDaemon(res, scope), server(res, scope), gone)
@@ -102,9 +121,11 @@ func (g *daemonGetter) ToDiscoveryClient() (discovery.CachedDiscoveryInterface, 
 	return g.disc, nil
 }
 
-func (g *daemonGetter) ToRESTMapper() (meta.RESTMapper, error) {
+func (g *daemonGetter) ToRESTMapper() (meta.RESTMapper, error) { return g.mapper(), nil }
+
+func (g *daemonGetter) mapper() meta.RESTMapper {
 	m := restmapper.NewDeferredDiscoveryRESTMapper(g.disc)
-	return restmapper.NewShortcutExpander(m, g.disc, nil), nil
+	return restmapper.NewShortcutExpander(m, g.disc, nil)
 }
 
 func (g *daemonGetter) ToRawKubeConfigLoader() clientcmd.ClientConfig {
