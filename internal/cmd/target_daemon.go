@@ -3,9 +3,11 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/printers"
 	"k8s.io/cli-runtime/pkg/resource"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
@@ -103,7 +105,9 @@ func (t *target) newClients() (func(kube.Resource, kube.Scope) reflector.Client,
 
 // daemonGetter is a RESTClientGetter of the daemon's discovery, cached in
 // memory (a disk cache would outlive the daemon and its port), and of the
-// user's kubeconfig otherwise (the namespace).
+// user's kubeconfig otherwise (the namespace). Its RESTMapper resolves a
+// short name that two kinds share as kubectl's does: to the first in the
+// server's order, with kubectl's warning.
 type daemonGetter struct {
 	config *rest.Config
 	disc   discovery.CachedDiscoveryInterface
@@ -112,7 +116,18 @@ type daemonGetter struct {
 
 func newDaemonGetter(cfg *rest.Config, user genericclioptions.RESTClientGetter) *daemonGetter {
 	dc := discovery.NewDiscoveryClientForConfigOrDie(rest.CopyConfig(cfg))
-	return &daemonGetter{config: cfg, disc: memory.NewMemCacheClient(dc), user: user}
+	return &daemonGetter{config: cfg, disc: orderedDiscovery{memory.NewMemCacheClient(dc)}, user: user}
+}
+
+// orderedDiscovery hides the aggregated discovery of its client from
+// client-go's ServerGroupsAndResources, which lists the resources of an
+// aggregated answer in a map's random order: the RESTMapper's short names
+// would then resolve to one kind or another from run to run. Without it,
+// they come in the server's order (groups, then versions), as from
+// kubectl's disk cache, which has no aggregated path; the client still
+// reads the aggregated documents, once.
+type orderedDiscovery struct {
+	discovery.CachedDiscoveryInterface
 }
 
 func (g *daemonGetter) ToRESTConfig() (*rest.Config, error) { return rest.CopyConfig(g.config), nil }
@@ -125,7 +140,8 @@ func (g *daemonGetter) ToRESTMapper() (meta.RESTMapper, error) { return g.mapper
 
 func (g *daemonGetter) mapper() meta.RESTMapper {
 	m := restmapper.NewDeferredDiscoveryRESTMapper(g.disc)
-	return restmapper.NewShortcutExpander(m, g.disc, nil)
+	warnings := printers.NewWarningPrinter(os.Stderr, printers.WarningPrinterOptions{Color: printers.AllowsColorOutput(os.Stderr)})
+	return restmapper.NewShortcutExpander(m, g.disc, warnings.Print)
 }
 
 func (g *daemonGetter) ToRawKubeConfigLoader() clientcmd.ClientConfig {
