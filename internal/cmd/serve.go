@@ -269,8 +269,9 @@ func (o *ServeOptions) serve(ctx context.Context, h http.Handler, leases []*refl
 			return fmt.Errorf("printing the kubeconfig: %w", err)
 		}
 	}
-	served := make(chan error, 1)
+	served := make(chan error, 2)
 	go func() { served <- srv.ServeTLS(ln, "", "") }()
+	o.listenSocket(srv, lock, served)
 	var runErr error
 	select {
 	case <-ctx.Done():
