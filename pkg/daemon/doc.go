@@ -13,6 +13,10 @@
 //   - <identity>.kubeconfig (0600), the daemon's own server, CA and token;
 //   - <identity>.json (0600), its Info: pid, address, resources, start;
 //     written again as the daemon adds resources on demand (Lock.PublishInfo).
+//   - <identity>.sock (0600), a unix socket the daemon also serves at
+//     (Lock.ListenSocket), the same TLS server and token; a client reaches
+//     the daemon there when it answers (Find), else at its address. A
+//     socket left by a dead daemon is replaced by the next.
 //
 // A daemon serves only the identity it runs as (the files of another
 // identity have another name), and a client only uses the daemon of its
