@@ -166,7 +166,7 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading the server's resource types: %w", err)
 	}
-	known, err := serverResources(dc)
+	known, err := serverResources(ctx, dc)
 	if err != nil {
 		return err
 	}

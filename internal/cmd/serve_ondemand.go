@@ -39,8 +39,8 @@ func (o *ServeOptions) resolveKinds() error {
 // every resource it lists and watches, with its group and version, in its
 // order (groups as it lists them, each group's preferred version first).
 // A group that failed to answer (an aggregated API down) is left out.
-func serverResources(dc discovery.DiscoveryInterface) ([]metav1.APIResource, error) {
-	groups, lists, err := dc.ServerGroupsAndResources()
+func serverResources(ctx context.Context, dc *discovery.DiscoveryClient) ([]metav1.APIResource, error) {
+	groups, lists, err := dc.ServerGroupsAndResourcesWithContext(ctx)
 	if err != nil && !discovery.IsGroupDiscoveryFailedError(err) {
 		return nil, fmt.Errorf("reading the server's resource types: %w", err)
 	}
@@ -88,10 +88,10 @@ func discoveryOf(known []metav1.APIResource, res kube.Resource) metav1.APIResour
 
 // onDemand is how the handler adds the kinds that clients ask for: a
 // reflector of all namespaces on set, as those of the kinds given.
-func (o *ServeOptions) onDemand(set *reflector.Set, rc rest.Interface, dc discovery.DiscoveryInterface, known []metav1.APIResource) *serve.OnDemand {
+func (o *ServeOptions) onDemand(set *reflector.Set, rc rest.Interface, dc *discovery.DiscoveryClient, known []metav1.APIResource) *serve.OnDemand {
 	return &serve.OnDemand{
 		Discovered: known,
-		Rediscover: func(context.Context) ([]metav1.APIResource, error) { return serverResources(dc) },
+		Rediscover: func(ctx context.Context) ([]metav1.APIResource, error) { return serverResources(ctx, dc) },
 		Start: func(ctx context.Context, res kube.Resource) (serve.Started, error) {
 			lease := set.Acquire(res, kube.Scope{Table: true, Pack: true})
 			return serve.Started{Source: lease, SelectableFields: selectableFields(ctx, rc, res)}, nil
