@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/printers"
 	"k8s.io/cli-runtime/pkg/resource"
@@ -128,6 +129,18 @@ func newDaemonGetter(cfg *rest.Config, user genericclioptions.RESTClientGetter) 
 // reads the aggregated documents, once.
 type orderedDiscovery struct {
 	discovery.CachedDiscoveryInterface
+}
+
+// ServerGroupsAndResources lists the groups in the server's order, and
+// their resources in that order (the embedded client's would list them as
+// its aggregated answer's map does).
+func (o orderedDiscovery) ServerGroupsAndResources() ([]*metav1.APIGroup, []*metav1.APIResourceList, error) {
+	return discovery.ServerGroupsAndResources(o)
+}
+
+// ServerGroupsAndResourcesWithContext is ServerGroupsAndResources.
+func (o orderedDiscovery) ServerGroupsAndResourcesWithContext(context.Context) ([]*metav1.APIGroup, []*metav1.APIResourceList, error) {
+	return discovery.ServerGroupsAndResources(o)
 }
 
 func (g *daemonGetter) ToRESTConfig() (*rest.Config, error) { return rest.CopyConfig(g.config), nil }
