@@ -16,7 +16,8 @@
 // get*.go (`get`; get_watch.go runs `watch` for `get -w`), serve.go
 // (`serve`: reflectors of every namespace behind pkg/serve's handler, one
 // per identity through pkg/daemon's lock; serve_ondemand.go: the kinds it
-// adds on demand and the Info it keeps true), serve_files.go (its certificate,
+// adds on demand and the Info it keeps true; serve_socket.go: its unix
+// socket), serve_files.go (its certificate,
 // token and kubeconfig), serve_idle.go (--idle-exit), serve_control.go
 // (`serve status|stop`),
 // runcontroller*.go (`run-controller`: flags, the run with its signals,
