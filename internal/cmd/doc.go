@@ -8,14 +8,16 @@
 // Files: root.go (the root command, error printing), exit.go (exit codes,
 // and when a command that ended must not exit 0), target.go (what a command
 // reads: kinds, names, namespace, selectors, and a lease on one reflector
-// per kind; target_daemon.go: the daemon of the same identity that
-// resolves and serves them when it caches them all), retry.go (how long each command's reflectors retry what),
+// per kind; target_daemon.go: the daemon of the same identity, whose
+// discovery resolves them and which serves them, adding kinds on demand), retry.go (how long each command's reflectors retry what),
 // printflags.go (the print flags of a stream, `watch` and `get -w` alike),
 // watch*.go and waiting.go (`watch`), report.go (the reporter of errors,
 // warnings and list progress, and the reflector hooks that feed it),
 // get*.go (`get`; get_watch.go runs `watch` for `get -w`), serve.go
 // (`serve`: reflectors of every namespace behind pkg/serve's handler, one
-// per identity through pkg/daemon's lock), serve_files.go (its certificate,
+// per identity through pkg/daemon's lock; serve_ondemand.go: the kinds it
+// adds on demand and the Info it keeps true; serve_socket.go: its unix
+// socket), serve_files.go (its certificate,
 // token and kubeconfig), serve_idle.go (--idle-exit), serve_control.go
 // (`serve status|stop`), serve_metrics.go (its /metrics and the reflector
 // hooks that count), serve_controllers.go (--controllers: run-controller's

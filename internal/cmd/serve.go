@@ -17,6 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/rest"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
@@ -53,18 +54,23 @@ type ServeOptions struct {
 	// request.
 	IdleExit time.Duration
 	serveControllers
+
+	published publishedInfo // the daemon's Info, kept true as kinds are added on demand
 }
 
 // NewCmdServe is `kubectl reflect serve`.
 func NewCmdServe(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &ServeOptions{target: target{configFlags: flags, ListMode: "whole", NoDaemon: true}, IOStreams: streams}
 	c := &cobra.Command{
-		Use:     "serve KIND[,KIND...] [flags]",
+		Use:     "serve [KIND[,KIND...]] [flags]",
 		Short:   "Serve a local, read-only, Kubernetes-API-compatible cache of some kinds",
 		Example: serveExample,
 		Long: `Serve runs a reflector for each kind (every namespace) and answers kubectl,
 client-go programs and any API client from its stores: discovery, get, list
 (selectors, paging, Tables) and watch (resumed, bookmarks, streaming lists).
+Any other kind that the API server lists and watches, a client's first
+request of it adds (on demand; the API server's 403 when the user may not
+list it); with no KIND, every kind is added so.
 It listens on 127.0.0.1 with TLS and a random bearer token, writes a
 kubeconfig for itself (0600) and prints its path; writes are refused.
 
@@ -93,8 +99,10 @@ func (o *ServeOptions) Complete(args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := o.target.complete(args, o.ErrOut, "serve"); err != nil {
-		return err
+	if len(args) > 0 { // none: every kind on demand
+		if err := o.target.complete(args, o.ErrOut, "serve"); err != nil {
+			return err
+		}
 	}
 	ns, _, err := o.configFlags.ToRawKubeConfigLoader().Namespace()
 	if err != nil {
@@ -115,7 +123,7 @@ func (o *ServeOptions) Validate() error {
 	if o.History < 1 {
 		return fmt.Errorf("invalid --history %d: want 1 or more", o.History)
 	}
-	if err := o.target.resolve(); err != nil {
+	if err := o.resolveKinds(); err != nil {
 		return err
 	}
 	if o.named() {
@@ -176,7 +184,15 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 	for _, res := range o.resources {
 		leases = append(leases, set.Acquire(res, servedScope(kube.Scope{})))
 	}
-	resources, version, err := o.discover(ctx, rc, leases)
+	dc, err := discovery.NewDiscoveryClientForConfig(o.config)
+	if err != nil {
+		return fmt.Errorf("reading the server's resource types: %w", err)
+	}
+	known, err := serverResources(ctx, dc)
+	if err != nil {
+		return err
+	}
+	resources, version, err := o.discover(ctx, rc, dc, known, leases)
 	if err != nil {
 		return err
 	}
@@ -192,8 +208,10 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 	}
 	h := serve.New(serve.Options{
 		Resources: resources, Version: version,
-		OpenAPI: serve.OpenAPI(client, strings.TrimSuffix(o.config.Host, "/"), time.Minute, time.Now),
+		OpenAPI:  serve.OpenAPI(client, strings.TrimSuffix(o.config.Host, "/"), time.Minute, time.Now),
+		OnDemand: o.onDemand(set, rc, dc, known),
 	})
+	defer h.Close()
 	ctrlCtx, stopRunning := context.WithCancel(ctx)
 	failed, wait := o.runControllers(ctrlCtx)
 	err = o.serve(ctx, withControllers(metrics.handler(h), o.ctrls, metrics.registry), leases, lock, failed)
@@ -202,27 +220,13 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 	return err
 }
 
-// discover reads what the API server's discovery says of each resource,
-// and its version.
-func (o *ServeOptions) discover(ctx context.Context, rc rest.Interface, leases []*reflector.Lease) ([]serve.Resource, []byte, error) {
-	dc, err := o.configFlags.ToDiscoveryClient()
-	if err != nil {
-		return nil, nil, fmt.Errorf("reading the server's resource types: %w", err)
-	}
+// discover picks what the API server's discovery (known) says of each
+// resource, and reads its version.
+func (o *ServeOptions) discover(ctx context.Context, rc rest.Interface, dc discovery.DiscoveryInterface, known []metav1.APIResource, leases []*reflector.Lease) ([]serve.Resource, []byte, error) {
 	var out []serve.Resource
 	for _, l := range leases {
 		res := l.Resource()
-		list, err := dc.ServerResourcesForGroupVersion(res.GVR.GroupVersion().String())
-		if err != nil {
-			return nil, nil, fmt.Errorf("reading the server's resource types: %w", err)
-		}
-		ar := metav1.APIResource{Name: res.GVR.Resource, Kind: res.Kind, Namespaced: res.Namespaced}
-		for _, r := range list.APIResources {
-			if r.Name == res.GVR.Resource {
-				ar = r
-			}
-		}
-		out = append(out, serve.Resource{Source: l, Discovery: ar, SelectableFields: selectableFields(ctx, rc, res)})
+		out = append(out, serve.Resource{Source: l, Discovery: discoveryOf(known, res), SelectableFields: selectableFields(ctx, rc, res)})
 	}
 	version, err := dc.RESTClient().Get().AbsPath("/version").DoRaw(ctx)
 	if err != nil {
@@ -266,7 +270,7 @@ func (o *ServeOptions) serve(ctx context.Context, h http.Handler, leases []*refl
 	server := "https://" + ln.Addr().String()
 	kubeconfig, err := serveKubeconfig(server, o.namespace, cred)
 	if err == nil {
-		err = lock.Publish(kubeconfig, o.info(server))
+		err = o.published.publish(lock, kubeconfig, o.info(server))
 	}
 	if err != nil {
 		ln.Close()
@@ -293,8 +297,9 @@ func (o *ServeOptions) serve(ctx context.Context, h http.Handler, leases []*refl
 			return fmt.Errorf("printing the kubeconfig: %w", err)
 		}
 	}
-	served := make(chan error, 1)
+	served := make(chan error, 2)
 	go func() { served <- srv.ServeTLS(ln, "", "") }()
+	o.listenSocket(srv, lock, served)
 	var runErr error
 	select {
 	case <-ctx.Done():
@@ -330,15 +335,15 @@ func stopped(leases []*reflector.Lease) <-chan error {
 
 // info is what the daemon publishes of itself.
 func (o *ServeOptions) info(server string) daemon.Info {
-	info := daemon.Info{PID: os.Getpid(), Server: server, Started: time.Now().UTC()}
-	for _, r := range o.resources {
-		info.Resources = append(info.Resources, daemon.ResourceName(r.GVR))
-		info.Kinds = append(info.Kinds, r.String())
-	}
+	info := daemon.Info{PID: os.Getpid(), Server: server, Started: time.Now().UTC(), OnDemand: true}
+	info.Resources, info.Kinds = resourceNames(o.resources)
 	return info
 }
 
 func (o *ServeOptions) kinds() string {
+	if len(o.resources) == 0 {
+		return "every kind on demand,"
+	}
 	var s string
 	for i, r := range o.resources {
 		if i > 0 {

@@ -41,6 +41,8 @@ type target struct {
 	targets   []kube.Target   // what args name, in the order given
 	resources []kube.Resource // the resources of targets, each once, in order
 	daemon    *daemon.Daemon  // serving this identity, if one runs (findDaemon)
+	// daemonMapper is the daemon's discovery, once read (atDaemon).
+	daemonMapper meta.RESTMapper
 }
 
 func (t *target) addFlags(f *pflag.FlagSet, verb string) {

@@ -1,6 +1,7 @@
 // Package daemon is how `kubectl reflect serve` and its clients find each
 // other: one daemon per identity (Identity: a hash of the kubeconfig's
-// server URL and CA and of its user's credentials: token, client
+// server URL, in one spelling for all those of one server, and CA and of
+// its user's credentials: token, client
 // certificate, exec or auth-provider configuration; never a secret in
 // clear), whose files live in Dir (0700, under $XDG_RUNTIME_DIR or the
 // user's cache directory), named by that hash:
@@ -10,7 +11,12 @@
 //     first (ErrRunning); the kernel frees the lock when a daemon dies, so
 //     the files of a killed daemon are found stale and replaced;
 //   - <identity>.kubeconfig (0600), the daemon's own server, CA and token;
-//   - <identity>.json (0600), its Info: pid, address, resources, start.
+//   - <identity>.json (0600), its Info: pid, address, resources, start;
+//     written again as the daemon adds resources on demand (Lock.PublishInfo).
+//   - <identity>.sock (0600), a unix socket the daemon also serves at
+//     (Lock.ListenSocket), the same TLS server and token; a client reaches
+//     the daemon there when it answers (Find), else at its address. A
+//     socket left by a dead daemon is replaced by the next.
 //
 // A daemon serves only the identity it runs as (the files of another
 // identity have another name), and a client only uses the daemon of its

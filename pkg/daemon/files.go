@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,19 +22,26 @@ type Info struct {
 	// "resource.version.group" (the group "" for the core group).
 	Resources []string `json:"resources"`
 	// Kinds are the resources as the daemon's user named them, for people.
-	Kinds   []string  `json:"kinds"`
-	Started time.Time `json:"started"`
+	Kinds []string `json:"kinds"`
+	// OnDemand says that the daemon adds, at a client's first request, any
+	// resource the API server lists and watches (its discovery lists them
+	// all); Resources and Kinds are what it caches now.
+	OnDemand bool      `json:"onDemand,omitempty"`
+	Started  time.Time `json:"started"`
 }
 
 // Files are the paths of one identity's daemon in Dir.
 type Files struct {
 	Kubeconfig, Lock, Info string
+	// Socket is the unix socket the daemon also listens at (Listen), the
+	// same TLS server as its kubeconfig's address.
+	Socket string
 }
 
 // FilesOf returns the paths of the daemon of identity id in dir.
 func FilesOf(dir, id string) Files {
 	p := filepath.Join(dir, id)
-	return Files{Kubeconfig: p + ".kubeconfig", Lock: p + ".lock", Info: p + ".json"}
+	return Files{Kubeconfig: p + ".kubeconfig", Lock: p + ".lock", Info: p + ".json", Socket: p + ".sock"}
 }
 
 // Dir is where daemons write their files: under $XDG_RUNTIME_DIR when set
@@ -94,6 +102,7 @@ func Acquire(dir, id string) (*Lock, error) {
 	}
 	// Whatever is left is a dead daemon's: replaced, not trusted.
 	_ = os.Remove(files.Info)
+	_ = os.Remove(files.Socket)
 	_ = os.Remove(files.Kubeconfig)
 	return &Lock{Files: files, f: f}, nil
 }
@@ -114,6 +123,12 @@ func (l *Lock) Publish(kubeconfig []byte, info Info) error {
 	if err := WritePrivate(l.Kubeconfig, kubeconfig); err != nil {
 		return err
 	}
+	return l.PublishInfo(info)
+}
+
+// PublishInfo writes the daemon's Info again, once Publish wrote it: what
+// it caches changed.
+func (l *Lock) PublishInfo(info Info) error {
 	b, err := json.Marshal(info)
 	if err != nil {
 		return fmt.Errorf("encoding %s: %w", l.Info, err)
@@ -125,6 +140,7 @@ func (l *Lock) Publish(kubeconfig []byte, info Info) error {
 // stays: removing it would let two daemons lock two different files.
 func (l *Lock) Release() {
 	_ = os.Remove(l.Info)
+	_ = os.Remove(l.Socket)
 	_ = os.Remove(l.Kubeconfig)
 	_ = l.f.Close() // frees the lock
 }
@@ -176,4 +192,19 @@ func WritePrivate(path string, content []byte) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
+}
+
+// ListenSocket listens at the lock's unix socket, mode 0600: a socket file
+// left there is a dead daemon's (the lock is held), replaced.
+func (l *Lock) ListenSocket() (net.Listener, error) {
+	_ = os.Remove(l.Socket)
+	ln, err := net.Listen("unix", l.Socket)
+	if err != nil {
+		return nil, fmt.Errorf("listening at %s: %w", l.Socket, err)
+	}
+	if err := os.Chmod(l.Socket, 0o600); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("making %s private: %w", l.Socket, err)
+	}
+	return ln, nil
 }

@@ -3,7 +3,9 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
+	"os"
 	"slices"
 	"time"
 
@@ -36,7 +38,8 @@ const readyTimeout = time.Second
 
 // Find returns the daemon that serves the identity of cfg, if one runs and
 // answers /readyz (over its TLS, with its token) within a second; nil, nil
-// when there is none. Files of a daemon that does not answer are left to
+// when there is none. The daemon is reached at its unix socket when it
+// answers there (its Config dials it), else at its address. Files of a daemon that does not answer are left to
 // the next daemon of the identity, which replaces them.
 func Find(ctx context.Context, cfg *rest.Config) (*Daemon, error) {
 	dir, err := dirPath() // not made: a client has nothing to write there
@@ -52,10 +55,26 @@ func Find(ctx context.Context, cfg *rest.Config) (*Daemon, error) {
 	if err != nil {
 		return nil, nil // stopped between the two reads
 	}
+	if viaSocket := withSocket(dcfg, files.Socket); viaSocket != nil && ready(ctx, viaSocket) {
+		return &Daemon{Info: info, Files: files, Config: viaSocket}, nil
+	}
 	if !ready(ctx, dcfg) {
 		return nil, nil
 	}
 	return &Daemon{Info: info, Files: files, Config: dcfg}, nil
+}
+
+// withSocket is a copy of cfg that dials the unix socket at path instead
+// of cfg's address (TLS and token the same), if there is a socket there;
+// nil otherwise.
+func withSocket(cfg *rest.Config, path string) *rest.Config {
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Type() != os.ModeSocket {
+		return nil
+	}
+	c := rest.CopyConfig(cfg)
+	var d net.Dialer
+	c.Dial = func(ctx context.Context, _, _ string) (net.Conn, error) { return d.DialContext(ctx, "unix", path) }
+	return c
 }
 
 // ready says whether the daemon at cfg answers /readyz with 200.

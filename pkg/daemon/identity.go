@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"net"
 	"os"
+	"strings"
 
 	"k8s.io/client-go/rest"
 )
@@ -27,14 +29,14 @@ type identity struct {
 }
 
 // Identity is the hex SHA-256 (its first 16 bytes) of cfg's cluster (its
-// server URL and CA) and user (token, client certificate, basic
+// server URL, normalised as serverOf says, and CA) and user (token, client certificate, basic
 // credentials, exec or auth-provider configuration, impersonation): two
 // configs that reach the same server as the same user have the same
 // Identity; it names the files of the daemon serving that user and holds
 // no secret in clear.
 func Identity(cfg *rest.Config) string {
 	id := identity{
-		Server:        cfg.Host,
+		Server:        serverOf(cfg),
 		CA:            fileOr(cfg.CAData, cfg.CAFile),
 		ServerName:    cfg.ServerName,
 		Token:         cfg.BearerToken,
@@ -66,4 +68,20 @@ func fileOr(data []byte, path string) []byte {
 		return b
 	}
 	return []byte(path)
+}
+
+// serverOf is cfg's server URL in one spelling for all those that reach
+// the same server: the scheme client-go defaults to when there is none,
+// scheme and host in lower case, the scheme's default port written, no
+// trailing slash ("HTTPS://Example.COM/" is "https://example.com:443").
+func serverOf(cfg *rest.Config) string {
+	u, _, err := rest.DefaultServerUrlFor(cfg)
+	if err != nil {
+		return cfg.Host // client-go cannot reach it either
+	}
+	scheme, port := strings.ToLower(u.Scheme), u.Port()
+	if port == "" {
+		port = map[string]string{"https": "443", "http": "80"}[scheme]
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port) + strings.TrimSuffix(u.Path, "/")
 }

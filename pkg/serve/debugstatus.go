@@ -40,7 +40,7 @@ type counters struct {
 // Status reports every resource, ordered by name.
 func (h *Handler) Status() []ResourceStatus {
 	var out []ResourceStatus
-	for _, c := range h.resources {
+	for _, c := range h.served() {
 		out = append(out, ResourceStatus{
 			Resource:        c.res.String(),
 			Objects:         objects(c.Source),

@@ -8,7 +8,14 @@ import (
 
 	apidiscoveryv2 "k8s.io/api/apidiscovery/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
+
+// gvrOf is the group, version and resource of ar, whose Group and Version
+// are set.
+func gvrOf(ar metav1.APIResource) schema.GroupVersionResource {
+	return schema.GroupVersionResource{Group: ar.Group, Version: ar.Version, Resource: ar.Name}
+}
 
 // verbs are what the handler serves of every cached resource.
 var verbs = metav1.Verbs{"get", "list", "watch"}
@@ -17,8 +24,9 @@ var verbs = metav1.Verbs{"get", "list", "watch"}
 // kubectl and client-go ask for first and take when the answer has it.
 const aggregatedType = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
 
-// discovery holds the documents of the cached resources, legacy and
-// aggregated, built once: the resources do not change while serving.
+// discovery holds the documents of the served resources, legacy and
+// aggregated, built at once: a Handler swaps in new ones when what it
+// serves (Options.OnDemand's discovery) changes.
 type discovery struct {
 	core      []metav1.APIResource // of /api/v1
 	groups    []groupDoc           // of /apis, in the order resources were given
@@ -32,27 +40,38 @@ type groupDoc struct {
 	byVer    map[string][]metav1.APIResource
 }
 
-func newDiscovery(resources []Resource) *discovery {
-	d := &discovery{}
-	for _, r := range resources {
+// newDiscovery builds the documents of known (the API server's resources,
+// each with its Group and Version, in its order), then of the resources
+// of fixed that known lacks.
+func newDiscovery(fixed []Resource, known []metav1.APIResource) *discovery {
+	all := slices.Clone(known)
+	for _, r := range fixed {
 		gvr := r.Source.Resource().GVR
 		ar := r.Discovery
-		ar.Name, ar.Verbs = gvr.Resource, verbs
+		ar.Group, ar.Version, ar.Name = gvr.Group, gvr.Version, gvr.Resource
+		if !slices.ContainsFunc(all, func(k metav1.APIResource) bool { return gvrOf(k) == gvr }) {
+			all = append(all, ar)
+		}
+	}
+	d := &discovery{}
+	for _, ar := range all {
+		group, version := ar.Group, ar.Version
+		ar.Verbs = verbs
 		ar.Group, ar.Version = "", "" // as the API server lists them: the group version is the list's
-		if gvr.Group == "" && gvr.Version == "v1" {
+		if group == "" && version == "v1" {
 			d.core = append(d.core, ar)
 			continue
 		}
-		i := slices.IndexFunc(d.groups, func(g groupDoc) bool { return g.name == gvr.Group })
+		i := slices.IndexFunc(d.groups, func(g groupDoc) bool { return g.name == group })
 		if i < 0 {
-			d.groups = append(d.groups, groupDoc{name: gvr.Group, byVer: map[string][]metav1.APIResource{}})
+			d.groups = append(d.groups, groupDoc{name: group, byVer: map[string][]metav1.APIResource{}})
 			i = len(d.groups) - 1
 		}
 		g := &d.groups[i]
-		if !slices.Contains(g.versions, gvr.Version) {
-			g.versions = append(g.versions, gvr.Version)
+		if !slices.Contains(g.versions, version) {
+			g.versions = append(g.versions, version)
 		}
-		g.byVer[gvr.Version] = append(g.byVer[gvr.Version], ar)
+		g.byVer[version] = append(g.byVer[version], ar)
 	}
 	d.aggCore = mustJSON(aggregatedList([]apidiscoveryv2.APIGroupDiscovery{{
 		Versions: []apidiscoveryv2.APIVersionDiscovery{aggregatedVersion("", "v1", d.core)},

@@ -7,8 +7,8 @@
 // (resume after a resourceVersion, 410 Gone beyond the history, bookmarks,
 // streaming lists ending with the initial-events-end bookmark, selectors,
 // Tables). Writes are refused with 405 MethodNotAllowed and anything not
-// cached with 404: the handler never proxies objects to or from the API
-// server. Only the OpenAPI documents that kubectl reads before a write (to
+// cached (nor, with OnDemand, cacheable) with 404: the handler never
+// proxies objects to or from the API server. Only the OpenAPI documents that kubectl reads before a write (to
 // validate it, then meet the 405) are fetched from the server, by the
 // handler that OpenAPI returns. WithToken guards it with a bearer token,
 // /debug/status (Handler.Status: each resource's objects, resourceVersion,
@@ -35,6 +35,34 @@
 // of the stored bytes (BenchmarkList in bench_test.go: 10,000 ConfigMaps
 // of 1 KiB are listed in about 20 ms as objects, 40 to 80 ms as a Table on
 // a shared 2-core machine).
+//
+// # Kinds added on demand
+//
+// With Options.OnDemand, the handler serves more than the resources it was
+// given: its discovery is a copy of the API server's, every resource that
+// the server lists and watches (read once at start, again when a client
+// asks for a resource the copy lacks, at most once a second, and when a
+// client reads /api or /apis over OnDemand.DiscoveryTTL after the last
+// read), in the server's order, with the verbs get, list and watch. That
+// order is the server's so that a client resolves a short name two kinds
+// share (a custom resource's that shadows a built-in one) to the kind the
+// server's discovery would give it.
+//
+// The first request of a resource that is not cached yet starts its
+// reflector (OnDemand.Start: all namespaces, as those given) and waits for
+// its first list, at most OnDemand.SyncWait (then 504; the reflector goes
+// on listing for the next request) and no longer than the request's
+// context; requests that come meanwhile wait for the same reflector, so
+// that any number of first requests make one LIST and one WATCH at the
+// API server. If the reflector stops for good before its first list, the
+// API server's answer to it is the requests' answer (403 Forbidden with
+// the server's message when the user may not list or watch the resource
+// in every namespace, even if they may in one: the cache holds every
+// namespace or none), and nothing is kept: the next request tries again.
+// A reflector that stops for good later (the user lost the right to
+// watch) is dropped: its watches end, so that their clients ask again and
+// hear why. OnDemand.Changed is told each time what is served changes
+// (the daemon publishes it); Close stops what was added.
 //
 // # Consistency (what each resourceVersion is answered with)
 //

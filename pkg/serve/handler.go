@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -62,14 +64,21 @@ type Options struct {
 	FreshWait time.Duration
 	// Now is the clock of ages and expiries; nil is time.Now.
 	Now func() time.Time
+	// OnDemand, if set, adds the resources clients ask for beyond
+	// Resources while serving (see OnDemand); nil answers them 404.
+	OnDemand *OnDemand
 }
 
-// Handler serves the Kubernetes API's read requests from its Resources. It
-// is safe for concurrent use.
+// Handler serves the Kubernetes API's read requests from its Resources,
+// and those it adds on demand. It is safe for concurrent use. Close stops
+// what it added.
 type Handler struct {
 	opts      Options
+	discovery atomic.Pointer[discovery]
+	onDemand  *onDemand // nil without Options.OnDemand
+
+	mu        sync.RWMutex
 	resources map[schema.GroupVersionResource]*cached
-	discovery *discovery
 }
 
 // cached is one served resource and its paged lists' snapshots.
@@ -79,6 +88,14 @@ type cached struct {
 	snapshots *snapshots
 	counters  counters
 	lag       deliveryLag
+	// gone is closed when a resource added on demand is dropped (its
+	// reflector stopped): its watches end, so that their clients ask again.
+	// nil (never closed) for Options.Resources.
+	gone chan struct{}
+}
+
+func (h *Handler) newCached(r Resource, gone chan struct{}) *cached {
+	return &cached{Resource: r, res: r.Source.Resource(), snapshots: newSnapshots(h.opts.ContinueTTL, h.opts.Now), gone: gone}
 }
 
 // New returns a Handler for opts.Resources.
@@ -97,16 +114,39 @@ func New(opts Options) *Handler {
 	}
 	h := &Handler{opts: opts, resources: map[schema.GroupVersionResource]*cached{}}
 	for _, r := range opts.Resources {
-		res := r.Source.Resource()
-		h.resources[res.GVR] = &cached{Resource: r, res: res, snapshots: newSnapshots(opts.ContinueTTL, opts.Now)}
+		h.resources[r.Source.Resource().GVR] = h.newCached(r, nil)
 	}
-	h.discovery = newDiscovery(opts.Resources)
+	var known []metav1.APIResource
+	if opts.OnDemand != nil {
+		h.onDemand = newOnDemand(*opts.OnDemand, opts.Now)
+		known = opts.OnDemand.Discovered
+	}
+	h.discovery.Store(newDiscovery(opts.Resources, known))
 	return h
 }
 
-// Ready says whether every resource has its first list.
-func (h *Handler) Ready() bool {
+// lookup returns the served resource of gvr, nil if there is none.
+func (h *Handler) lookup(gvr schema.GroupVersionResource) *cached {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return h.resources[gvr]
+}
+
+// served returns every served resource.
+func (h *Handler) served() []*cached {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	out := make([]*cached, 0, len(h.resources))
 	for _, c := range h.resources {
+		out = append(out, c)
+	}
+	return out
+}
+
+// Ready says whether every resource of Options.Resources has its first
+// list (those added on demand are served only once they have).
+func (h *Handler) Ready() bool {
+	for _, c := range h.served() {
 		select {
 		case <-c.Source.Synced():
 		default:
@@ -146,7 +186,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		h.opts.OpenAPI.ServeHTTP(w, r)
-	case h.discovery.serve(w, r, path):
+	case h.serveDiscovery(w, r, path):
 	default:
 		h.serveResource(w, r, path)
 	}

@@ -56,8 +56,11 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, path str
 		writeStatus(w, r, notFoundPath())
 		return
 	}
-	c := h.resources[req.gvr]
+	c, serr := h.resource(r, req.gvr)
 	switch {
+	case serr != nil:
+		writeStatus(w, r, serr)
+		return
 	case c == nil:
 		writeStatus(w, r, notCached(req.gvr.GroupResource().String()+" ("+req.gvr.GroupVersion().String()+")"))
 		return

@@ -197,6 +197,8 @@ func (s *watchStream) run(ctx context.Context) {
 			bookmarkDue = true
 		case <-ctx.Done():
 			return
+		case <-s.c.gone: // dropped: the client asks again, and hears why
+			return
 		}
 	}
 }

@@ -174,9 +174,9 @@ func TestServeMatchesKubectl(t *testing.T) {
 		})
 	}
 
-	t.Run("a kind not cached", func(t *testing.T) {
-		_, stderr, code := kubectl(t, d.kubeconfig, "get", "deployments", "--cache-dir", filepath.Join(d.dir, "cache-daemon"))
-		if code == 0 || !strings.Contains(stderr, `the server doesn't have a resource type "deployments"`) {
+	t.Run("a kind not cached", func(t *testing.T) { // added on demand (serve_ondemand_test.go)
+		_, stderr, code := kubectl(t, d.kubeconfig, "get", "nope", "--cache-dir", filepath.Join(d.dir, "cache-daemon"))
+		if code == 0 || !strings.Contains(stderr, `the server doesn't have a resource type "nope"`) {
 			t.Errorf("exit %d, stderr %q; want kubectl's unknown type", code, stderr)
 		}
 	})

@@ -1,0 +1,140 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/rest"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
+)
+
+// resolveKinds resolves the kinds to cache from the start; with none,
+// every kind is cached on demand, and only the client config and the
+// server's kinds are read.
+func (o *ServeOptions) resolveKinds() error {
+	if len(o.args) > 0 {
+		return o.target.resolve()
+	}
+	var err error
+	if o.config, err = o.configFlags.ToRESTConfig(); err != nil {
+		return fmt.Errorf("reading the kubeconfig: %w", err)
+	}
+	if o.mapper, err = o.configFlags.ToRESTMapper(); err != nil {
+		return fmt.Errorf("reading the server's resource types: %w", err)
+	}
+	return nil
+}
+
+// serverResources reads the API server's discovery (not a cached copy):
+// every resource it lists and watches, with its group and version, in its
+// order (groups as it lists them, each group's preferred version first).
+// A group that failed to answer (an aggregated API down) is left out.
+func serverResources(ctx context.Context, dc *discovery.DiscoveryClient) ([]metav1.APIResource, error) {
+	groups, lists, err := dc.ServerGroupsAndResourcesWithContext(ctx)
+	if err != nil && !discovery.IsGroupDiscoveryFailedError(err) {
+		return nil, fmt.Errorf("reading the server's resource types: %w", err)
+	}
+	byGV := map[string]*metav1.APIResourceList{}
+	for _, l := range lists {
+		byGV[l.GroupVersion] = l
+	}
+	var out []metav1.APIResource
+	for _, g := range groups {
+		versions := []string{g.PreferredVersion.GroupVersion}
+		for _, v := range g.Versions {
+			if v.GroupVersion != g.PreferredVersion.GroupVersion {
+				versions = append(versions, v.GroupVersion)
+			}
+		}
+		for _, gvs := range versions {
+			l := byGV[gvs]
+			gv, perr := schema.ParseGroupVersion(gvs)
+			if l == nil || perr != nil {
+				continue
+			}
+			for _, ar := range l.APIResources {
+				if strings.Contains(ar.Name, "/") || !slices.Contains(ar.Verbs, "list") || !slices.Contains(ar.Verbs, "watch") {
+					continue // a subresource, or not what a reflector can follow
+				}
+				ar.Group, ar.Version = gv.Group, gv.Version
+				out = append(out, ar)
+			}
+		}
+	}
+	return out, nil
+}
+
+// discoveryOf is the server's description of res in known; a minimal one
+// when known lacks it.
+func discoveryOf(known []metav1.APIResource, res kube.Resource) metav1.APIResource {
+	for _, ar := range known {
+		if ar.Group == res.GVR.Group && ar.Version == res.GVR.Version && ar.Name == res.GVR.Resource {
+			ar.Group, ar.Version = "", ""
+			return ar
+		}
+	}
+	return metav1.APIResource{Name: res.GVR.Resource, Kind: res.Kind, Namespaced: res.Namespaced}
+}
+
+// onDemand is how the handler adds the kinds that clients ask for: a
+// reflector of all namespaces on set, as those of the kinds given.
+func (o *ServeOptions) onDemand(set *reflector.Set, rc rest.Interface, dc *discovery.DiscoveryClient, known []metav1.APIResource) *serve.OnDemand {
+	return &serve.OnDemand{
+		Discovered: known,
+		Rediscover: func(ctx context.Context) ([]metav1.APIResource, error) { return serverResources(ctx, dc) },
+		Start: func(ctx context.Context, res kube.Resource) (serve.Started, error) {
+			lease := set.Acquire(res, kube.Scope{Table: true, Pack: true})
+			return serve.Started{Source: lease, SelectableFields: selectableFields(ctx, rc, res)}, nil
+		},
+		Changed: o.published.update,
+	}
+}
+
+// publishedInfo is the daemon's Info as published, kept true as kinds are
+// added on demand or dropped.
+type publishedInfo struct {
+	mu   sync.Mutex
+	lock *daemon.Lock // nil until published
+	info daemon.Info
+}
+
+// publish writes the kubeconfig and info in lock's files.
+func (p *publishedInfo) publish(lock *daemon.Lock, kubeconfig []byte, info daemon.Info) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := lock.Publish(kubeconfig, info); err != nil {
+		return err
+	}
+	p.lock, p.info = lock, info
+	return nil
+}
+
+// update writes the Info again with the resources cached now.
+func (p *publishedInfo) update(resources []kube.Resource) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.lock == nil {
+		return
+	}
+	p.info.Resources, p.info.Kinds = resourceNames(resources)
+	_ = p.lock.PublishInfo(p.info) // a client that reads the old Info finds fewer kinds: it asks the daemon all the same
+}
+
+// resourceNames are resources as daemon.Info names them.
+func resourceNames(resources []kube.Resource) (names, kinds []string) {
+	for _, r := range resources {
+		names = append(names, daemon.ResourceName(r.GVR))
+		kinds = append(kinds, r.String())
+	}
+	return names, kinds
+}

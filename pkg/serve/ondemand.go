@@ -1,0 +1,324 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+)
+
+// OnDemand adds, while a Handler serves, the resources that clients ask
+// for: the first request of a resource of Discovered starts caching it
+// (Start), waits for its first list and is answered from it, as are the
+// requests after it; concurrent first requests wait for the same start.
+type OnDemand struct {
+	// Discovered are the API server's resources that can be listed and
+	// watched, each with its Group and Version set, in the order of the
+	// server's discovery (its groups in order, each group's preferred
+	// version first). The handler's discovery lists them all, with the
+	// verbs get, list and watch.
+	Discovered []metav1.APIResource
+	// Rediscover, if set, reads them again from the API server: when a
+	// client asks for a resource they lack (at most once a second), and
+	// when a client reads /api or /apis over DiscoveryTTL after the last
+	// read. An error keeps what was read before.
+	Rediscover func(ctx context.Context) ([]metav1.APIResource, error)
+	// Start starts caching res in every namespace; required. The handler
+	// owns the source it returns, and releases it when the source stops for
+	// good (Owned.Err: the API server's answer to its LIST, such as 403
+	// Forbidden, is then the answer to the requests that wait for it) or
+	// when the handler is closed. ctx ends when the handler is closed.
+	Start func(ctx context.Context, res kube.Resource) (Started, error)
+	// Changed, if set, is called with every served resource each time the
+	// handler adds or drops one; calls do not overlap.
+	Changed func([]kube.Resource)
+	// SyncWait bounds how long a request waits for a new resource's first
+	// list before it is answered 504 (the cache keeps listing for the next
+	// request); zero is 30 seconds. A request whose context ends stops
+	// waiting at once.
+	SyncWait time.Duration
+	// DiscoveryTTL is how old the discovery that /api and /apis answer
+	// from may get; zero is 30 seconds.
+	DiscoveryTTL time.Duration
+}
+
+// Started is a resource that OnDemand.Start began to cache.
+type Started struct {
+	Source Owned
+	// SelectableFields are as Resource's.
+	SelectableFields []string
+}
+
+// Owned is a Source that the handler owns: a reflector.Lease.
+type Owned interface {
+	Source
+	// Done is closed when the source stopped: for good (Err says why),
+	// or released.
+	Done() <-chan struct{}
+	// Err is, once Done is closed, why the source stopped for good; nil
+	// when it was released.
+	Err() error
+	Release()
+}
+
+// rediscoverEvery bounds how often a request of an unknown resource makes
+// the handler read the API server's discovery again.
+const rediscoverEvery = time.Second
+
+// onDemand is a Handler's state of OnDemand.
+type onDemand struct {
+	OnDemand
+	now    func() time.Time
+	ctx    context.Context // of the started sources; ends with Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // the goroutines that follow the started sources
+
+	reading sync.Mutex // held while Rediscover reads: concurrent requests wait for one read
+	mu      sync.Mutex // guards known, readAt, pending
+	known   []metav1.APIResource
+	readAt  time.Time
+	pending map[schema.GroupVersionResource]*pending
+
+	changing sync.Mutex // serialises Changed
+}
+
+// pending is a resource being started: done is closed once it is served
+// (c) or failed (err).
+type pending struct {
+	done chan struct{}
+	c    *cached
+	err  error
+}
+
+func newOnDemand(o OnDemand, now func() time.Time) *onDemand {
+	if o.SyncWait <= 0 {
+		o.SyncWait = 30 * time.Second
+	}
+	if o.DiscoveryTTL <= 0 {
+		o.DiscoveryTTL = 30 * time.Second
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &onDemand{
+		OnDemand: o, now: now, ctx: ctx, cancel: cancel,
+		known: o.Discovered, readAt: now(), pending: map[schema.GroupVersionResource]*pending{},
+	}
+}
+
+// Close stops the resources added on demand and waits for them; requests
+// of resources not served yet are answered 503 after it.
+func (h *Handler) Close() {
+	if h.onDemand == nil {
+		return
+	}
+	h.onDemand.cancel()
+	h.onDemand.wg.Wait()
+}
+
+// resource returns the resource a request of gvr reads: a served one, or
+// one added on demand now; nil, nil when the API server has none.
+func (h *Handler) resource(r *http.Request, gvr schema.GroupVersionResource) (*cached, *apierrors.StatusError) {
+	if c := h.lookup(gvr); c != nil || h.onDemand == nil {
+		return c, nil
+	}
+	ar, ok := h.known(r.Context(), gvr)
+	if !ok {
+		return nil, nil
+	}
+	p, serr := h.start(gvr, ar)
+	if serr != nil {
+		return nil, serr
+	}
+	timer := time.NewTimer(h.onDemand.SyncWait)
+	defer timer.Stop()
+	select {
+	case <-p.done:
+		if p.err != nil {
+			return nil, startError(gvr, p.err)
+		}
+		return p.c, nil
+	case <-timer.C:
+		return nil, apierrors.NewTimeoutError(fmt.Sprintf("%s is still being listed into the cache (kubectl reflect serve): try again", gvr.GroupResource()), 1)
+	case <-r.Context().Done():
+		return nil, apierrors.NewTimeoutError("the request ended while waiting for the cache", 0)
+	}
+}
+
+// known returns the API server's resource gvr, reading its discovery
+// again when gvr is not in the copy (at most once in rediscoverEvery).
+func (h *Handler) known(ctx context.Context, gvr schema.GroupVersionResource) (metav1.APIResource, bool) {
+	find := func() (metav1.APIResource, bool) {
+		d := h.onDemand
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		i := slices.IndexFunc(d.known, func(ar metav1.APIResource) bool { return gvrOf(ar) == gvr })
+		if i < 0 {
+			return metav1.APIResource{}, false
+		}
+		return d.known[i], true
+	}
+	if ar, ok := find(); ok {
+		return ar, true
+	}
+	h.rediscover(ctx, rediscoverEvery)
+	return find()
+}
+
+// rediscover reads the API server's discovery again if the copy is older
+// than maxAge, and rebuilds the documents from it.
+func (h *Handler) rediscover(ctx context.Context, maxAge time.Duration) {
+	d := h.onDemand
+	if d.Rediscover == nil {
+		return
+	}
+	d.reading.Lock()
+	defer d.reading.Unlock()
+	d.mu.Lock()
+	fresh := d.now().Sub(d.readAt) < maxAge
+	d.mu.Unlock()
+	if fresh {
+		return
+	}
+	known, err := d.Rediscover(ctx)
+	if err != nil {
+		return // the copy serves on; the next request tries again
+	}
+	d.mu.Lock()
+	d.known, d.readAt = known, d.now()
+	d.mu.Unlock()
+	h.discovery.Store(newDiscovery(h.opts.Resources, known))
+}
+
+// serveDiscovery answers path if it is a discovery path, and reports
+// whether it was; /api and /apis from a copy of the API server's
+// discovery no older than OnDemand.DiscoveryTTL.
+func (h *Handler) serveDiscovery(w http.ResponseWriter, r *http.Request, path string) bool {
+	if h.onDemand != nil && (path == "/api" || path == "/apis") {
+		h.rediscover(r.Context(), h.onDemand.DiscoveryTTL)
+	}
+	return h.discovery.Load().serve(w, r, path)
+}
+
+// start returns the pending start of gvr, starting it if no request did.
+func (h *Handler) start(gvr schema.GroupVersionResource, ar metav1.APIResource) (*pending, *apierrors.StatusError) {
+	d := h.onDemand
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.ctx.Err() != nil {
+		return nil, apierrors.NewServiceUnavailable("the cache (kubectl reflect serve) is stopping")
+	}
+	if p := d.pending[gvr]; p != nil {
+		return p, nil
+	}
+	if c := h.lookup(gvr); c != nil { // added since the caller looked
+		p := &pending{done: make(chan struct{}), c: c}
+		close(p.done)
+		return p, nil
+	}
+	p := &pending{done: make(chan struct{})}
+	d.pending[gvr] = p
+	d.wg.Add(1)
+	go h.follow(gvr, ar, p)
+	return p, nil
+}
+
+// follow starts caching gvr, serves it once it has its first list, and
+// drops it when its source stops: the goroutine lives as long as the
+// source.
+func (h *Handler) follow(gvr schema.GroupVersionResource, ar metav1.APIResource, p *pending) {
+	d := h.onDemand
+	defer d.wg.Done()
+	res := kube.Resource{GVR: gvr, Kind: ar.Kind, Namespaced: ar.Namespaced}
+	st, err := d.Start(d.ctx, res)
+	if err != nil {
+		h.settle(gvr, p, nil, err)
+		return
+	}
+	src := st.Source
+	defer src.Release()
+	select {
+	case <-src.Synced():
+	case <-src.Done():
+		h.settle(gvr, p, nil, stoppedError(src))
+		return
+	case <-d.ctx.Done():
+		h.settle(gvr, p, nil, errors.New("the cache is stopping"))
+		return
+	}
+	ar.Group, ar.Version = "", ""
+	c := h.newCached(Resource{Source: src, Discovery: ar, SelectableFields: st.SelectableFields}, make(chan struct{}))
+	h.settle(gvr, p, c, nil)
+	select {
+	case <-src.Done():
+	case <-d.ctx.Done():
+	}
+	h.mu.Lock()
+	delete(h.resources, gvr)
+	h.mu.Unlock()
+	close(c.gone)
+	if d.ctx.Err() == nil {
+		h.changed()
+	}
+}
+
+// settle ends p: served as c, or failed with err.
+func (h *Handler) settle(gvr schema.GroupVersionResource, p *pending, c *cached, err error) {
+	d := h.onDemand
+	d.mu.Lock()
+	delete(d.pending, gvr)
+	if c != nil {
+		h.mu.Lock()
+		h.resources[gvr] = c
+		h.mu.Unlock()
+	}
+	p.c, p.err = c, err
+	d.mu.Unlock()
+	close(p.done)
+	if c != nil {
+		h.changed()
+	}
+}
+
+// changed tells OnDemand.Changed what is served now.
+func (h *Handler) changed() {
+	d := h.onDemand
+	if d.Changed == nil {
+		return
+	}
+	d.changing.Lock()
+	defer d.changing.Unlock()
+	var out []kube.Resource
+	for _, c := range h.served() {
+		out = append(out, c.res)
+	}
+	slices.SortFunc(out, func(a, b kube.Resource) int { return strings.Compare(a.String(), b.String()) })
+	d.Changed(out)
+}
+
+// stoppedError is why src stopped before its first list.
+func stoppedError(src Owned) error {
+	if err := src.Err(); err != nil {
+		return err
+	}
+	return errors.New("stopped before its first list")
+}
+
+// startError is the answer to the requests of a resource that could not
+// be started: the API server's own answer (a 403 Forbidden with its
+// message) when it gave one, else 503.
+func startError(gvr schema.GroupVersionResource, err error) *apierrors.StatusError {
+	var status apierrors.APIStatus
+	if errors.As(err, &status) {
+		return &apierrors.StatusError{ErrStatus: status.Status()}
+	}
+	return apierrors.NewServiceUnavailable(fmt.Sprintf("caching %s (kubectl reflect serve): %v", gvr.GroupResource(), err))
+}

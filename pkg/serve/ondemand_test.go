@@ -1,0 +1,288 @@
+package serve
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/tidwall/gjson"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
+)
+
+// The API server's resources of the on-demand tests.
+var (
+	discoveredConfigMaps = metav1.APIResource{Name: "configmaps", Version: "v1", Kind: "ConfigMap", Namespaced: true, ShortNames: []string{"cm"}}
+	discoveredWidgets    = metav1.APIResource{Name: "widgets", Group: "example.com", Version: "v1", Kind: "Widget", Namespaced: true}
+	discoveredDeploys    = metav1.APIResource{Name: "deployments", Group: "apps", Version: "v1", Kind: "Deployment", Namespaced: true, ShortNames: []string{"deploy"}}
+)
+
+// gatedClient is a fake client whose LIST waits for gate (if not nil),
+// then fails with listErr (if not nil) or lists as the fake server does.
+type gatedClient struct {
+	reflector.Client
+	gate    <-chan struct{}
+	listErr error
+}
+
+func (c gatedClient) List(ctx context.Context, req watch.ListRequest) (watch.Page[*object.Object], error) {
+	if c.gate != nil {
+		select {
+		case <-c.gate:
+		case <-ctx.Done():
+			return watch.Page[*object.Object]{}, ctx.Err()
+		}
+	}
+	if c.listErr != nil {
+		return watch.Page[*object.Object]{}, c.listErr
+	}
+	return c.Client.List(ctx, req)
+}
+
+// onDemandFixture is a handler that serves nothing at first and adds
+// resources on demand from a fake server.
+type onDemandFixture struct {
+	t       *testing.T
+	f       *fakeServer
+	set     *reflector.Set
+	h       *Handler
+	starts  atomic.Int32
+	changes chan []kube.Resource
+
+	mu          sync.Mutex
+	listErr     error
+	gate        chan struct{}
+	rediscovers int
+	server      []metav1.APIResource // what Rediscover reads
+}
+
+func newOnDemandFixture(t *testing.T, discovered ...metav1.APIResource) *onDemandFixture {
+	t.Helper()
+	fx := &onDemandFixture{
+		t: t, f: &fakeServer{rv: "10", events: make(chan watch.WatchEvent[*object.Object]), watches: make(chan struct{}, 10)},
+		changes: make(chan []kube.Resource, 10), server: discovered,
+	}
+	fx.set = reflector.NewSet(reflector.SetOptions{NewClient: func(res kube.Resource, scope kube.Scope) reflector.Client {
+		fx.mu.Lock()
+		defer fx.mu.Unlock()
+		return gatedClient{Client: fx.f.newClient(res, scope), gate: fx.gate, listErr: fx.listErr}
+	}, History: 16})
+	fx.h = New(Options{OnDemand: &OnDemand{
+		Discovered: discovered,
+		Rediscover: func(context.Context) ([]metav1.APIResource, error) {
+			fx.mu.Lock()
+			defer fx.mu.Unlock()
+			fx.rediscovers++
+			return fx.server, nil
+		},
+		Start: func(_ context.Context, res kube.Resource) (Started, error) {
+			fx.starts.Add(1)
+			return Started{Source: fx.set.Acquire(res, kube.Scope{Table: true})}, nil
+		},
+		Changed: func(rs []kube.Resource) { fx.changes <- rs },
+	}})
+	t.Cleanup(fx.h.Close)
+	return fx
+}
+
+func (fx *onDemandFixture) get(path string) (int, string) {
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequestWithContext(fx.t.Context(), http.MethodGet, path, nil)
+	fx.h.ServeHTTP(rec, req)
+	return rec.Code, rec.Body.String()
+}
+
+// TestOnDemandDiscovery: with OnDemand, discovery lists every resource of
+// the API server's (in its order) before any is cached.
+func TestOnDemandDiscovery(t *testing.T) {
+	fx := newOnDemandFixture(t, discoveredConfigMaps, discoveredWidgets, discoveredDeploys)
+	if code, body := fx.get("/api/v1"); code != 200 || names(body, "resources.#.name") != "configmaps" || names(body, "resources.0.verbs") != "get list watch" {
+		t.Errorf("/api/v1 = %d %s", code, body)
+	}
+	if code, body := fx.get("/apis"); code != 200 || names(body, "groups.#.name") != "example.com apps" {
+		t.Errorf("/apis = %d %s", code, body)
+	}
+	code, body := fx.get("/apis/apps/v1")
+	if code != 200 || names(body, "resources.#.name") != "deployments" || names(body, "resources.0.shortNames") != "deploy" {
+		t.Errorf("/apis/apps/v1 = %d %s", code, body)
+	}
+	if n := fx.starts.Load(); n != 0 {
+		t.Errorf("discovery started %d reflectors", n)
+	}
+}
+
+// TestOnDemandAdds: the first request of a resource starts its reflector
+// and is answered from it; the next requests share it; Changed and Status
+// say it is served.
+func TestOnDemandAdds(t *testing.T) {
+	fx := newOnDemandFixture(t, discoveredConfigMaps, discoveredDeploys)
+	fx.f.objects = []*object.Object{cm(t, "a", "x", 5)}
+	for range 2 {
+		code, body := fx.get("/api/v1/namespaces/a/configmaps")
+		if code != 200 || names(body, "items.#.metadata.name") != "x" || gjson.Get(body, "metadata.resourceVersion").Str != "10" {
+			t.Fatalf("list = %d %s", code, body)
+		}
+	}
+	if n := fx.starts.Load(); n != 1 {
+		t.Errorf("%d starts, want 1", n)
+	}
+	if got := <-fx.changes; len(got) != 1 || got[0].String() != "configmaps" {
+		t.Errorf("Changed(%v), want configmaps", got)
+	}
+	if st := fx.h.Status(); len(st) != 1 || st[0].Resource != "configmaps" || st[0].Objects != 1 {
+		t.Errorf("Status = %+v", st)
+	}
+	if !fx.h.Ready() {
+		t.Error("not ready")
+	}
+}
+
+// TestOnDemandForbidden: a resource whose LIST the API server refuses is
+// answered with the server's 403, is not kept, and is tried again at the
+// next request.
+func TestOnDemandForbidden(t *testing.T) {
+	fx := newOnDemandFixture(t, discoveredConfigMaps)
+	const msg = `configmaps is forbidden: User "u" cannot list resource "configmaps" in API group "" at the cluster scope`
+	fx.listErr = apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "", errString(`User "u" cannot list resource "configmaps" in API group "" at the cluster scope`))
+	for i := range 2 {
+		code, body := fx.get("/api/v1/configmaps")
+		if code != 403 || gjson.Get(body, "reason").Str != "Forbidden" || gjson.Get(body, "message").Str != msg {
+			t.Fatalf("request %d = %d %s", i, code, body)
+		}
+	}
+	if n := fx.starts.Load(); n != 2 {
+		t.Errorf("%d starts, want 2 (a failed one is not kept)", n)
+	}
+	if n := fx.set.Len(); n != 0 {
+		t.Errorf("%d reflectors run, want 0", n)
+	}
+	if st := fx.h.Status(); len(st) != 0 {
+		t.Errorf("Status = %+v, want nothing served", st)
+	}
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
+
+// TestOnDemandRediscovers: a resource the copy of the server's discovery
+// lacks makes the handler read it again (at most once a second); one the
+// server lacks too is 404.
+func TestOnDemandRediscovers(t *testing.T) {
+	now := clock
+	fx := newOnDemandFixture(t, discoveredConfigMaps)
+	fx.h.onDemand.now = func() time.Time { return now }
+	fx.h.onDemand.readAt = now
+	fx.server = []metav1.APIResource{discoveredConfigMaps, discoveredWidgets}
+
+	if code, _ := fx.get("/apis/example.com/v1/widgets"); code != 404 || fx.rediscovers != 0 {
+		t.Errorf("within a second of the last read: %d after %d reads, want 404 after 0", code, fx.rediscovers)
+	}
+	now = now.Add(time.Second)
+	if code, body := fx.get("/apis/example.com/v1/widgets"); code != 200 || fx.rediscovers != 1 {
+		t.Errorf("widgets = %d %s after %d reads, want 200 after 1", code, body, fx.rediscovers)
+	}
+	if code, body := fx.get("/apis"); code != 200 || names(body, "groups.#.name") != "example.com" {
+		t.Errorf("/apis = %d %s", code, body)
+	}
+	now = now.Add(time.Second)
+	code, body := fx.get("/apis/example.com/v1/gadgets")
+	if code != 404 || fx.rediscovers != 2 || !strings.Contains(gjson.Get(body, "message").Str, "not cached") {
+		t.Errorf("gadgets = %d %s after %d reads, want 404 after 2", code, body, fx.rediscovers)
+	}
+}
+
+// TestOnDemandConcurrentFirstRequests: requests that come while a
+// resource is being listed wait for the same reflector: one LIST, one
+// WATCH.
+func TestOnDemandConcurrentFirstRequests(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		fx := newOnDemandFixture(t, discoveredConfigMaps)
+		fx.f.objects = []*object.Object{cm(t, "a", "x", 5)}
+		fx.gate = make(chan struct{})
+		codes := make(chan int, 3)
+		for range 3 {
+			go func() {
+				code, _ := fx.get("/api/v1/configmaps")
+				codes <- code
+			}()
+		}
+		synctest.Wait() // every request waits for the first list
+		close(fx.gate)
+		for range 3 {
+			if code := <-codes; code != 200 {
+				t.Errorf("code %d", code)
+			}
+		}
+		if n := fx.starts.Load(); n != 1 {
+			t.Errorf("%d starts, want 1", n)
+		}
+		<-fx.f.watches
+		synctest.Wait()
+		if n := len(fx.f.watches); n != 0 {
+			t.Errorf("%d more WATCHes, want 1 in all", n)
+		}
+		fx.h.Close()
+	})
+}
+
+// TestOnDemandSyncWait: a request waits for a first list at most
+// SyncWait, then is answered 504; the reflector keeps listing for the
+// next request.
+func TestOnDemandSyncWait(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		fx := newOnDemandFixture(t, discoveredConfigMaps)
+		fx.gate = make(chan struct{})
+		code, body := fx.get("/api/v1/configmaps")
+		if code != 504 || !strings.Contains(gjson.Get(body, "message").Str, "still being listed") {
+			t.Errorf("first = %d %s", code, body)
+		}
+		close(fx.gate)
+		if code, body = fx.get("/api/v1/configmaps"); code != 200 || fx.starts.Load() != 1 {
+			t.Errorf("second = %d %s after %d starts", code, body, fx.starts.Load())
+		}
+		fx.h.Close()
+	})
+}
+
+// TestOnDemandDropped: a resource whose reflector stops for good after
+// its first list is dropped: its watches end and the next request hears
+// why.
+func TestOnDemandDropped(t *testing.T) {
+	fx := newOnDemandFixture(t, discoveredConfigMaps)
+	srv := httptest.NewServer(fx.h)
+	t.Cleanup(srv.Close)
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.URL+"/api/v1/configmaps?watch=1", nil)
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	<-fx.changes
+	fx.mu.Lock()
+	fx.listErr = apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "", errString("revoked"))
+	fx.mu.Unlock()
+	fx.f.events <- watch.WatchEvent[*object.Object]{Type: watch.WatchError, Err: fx.listErr}
+	if got := <-fx.changes; len(got) != 0 {
+		t.Errorf("Changed(%v), want nothing served", got)
+	}
+	if _, err := io.ReadAll(resp.Body); err != nil {
+		t.Errorf("the watch did not end cleanly: %v", err)
+	}
+	if code, body := fx.get("/api/v1/configmaps"); code != 403 || !strings.Contains(body, "revoked") {
+		t.Errorf("after = %d %s", code, body)
+	}
+}

@@ -1,0 +1,245 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
+)
+
+// createDeployment creates a Deployment of no replicas in ns. The control
+// plane runs no deployment controller: its status holds still.
+func createDeployment(t *testing.T, cs kubernetes.Interface, ns, name string) {
+	t.Helper()
+	labels := map[string]string{"app": name}
+	zero := int32(0)
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: &zero,
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "example.invalid/none"}}},
+			},
+		},
+	}
+	if _, err := cs.AppsV1().Deployments(ns).Create(context.Background(), d, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// daemonInfo reads what the daemon publishes of itself.
+func (d *daemon) info(t *testing.T) (info struct {
+	Resources []string
+	OnDemand  bool
+}) {
+	t.Helper()
+	b, err := os.ReadFile(strings.TrimSuffix(d.kubeconfig, ".kubeconfig") + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &info); err != nil {
+		t.Fatal(err)
+	}
+	return info
+}
+
+// TestServeOnDemandMatchesKubectl: plain kubectl through a daemon started
+// with `serve cm` gets kinds it was not started with (deployments, roles)
+// as from the API server; the daemon's Info then names them. A daemon
+// started with no kind serves every kind so.
+func TestServeOnDemandMatchesKubectl(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	createDeployment(t, cs, ns, "web")
+	createCM(t, cs, ns, "a", nil, "k", "1")
+	d := startServe(t, cp, "cm")
+	if info := d.info(t); !info.OnDemand || slices.Contains(info.Resources, "deployments.v1.apps") {
+		t.Errorf("Info at start = %+v, want on demand, no deployments", info)
+	}
+	for _, args := range [][]string{
+		{"get", "deploy", "-n", ns},
+		{"get", "deployments.apps", "-n", ns, "-o", "name"},
+		{"get", "deploy/web", "-n", ns, "-o", "jsonpath={.metadata.name} {.spec.replicas}"},
+		{"get", "roles,cm", "-n", ns},
+	} {
+		want, got := kubectlBoth(t, cp, d, args...)
+		want[0], got[0] = normalizeAge(want[0]), normalizeAge(got[0])
+		if got != want {
+			t.Errorf("%v through the daemon:\n%s\n%s\nexit %s\n--- from the API server:\n%s\n%s\nexit %s", args, got[0], got[1], got[2], want[0], want[1], want[2])
+		}
+	}
+	if info := d.info(t); !slices.Contains(info.Resources, "deployments.v1.apps") || !slices.Contains(info.Resources, "roles.v1.rbac.authorization.k8s.io") {
+		t.Errorf("Info after = %+v, want deployments and roles added", info)
+	}
+
+	all := startServe(t, cp) // no kind: all on demand
+	want, got := kubectlBoth(t, cp, all, "get", "cm,deploy", "-n", ns)
+	want[0], got[0] = normalizeAge(want[0]), normalizeAge(got[0])
+	if got != want {
+		t.Errorf("serve with no kind:\n%q\n--- from the API server:\n%q", got, want)
+	}
+}
+
+// TestServeOnDemandForbidden: a daemon of a user who may not list
+// secrets answers kubectl's first request of them with the API server's
+// 403 (kubectl prints what it prints from the server), keeps no reflector
+// of them, and `kubectl reflect get` through it fails as without it.
+func TestServeOnDemandForbidden(t *testing.T) {
+	cp := cluster.Get(t)
+	dir := t.TempDir()
+	d := startServeIn(t, dir, cp.UserKubeconfig())
+	for range 2 { // the second request asks the server again
+		want, wantErr, wantCode := kubectl(t, cp.UserKubeconfig(), "get", "secrets", "-A", "--cache-dir", filepath.Join(dir, "cache-apiserver"))
+		_, stderr, code := kubectl(t, d.kubeconfig, "get", "secrets", "-A", "--cache-dir", filepath.Join(dir, "cache-daemon"))
+		if code != wantCode || stderr != wantErr || want != "" ||
+			!strings.Contains(stderr, `Error from server (Forbidden): secrets is forbidden: User "`+controlplane.UnprivilegedUser+`" cannot list resource "secrets"`) {
+			t.Errorf("through the daemon: exit %d %q; from the API server: exit %d %q", code, stderr, wantCode, wantErr)
+		}
+	}
+	if info := d.info(t); len(info.Resources) != 0 {
+		t.Errorf("Info = %+v, want no resource kept", info)
+	}
+	_, stderr, code := runOnce(t, []string{"XDG_RUNTIME_DIR=" + dir}, "get", "secrets", "-A", "--kubeconfig", cp.UserKubeconfig())
+	assertOneLineError(t, stderr, code, `secrets is forbidden: User "unprivileged" cannot list resource "secrets"`)
+}
+
+// TestServeOnDemandOneWatch: concurrent first requests of a kind through
+// the daemon make one LIST and one WATCH at the API server.
+func TestServeOnDemandOneWatch(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	counted := newCountedServer(t, cp)
+	d := startServeIn(t, t.TempDir(), counted.kubeconfig, "configmaps")
+	dcs := kubernetes.NewForConfigOrDie(d.config)
+	const clients = 8
+	start := make(chan struct{})
+	errs := make(chan error, clients)
+	var wg sync.WaitGroup
+	for range clients {
+		wg.Go(func() {
+			<-start
+			_, err := dcs.CoreV1().ServiceAccounts("").List(context.Background(), metav1.ListOptions{})
+			errs <- err
+		})
+	}
+	close(start)
+	wg.Wait()
+	for range clients {
+		if err := <-errs; err != nil {
+			t.Errorf("list through the daemon: %v", err)
+		}
+	}
+	// The WATCH is open once the daemon has a change made after the lists.
+	sa, err := cs.CoreV1().ServiceAccounts(ns).Create(context.Background(), &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "after"}}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	for {
+		_, err := dcs.CoreV1().ServiceAccounts(ns).List(ctx, metav1.ListOptions{ResourceVersion: sa.ResourceVersion, Limit: 1})
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the daemon did not reach resourceVersion %s: %v", sa.ResourceVersion, err)
+		}
+	}
+	var lists, watches []string
+	for _, u := range counted.all() {
+		if !strings.HasPrefix(u, "/api/v1/serviceaccounts") {
+			continue
+		}
+		if strings.Contains(u, "watch=") {
+			watches = append(watches, u)
+		} else {
+			lists = append(lists, u)
+		}
+	}
+	if len(lists) != 1 || len(watches) != 1 {
+		t.Errorf("%d concurrent first lists made %d LISTs and %d WATCHes at the API server, want 1 and 1:\n%s",
+			clients, len(lists), len(watches), strings.Join(append(lists, watches...), "\n"))
+	}
+}
+
+// shadeCRD is a custom resource whose short name "quota" shadows the
+// built-in one of resourcequotas.
+const shadeCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: shades.ondemand.example.com
+spec:
+  group: ondemand.example.com
+  names: {kind: Shade, plural: shades, singular: shade, shortNames: [quota]}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        x-kubernetes-preserve-unknown-fields: true
+`
+
+// TestServeOnDemandShortNameShadow: a daemon that caches only a custom
+// resource whose short name shadows a built-in one ("quota") resolves the
+// short name as the API server does (its discovery is a copy of the
+// server's, in its order): `kubectl reflect get quota` through it prints
+// the resource quotas, as without it and as kubectl.
+func TestServeOnDemandShortNameShadow(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	crd := filepath.Join(t.TempDir(), "crd.yaml")
+	if err := os.WriteFile(crd, []byte(shadeCRD), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := kubectl(t, cp.AdminKubeconfig(), "apply", "-f", crd); code != 0 {
+		t.Fatalf("applying the CRD: %s", stderr)
+	}
+	t.Cleanup(func() { kubectl(t, cp.AdminKubeconfig(), "delete", "-f", crd, "--wait=false") })
+	if _, stderr, code := kubectl(t, cp.AdminKubeconfig(), "wait", "--for=condition=Established", "crd/shades.ondemand.example.com", "--timeout=60s"); code != 0 {
+		t.Fatalf("waiting for the CRD: %s", stderr)
+	}
+	shade := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "ondemand.example.com/v1", "kind": "Shade", "metadata": map[string]any{"name": "a-shade"},
+	}}
+	gvr := schema.GroupVersionResource{Group: "ondemand.example.com", Version: "v1", Resource: "shades"}
+	if _, err := dynamic.NewForConfigOrDie(cp.AdminConfig()).Resource(gvr).Namespace(ns).Create(context.Background(), shade, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	quota := &corev1.ResourceQuota{ObjectMeta: metav1.ObjectMeta{Name: "a-quota"},
+		Spec: corev1.ResourceQuotaSpec{Hard: corev1.ResourceList{corev1.ResourcePods: resource.MustParse("5")}}}
+	if _, err := cs.CoreV1().ResourceQuotas(ns).Create(context.Background(), quota, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	startServeIn(t, dir, cp.AdminKubeconfig(), "shades.ondemand.example.com")
+	args := []string{"get", "quota", "-n", ns, "-o", "name", "--kubeconfig", cp.AdminKubeconfig()}
+	got := runIn(t, dir, args...)
+	without := runIn(t, dir, append(args, "--no-daemon")...)
+	want, _, _ := kubectl(t, cp.AdminKubeconfig(), "get", "quota", "-n", ns, "-o", "name", "--cache-dir", filepath.Join(dir, "cache"))
+	if got[0] != "resourcequota/a-quota\n" || got != without || got[0] != want {
+		t.Errorf("get quota through the daemon: %q; without: %q; kubectl: %q; want the resource quota", got, without, want)
+	}
+}
