@@ -24,10 +24,10 @@ func TestServeSocket(t *testing.T) {
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	first := startServeIn(t, dir, counted.kubeconfig, "configmaps") // to learn the socket's path
 	socket := strings.TrimSuffix(first.kubeconfig, ".kubeconfig") + ".sock"
-	if err := first.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+	if err := first.Cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	first.wait()
+	first.Wait()
 	if fi, err := os.Stat(socket); err != nil || fi.Mode().Type() != os.ModeSocket {
 		t.Fatalf("the killed daemon's socket %s: %v, want it left behind", socket, err)
 	}
@@ -48,10 +48,10 @@ func TestServeSocket(t *testing.T) {
 	if want := runIn(t, dir, append(args, "--no-daemon")...); got != want {
 		t.Errorf("with the daemon:\n%q\nwithout:\n%q", got, want)
 	}
-	if err := d.cmd.Process.Signal(os.Interrupt); err != nil {
+	if err := d.Cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	if code := d.wait(); code != 0 {
+	if code := d.Wait(); code != 0 {
 		t.Errorf("exit %d after SIGINT, want 0", code)
 	}
 	if _, err := os.Stat(socket); !os.IsNotExist(err) {

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +21,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	"k8s.io/client-go/features"
 	clientfeaturestesting "k8s.io/client-go/features/testing"
 	"k8s.io/client-go/informers"
@@ -66,24 +68,28 @@ func startServeIn(t *testing.T, dir, kubeconfig string, args ...string) *daemon 
 }
 
 // caughtUp waits until the daemon's configmaps are as recent as the API
-// server's now: a LIST at the server's resourceVersion (NotOlderThan)
-// waits for it.
+// server's now. It writes a config map of its own (default/e2e-caught-up)
+// and waits for a LIST at that write's resourceVersion (NotOlderThan) to be
+// answered: a resourceVersion of the server's alone may never be reached,
+// since the daemon's configmaps advance only with their own events and
+// bookmarks, not with writes of other kinds.
 func (d *daemon) caughtUp(t *testing.T, cs kubernetes.Interface) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
-	list, err := cs.CoreV1().ConfigMaps("").List(ctx, metav1.ListOptions{Limit: 1})
+	cm := corev1ac.ConfigMap("e2e-caught-up", "default").WithData(map[string]string{"at": strconv.FormatInt(time.Now().UnixNano(), 10)})
+	written, err := cs.CoreV1().ConfigMaps("default").Apply(ctx, cm, metav1.ApplyOptions{FieldManager: "e2e", Force: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	dcs := kubernetes.NewForConfigOrDie(d.config)
 	for {
-		_, err := dcs.CoreV1().ConfigMaps("").List(ctx, metav1.ListOptions{ResourceVersion: list.ResourceVersion, Limit: 1})
+		_, err := dcs.CoreV1().ConfigMaps("").List(ctx, metav1.ListOptions{ResourceVersion: written.ResourceVersion, Limit: 1})
 		if err == nil {
 			return
 		}
 		if ctx.Err() != nil {
-			t.Fatalf("the daemon did not reach resourceVersion %s: %v", list.ResourceVersion, err)
+			t.Fatalf("the daemon did not reach resourceVersion %s: %v", written.ResourceVersion, err)
 		}
 	}
 }
