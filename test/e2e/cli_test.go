@@ -8,11 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	rbacv1 "k8s.io/api/rbac/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
 )
 
 // assertOneLineError checks kubectl's way of failing: a non-zero exit and
@@ -85,23 +80,8 @@ func TestForbidden(t *testing.T) {
 	cp := cluster.Get(t)
 	cs := admin(t, cp)
 	ns := namespace(t, cs)
-	ctx := context.Background()
 	createCM(t, cs, ns, "visible", nil)
-	role := &rbacv1.Role{
-		ObjectMeta: metav1.ObjectMeta{Name: "cm-reader", Namespace: ns},
-		Rules:      []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get", "list", "watch"}}},
-	}
-	if _, err := cs.RbacV1().Roles(ns).Create(ctx, role, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	binding := &rbacv1.RoleBinding{
-		ObjectMeta: metav1.ObjectMeta{Name: "cm-reader", Namespace: ns},
-		RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: "cm-reader"},
-		Subjects:   []rbacv1.Subject{{APIGroup: "rbac.authorization.k8s.io", Kind: "User", Name: controlplane.UnprivilegedUser}},
-	}
-	if _, err := cs.RbacV1().RoleBindings(ns).Create(ctx, binding, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	allowConfigMapsOnly(t, ns)
 	user := "--kubeconfig=" + cp.UserKubeconfig()
 
 	t.Run("only kind", func(t *testing.T) {
