@@ -195,7 +195,10 @@ func (s *watchStream) run(ctx context.Context) {
 			bookmarkDue, relistDue = true, false
 		}
 		if s.relisted && s.opts.bookmarks {
-			relistDue = true // next round, at a resourceVersion read after its swap
+			// Next round, at a resourceVersion read after its swap. (When
+			// the rest of the relist is drained then, one more bookmark
+			// follows at the next: a repeated bookmark is harmless.)
+			relistDue = true
 		}
 		again := relistDue
 		if bookmarkDue && !s.initial {
