@@ -118,8 +118,13 @@ func (h *Handler) subscribe(ctx context.Context, c *cached, f *filter, opts watc
 	}
 	switch {
 	case opts.sendInitialEvents != nil && !*opts.sendInitialEvents:
-		// Not older than rv, without the state: from now on.
+		// Not older than rv, without the state: from now on. A relist
+		// between reading the resourceVersion and subscribing empties the
+		// history (ErrTooOld): read it again, once.
 		sub, err := c.Source.SubscribeFrom(ctx, c.Source.ResourceVersion(), sopts)
+		if errors.Is(err, store.ErrTooOld) {
+			sub, err = c.Source.SubscribeFrom(ctx, c.Source.ResourceVersion(), sopts)
+		}
 		if err != nil {
 			return nil, false, apierrors.NewInternalError(err)
 		}
