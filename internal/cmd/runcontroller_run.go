@@ -41,18 +41,20 @@ func (o *RunControllerOptions) Run(ctx context.Context) error {
 		return err
 	}
 	defer stop()
-	reconcileAll := func() {
-		for _, c := range ctrls {
-			c.ReconcileAll()
-		}
-	}
-	forced, stopSignals := o.handleSignals(cancel, force, reconcileAll)
+	forced, stopSignals := o.handleSignals(cancel, force, func() { reconcileAll(ctrls) })
 	defer stopSignals()
 	err = o.serveAndRun(runCtx, plain, ctrls, registry)
 	if forced() {
 		return errInterrupted
 	}
 	return err
+}
+
+// reconcileAll has every controller reconcile every object again (SIGHUP).
+func reconcileAll(ctrls []*controller.Controller) {
+	for _, c := range ctrls {
+		c.ReconcileAll()
+	}
 }
 
 // start builds the controllers named on set (nil: a Set of their own),

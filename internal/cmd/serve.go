@@ -78,7 +78,9 @@ With --controllers, it also runs built-in controllers (those of
 run-controller) in every namespace on the same caches: the kinds they read
 are served too, one watch per kind for both. Each reconcile prints a line on
 stderr unless -q; /readyz waits for the controllers to be ready, and a
-controller that fails stops the daemon.`,
+controller that fails stops the daemon. Signals are run-controller's: SIGINT
+or SIGTERM stops gracefully (reconciles in flight finish), a second one stops
+at once (exit 130), SIGHUP reconciles every object again.`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: completeKindArgs(flags, -1),
 		RunE:              runE(o),
@@ -170,11 +172,16 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 		NewClient: reflector.RESTClients(rc, kube.RediscoverWith(o.mapper)), History: o.History, Hooks: metrics.hooks(),
 		Scope: servedScope,
 	})
-	stopControllers, err := o.startControllers(ctx, set, metrics.registry)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	force := make(chan struct{})
+	stopControllers, err := o.startControllers(ctx, set, metrics.registry, force)
 	if err != nil {
 		return err
 	}
 	defer stopControllers()
+	forced, stopSignals := o.handleControllerSignals(cancel, force)
+	defer stopSignals()
 	var leases []*reflector.Lease
 	defer func() {
 		for _, l := range leases {
@@ -217,6 +224,9 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 	err = o.serve(ctx, withControllers(metrics.handler(h), o.ctrls, metrics.registry), leases, lock, failed)
 	stopRunning()
 	wait()
+	if forced() {
+		return errInterrupted
+	}
 	return err
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 
@@ -31,6 +32,7 @@ type serveControllers struct {
 	builtins []controllers.Builtin
 	ctrls    []*controller.Controller
 	runner   *RunControllerOptions
+	signals  chan os.Signal // nil: the process's (see RunControllerOptions.signals)
 }
 
 func (sc *serveControllers) addFlags(f *pflag.FlagSet) {
@@ -79,18 +81,32 @@ func withKinds(args, kinds []string) []string {
 	return args
 }
 
-// start builds the controllers on set, their metrics in registry (see
-// RunControllerOptions.start); stop flushes what they leave once they
-// stopped.
-func (o *ServeOptions) startControllers(ctx context.Context, set *reflector.Set, registry prometheus.Registerer) (stop func(), err error) {
+// startControllers builds the controllers on set, their metrics in
+// registry (see RunControllerOptions.start); closing force stops their
+// reconciles in flight (controller.Options.ForceStop); stop flushes what
+// they leave once they stopped.
+func (o *ServeOptions) startControllers(ctx context.Context, set *reflector.Set, registry prometheus.Registerer, force <-chan struct{}) (stop func(), err error) {
 	if len(o.builtins) == 0 {
 		return func() {}, nil
 	}
 	o.runner = &RunControllerOptions{
 		configFlags: o.configFlags, IOStreams: o.IOStreams, builtins: o.builtins, Concurrency: 1, Quiet: o.Quiet,
+		signals: o.signals,
 	}
-	o.ctrls, _, stop, err = o.runner.start(ctx, set, registry, nil)
+	o.ctrls, _, stop, err = o.runner.start(ctx, set, registry, force)
 	return stop, err
+}
+
+// handleControllerSignals gives the daemon run-controller's signals when
+// it runs controllers (RunControllerOptions.handleSignals): the first
+// SIGINT or SIGTERM stops gracefully (cancel), a second closes force (the
+// reconciles in flight stop at once; forced then says so) and SIGHUP
+// reconciles every object again. Without controllers it handles none.
+func (o *ServeOptions) handleControllerSignals(cancel context.CancelFunc, force chan struct{}) (forced func() bool, stop func()) {
+	if len(o.ctrls) == 0 {
+		return func() bool { return false }, func() {}
+	}
+	return o.runner.handleSignals(cancel, force, func() { reconcileAll(o.ctrls) })
 }
 
 // runControllers runs the controllers until ctx ends (gracefully: the

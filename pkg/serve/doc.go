@@ -90,6 +90,21 @@
 // behind (its queue overflowed: store.Resync) has its watch closed, so that
 // its client relists; it never slows the others.
 //
+// When the daemon's reflector relists (the API server answered 410 to its
+// watch), the rule is the API server's after its own watch cache relists
+// (watchCache.Replace empties the cache's event buffer): a WATCH that
+// resumes from before the relist's resourceVersion is answered 410
+// Expired, and its client lists again. A watch open meanwhile (which the
+// API server would end) is sent what the relist changed, in an order whose
+// resourceVersions never go back (store.Subscription: the deletions first,
+// at the resourceVersion before the relist, since when each object went is
+// unknown; then the new and changed objects in the order of their own
+// resourceVersions), then, when it allows bookmarks, a BOOKMARK at the
+// relist's resourceVersion: a client that resumes from the bookmark has
+// every change, one that resumes from any resourceVersion of the burst
+// lists again (it cannot be told which of the changes that share it were
+// seen), and none is sent a change twice nor one that did not happen.
+//
 // Printer cells are those the server sent with each object; the Age column
 // is computed again at each answer from metadata.creationTimestamp. Other
 // date columns (of custom resources) show the age they had when the object

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"go.uber.org/goleak"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -196,6 +197,32 @@ func (fx *fixture) send(typ watch.WatchEventType, o *object.Object) {
 		}
 		if c.ResourceVersion == o.ResourceVersion {
 			return
+		}
+	}
+}
+
+// relist makes the server answer the reflector's WATCH 410 Gone and list
+// objects at rv, and waits until the store has swapped the relist in.
+func (fx *fixture) relist(rv string, objects ...*object.Object) {
+	fx.t.Helper()
+	ctx, cancel := context.WithTimeout(fx.t.Context(), patience)
+	defer cancel()
+	fx.f.mu.Lock()
+	fx.f.objects, fx.f.rv = objects, rv
+	fx.f.mu.Unlock()
+	sub, err := fx.lease.SubscribeFrom(ctx, fx.lease.ResourceVersion(), store.SubscribeOptions{})
+	if err != nil {
+		fx.t.Fatal(err)
+	}
+	defer sub.Close()
+	select {
+	case fx.f.events <- watch.WatchEvent[*object.Object]{Type: watch.WatchError, Err: apierrors.NewResourceExpired("too old resource version")}:
+	case <-ctx.Done():
+		fx.t.Fatal("the reflector was not watching")
+	}
+	for fx.lease.ResourceVersion() != rv {
+		if _, err := sub.Next(ctx); err != nil {
+			fx.t.Fatalf("the store did not relist at %s: %v", rv, err)
 		}
 	}
 }

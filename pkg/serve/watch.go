@@ -118,8 +118,13 @@ func (h *Handler) subscribe(ctx context.Context, c *cached, f *filter, opts watc
 	}
 	switch {
 	case opts.sendInitialEvents != nil && !*opts.sendInitialEvents:
-		// Not older than rv, without the state: from now on.
+		// Not older than rv, without the state: from now on. A relist
+		// between reading the resourceVersion and subscribing empties the
+		// history (ErrTooOld): read it again, once.
 		sub, err := c.Source.SubscribeFrom(ctx, c.Source.ResourceVersion(), sopts)
+		if errors.Is(err, store.ErrTooOld) {
+			sub, err = c.Source.SubscribeFrom(ctx, c.Source.ResourceVersion(), sopts)
+		}
 		if err != nil {
 			return nil, false, apierrors.NewInternalError(err)
 		}
@@ -161,6 +166,12 @@ type watchStream struct {
 	initial bool            // the current state is being sent
 	opts    watchOptions
 	lastRV  string // of the last change written
+	// lastLive: the last change written was live (it has a resourceVersion
+	// of its own, which no other change shares).
+	lastLive bool
+	// relisted: the last drain wrote changes of a relist (the store's
+	// swap, not live, not the initial state).
+	relisted bool
 
 	pending   *pendingLag // the arrival of the oldest change written, not yet flushed
 	unflushed []time.Time // the arrivals of the live changes written, not yet flushed
@@ -175,22 +186,41 @@ func (s *watchStream) run(ctx context.Context) {
 		defer t.Stop()
 		tick = t.C
 	}
-	bookmarkDue := false
+	bookmarkDue, relistDue := false, false
 	for {
 		// Read the store's resourceVersion before draining: every change
 		// up to it is then queued or written, so a bookmark may carry it.
+		// The store sets it and queues a relist's changes under one lock,
+		// so a read after some of them were drained waits for the rest.
 		rv := s.c.Source.ResourceVersion()
 		if !s.drain() {
 			return
 		}
+		if relistDue { // a relist's changes were drained before rv was read: all are written
+			bookmarkDue, relistDue = true, false
+		}
+		if s.relisted && s.opts.bookmarks {
+			// Next round, at a resourceVersion read after its swap. (When
+			// the rest of the relist is drained then, one more bookmark
+			// follows at the next: a repeated bookmark is harmless.)
+			relistDue = true
+		}
+		again := relistDue
 		if bookmarkDue && !s.initial {
-			s.ww.event("BOOKMARK", s.ww.enc.bookmark(maxRV(rv, s.lastRV), false))
-			bookmarkDue = false
+			if brv, ok := s.bookmarkRV(rv); ok {
+				s.ww.event("BOOKMARK", s.ww.enc.bookmark(brv, false))
+				bookmarkDue = false
+			} else {
+				again = true
+			}
 		}
 		if !s.ww.flush() {
 			return
 		}
 		s.flushed()
+		if again {
+			continue
+		}
 		select {
 		case <-s.wake:
 		case <-tick:
@@ -203,8 +233,24 @@ func (s *watchStream) run(ctx context.Context) {
 	}
 }
 
+// bookmarkRV is the resourceVersion a bookmark may carry after a drain
+// that began when the store was at rv: one that every change up to it
+// was written before, and no change written after. ok is false while the
+// last change written is one of a relist's, whose resourceVersions other
+// changes share, and rv is older: some may not be written yet.
+func (s *watchStream) bookmarkRV(rv string) (string, bool) {
+	switch {
+	case maxRV(rv, s.lastRV) == rv:
+		return rv, true
+	case s.lastLive:
+		return s.lastRV, true
+	}
+	return "", false
+}
+
 // drain writes every queued change; false ends the watch.
 func (s *watchStream) drain() bool {
+	s.relisted = false
 	for {
 		ch, ok, err := s.sub.TryNext()
 		if err != nil {
@@ -230,6 +276,10 @@ func (s *watchStream) drain() bool {
 			}
 		}
 		s.lastRV = maxRV(s.lastRV, ch.ResourceVersion)
+		s.lastLive = !ch.At.IsZero()
+		if !s.lastLive && !s.initial && (ch.Type == store.Applied || ch.Type == store.Deleted) {
+			s.relisted = true
+		}
 		if s.ww.events > written && !ch.At.IsZero() {
 			s.written(ch.At)
 		}

@@ -141,3 +141,42 @@ func TestWatchFallsBehind(t *testing.T) {
 		t.Errorf("drain went on after the queue overflowed; wrote %s", rec.Body)
 	}
 }
+
+// TestWatchAcrossRelist: when the reflector relists (410 at the API
+// server), an open watch is sent what the relist changed with
+// resourceVersions that never go back (the deletions first, at the
+// resourceVersion before the relist, then the objects in the order of
+// theirs), then, if it allows bookmarks, a BOOKMARK at the relist's. As the
+// API server after its watch cache relists, a resume from before the
+// relist's resourceVersion (any one of the burst's) is 410 Expired, so that
+// the client lists again; one from the bookmark's goes on with no loss and
+// no ghost.
+func TestWatchAcrossRelist(t *testing.T) {
+	fx := newFixture(t, 16, cm(t, "a", "x", 5), cm(t, "a", "y", 6), cm(t, "a", "z", 7))
+	fx.send(watch.WatchModified, cm(t, "a", "x", 11))
+	bookmarks := fx.watch("/api/v1/configmaps?watch=1&resourceVersion=11&allowWatchBookmarks=true")
+	plain := fx.watch("/api/v1/namespaces/a/configmaps?watch=1&resourceVersion=11")
+	// In name order the relist's changes would be a@16, b@18, y@15, z gone.
+	fx.relist("20", cm(t, "a", "a", 16), cm(t, "a", "b", 18), cm(t, "a", "x", 11), cm(t, "a", "y", 15))
+	burst := []string{"DELETED z@11", "MODIFIED y@15", "ADDED a@16", "ADDED b@18"}
+	bookmarks.expect(append(burst, "BOOKMARK @20")...)
+	plain.expect(burst...)
+	skipBookmarks := func(wc *watchClient) watchEvent { // a burst drained in two rounds may be followed by a second one
+		ev := wc.next()
+		for ev.String() == "BOOKMARK @20" {
+			ev = wc.next()
+		}
+		return ev
+	}
+	for _, rv := range []string{"11", "15", "16", "18"} {
+		fx.watch("/api/v1/configmaps?watch=1&resourceVersion="+rv).expect("ERROR 410 Expired", "END")
+	}
+	resumed := fx.watch("/api/v1/configmaps?watch=1&resourceVersion=20")
+	fx.send(watch.WatchModified, cm(t, "a", "x", 21))
+	if ev := skipBookmarks(bookmarks); ev.String() != "MODIFIED x@21" {
+		t.Errorf("after the relist's bookmark: %s, want MODIFIED x@21", ev)
+	}
+	for _, wc := range []*watchClient{plain, resumed} {
+		wc.expect("MODIFIED x@21")
+	}
+}

@@ -74,8 +74,10 @@ type Change[T Object] struct {
 	Old    T
 	HasOld bool
 	// ResourceVersion is the store's resourceVersion once the change was
-	// applied: the event's for a live change, the list's for the changes of
-	// a relist, the store's at the time for a queued state and its markers.
+	// applied: the event's for a live change, the list's for the Applied
+	// changes of a relist and the store's before it for its Deleted ones
+	// (they come first: see Subscription), the store's at the time for a
+	// queued state and its markers.
 	// A stream resumes from it.
 	ResourceVersion string
 	// At is when a live change (a watch event's Applied or Deleted) came

@@ -22,8 +22,10 @@
 //
 // A store that keeps a history (Options.History: its latest changes) lets a
 // subscriber resume after a resourceVersion (SubscribeFrom): it is given the
-// changes after it, relist diffs included, then the live ones, or ErrTooOld
-// when the window no longer reaches back that far (a WATCH endpoint's 410).
+// changes after it, then the live ones, or ErrTooOld when the window no
+// longer reaches back that far (a WATCH endpoint's 410). A relist empties
+// the window, as the API server's watch cache does: a resume from before
+// it is ErrTooOld, one from its resourceVersion replays what came after.
 //
 // A Tracker turns one subscription's changes into exact Applied and Deleted
 // changes across a Resync (what a printed stream shows). SubscribeOptions.Keep

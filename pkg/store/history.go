@@ -50,10 +50,18 @@ func parseRV(rv string) (uint64, bool) {
 	return n, err == nil
 }
 
-// synced starts the window at the store's first sync, listed at rv.
-func (h *history[T]) synced(rv string) {
+// restart empties the window and starts it at a list at rv: the first
+// sync and every relist. A relist's changes are not kept: a resume from
+// before rv is ErrTooOld, as the API server's watch cache empties its
+// buffer on a relist (watchCache.Replace) and answers 410 to a resume
+// from before it. Its changes carry resourceVersions that are not their
+// own (was, rv: see diff), so a resume from one of them could not tell
+// which of the changes that share it the subscriber saw.
+func (h *history[T]) restart(rv string) {
 	base, ok := parseRV(rv)
 	h.base, h.valid = base, ok
+	clear(h.ring)
+	h.start, h.size = 0, 0
 }
 
 // add records c, evicting the oldest change when the ring is full.

@@ -67,22 +67,31 @@ func TestSubscribeFrom(t *testing.T) {
 	}
 }
 
-// TestSubscribeFromAcrossRelist: a relist while the subscriber was away is
-// replayed as the changes its swap made, so a client resuming from before
-// it ends with the store's state.
+// TestSubscribeFromAcrossRelist: a relist empties the history, as the API
+// server's watch cache does: a resume from before its resourceVersion (or
+// from one its changes carried) is ErrTooOld, so the client lists again;
+// one from its resourceVersion gets the live changes after it.
 func TestSubscribeFromAcrossRelist(t *testing.T) {
 	s := New(Options[*obj]{History: 100})
 	mustApply(t, s, relist("10", "a/x@5", "a/y@6", "a/z@7")...)
 	mustApply(t, s, applyEv("a/x@11"))
 	mustApply(t, s, relist("20", "a/x@11", "a/y@18", "a/n@19")...)
-	sub, err := s.SubscribeFrom(context.Background(), "11", SubscribeOptions{})
+	for _, from := range []string{"10", "11", "18", "19"} {
+		if _, err := s.SubscribeFrom(context.Background(), from, SubscribeOptions{}); !errors.Is(err, ErrTooOld) {
+			t.Errorf("SubscribeFrom(%s) after the relist at 20: error = %v, want ErrTooOld", from, err)
+		}
+	}
+	sub, err := s.SubscribeFrom(context.Background(), "20", SubscribeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer sub.Close()
-	want := []string{"Applied a/y@18 old=6", "Applied a/n@19", "Deleted a/z@7 old=7"}
-	if d := diffStrings(describeAll(drain(t, sub)), want); d != "" {
-		t.Errorf("changes after 11:\n%s", d)
+	if got := describeAll(drain(t, sub)); len(got) != 0 {
+		t.Errorf("replayed from the relist's resourceVersion: %v, want nothing", got)
+	}
+	mustApply(t, s, applyEv("a/x@21"))
+	if got := describe(next(t, sub)); got != "Applied a/x@21 old=11" {
+		t.Errorf("live change = %q, want Applied a/x@21 old=11", got)
 	}
 }
 

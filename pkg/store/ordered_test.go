@@ -59,7 +59,12 @@ func TestOrdered(t *testing.T) {
 		name:   "a relist's diff follows the pending live changes",
 		first:  []string{"ns/a@1", "ns/b@1"},
 		events: script(applyEv("ns/a@2"), relist("4", "ns/a@3", "ns/c@4")),
-		want:   []string{"Applied ns/a@2 old=1", "Applied ns/a@3 old=2", "Applied ns/c@4", "Deleted ns/b@1 old=1"},
+		want:   []string{"Applied ns/a@2 old=1", "Deleted ns/b@1 old=1", "Applied ns/a@3 old=2", "Applied ns/c@4"},
+	}, {
+		name:   "a relist's diff: Deleted first, then Applied in resourceVersion order",
+		first:  []string{"ns/a@1", "ns/b@1", "ns/z@1"},
+		events: script(relist("9", "ns/a@7", "ns/c@5", "ns/d@8", "ns/z@6")),
+		want:   []string{"Deleted ns/b@1 old=1", "Applied ns/c@5", "Applied ns/z@6 old=1", "Applied ns/a@7 old=1", "Applied ns/d@8"},
 	}, {
 		name:   "an update undone by a relist: the update, then its deletion",
 		first:  []string{"ns/a@1"},
@@ -394,7 +399,7 @@ func TestOrderedJoinDuringRelist(t *testing.T) {
 	defer sub.Close()
 	mustApply(t, s, ev{Type: watch.InitDone, ResourceVersion: "2"})
 	got := drain(t, sub)
-	want := []string{"Applied ns/a@1", "Applied ns/b@1", "Synced", "Applied ns/a@2 old=1", "Deleted ns/b@1 old=1"}
+	want := []string{"Applied ns/a@1", "Applied ns/b@1", "Synced", "Deleted ns/b@1 old=1", "Applied ns/a@2 old=1"}
 	if d := diffStrings(describeAll(got), want); d != "" {
 		t.Errorf("join during relist:%s", d)
 	}

@@ -25,7 +25,9 @@ type Options[T Object] struct {
 	// History is how many of the latest changes the store keeps so that a
 	// subscriber may resume after a resourceVersion (SubscribeFrom: a WATCH
 	// endpoint's resume). Zero keeps none. The kept changes hold their
-	// object versions alive.
+	// object versions alive. A relist after the first empties it (as the
+	// API server's watch cache does): a resume from before the relist's
+	// resourceVersion is then ErrTooOld, and the subscriber lists again.
 	History int
 }
 
@@ -137,26 +139,44 @@ func (s *Store[T]) swapRelist(rv string) {
 	if s.indexes != ix { // a reader added the namespace index meanwhile
 		indexes = s.indexes.rebuilt(buf.items)
 	}
-	changes := diff(s.items, buf, rv)
+	changes := diff(s.items, buf, s.rv, rv, s.isSynced())
 	s.items, s.indexes, s.rv = buf.items, indexes, rv
 	for _, c := range changes {
 		s.notifyLocked(c)
+	}
+	if s.history != nil {
+		s.history.restart(rv)
 	}
 	select {
 	case <-s.synced:
 	default:
 		close(s.synced)
-		if s.history != nil {
-			s.history.synced(rv)
-		}
 		s.notifyLocked(Change[T]{Type: Synced, ResourceVersion: rv})
 	}
 }
 
-// diff lists what turns old into the relist listed at rv: Applied in list
-// order, then Deleted in key order.
-func diff[T Object](old map[Key]T, relist *relistBuffer[T], rv string) []Change[T] {
-	var changes []Change[T]
+// diff lists what turns old (the state at resourceVersion was) into the
+// relist listed at rv. The first list (!again) is Applied in list order
+// (the server's: by name). A relist's changes come in an order whose
+// resourceVersions never go back: Deleted first, in key order, at was
+// (when each object went is unknown, and every change delivered before
+// was at or before was), then Applied in the order of their objects'
+// resourceVersions (each changed after was, at or before rv), at rv. See
+// Options.History for why a resume from within them is ErrTooOld all the
+// same.
+func diff[T Object](old map[Key]T, relist *relistBuffer[T], was, rv string, again bool) []Change[T] {
+	var gone []Key
+	for k := range old {
+		if _, ok := relist.items[k]; !ok {
+			gone = append(gone, k)
+		}
+	}
+	slices.SortFunc(gone, compareKeys)
+	changes := make([]Change[T], 0, len(gone))
+	for _, k := range gone {
+		changes = append(changes, Change[T]{Type: Deleted, Key: k, Object: old[k], Old: old[k], HasOld: true, ResourceVersion: was})
+	}
+	deleted := len(changes)
 	for _, k := range relist.order {
 		obj := relist.items[k]
 		prev, had := old[k]
@@ -165,17 +185,38 @@ func diff[T Object](old map[Key]T, relist *relistBuffer[T], rv string) []Change[
 		}
 		changes = append(changes, Change[T]{Type: Applied, Key: k, Object: obj, Old: prev, HasOld: had, ResourceVersion: rv})
 	}
-	var gone []Key
-	for k := range old {
-		if _, ok := relist.items[k]; !ok {
-			gone = append(gone, k)
-		}
-	}
-	slices.SortFunc(gone, compareKeys)
-	for _, k := range gone {
-		changes = append(changes, Change[T]{Type: Deleted, Key: k, Object: old[k], Old: old[k], HasOld: true, ResourceVersion: rv})
+	if again {
+		slices.SortStableFunc(changes[deleted:], func(a, b Change[T]) int {
+			return compareRVs(a.Object.GetResourceVersion(), b.Object.GetResourceVersion())
+		})
 	}
 	return changes
+}
+
+// isSynced says whether the first list was swapped in.
+func (s *Store[T]) isSynced() bool {
+	select {
+	case <-s.synced:
+		return true
+	default:
+		return false
+	}
+}
+
+// compareRVs orders resourceVersions as numbers; one that is not a number
+// sorts after those that are, as equal to any other.
+func compareRVs(a, b string) int {
+	an, aok := parseRV(a)
+	bn, bok := parseRV(b)
+	switch {
+	case aok && bok:
+		return cmp.Compare(an, bn)
+	case aok:
+		return -1
+	case bok:
+		return 1
+	}
+	return 0
 }
 
 func (s *Store[T]) apply(obj T, rv string) {

@@ -54,11 +54,11 @@ func TestScripted(t *testing.T) {
 		events: script(relist("3", "ns/changed@1", "ns/same@2", "ns/gone@3"),
 			relist("9", "ns/new@9", "ns/same@2", "ns/changed@7")),
 		want: []string{"Applied ns/changed@1", "Applied ns/same@2", "Applied ns/gone@3", "Synced",
-			"Applied ns/new@9", "Applied ns/changed@7 old=1", "Deleted ns/gone@3 old=3"},
+			"Deleted ns/gone@3 old=3", "Applied ns/changed@7 old=1", "Applied ns/new@9"},
 		wantState: []string{"ns/changed@7", "ns/new@9", "ns/same@2"},
 		wantRV:    "9",
 	}, {
-		name: "relist deletions come after the applies, in key order",
+		name: "relist deletions come first, in key order",
 		events: script(relist("1", "b/x@1", "a/z@1", "a/y@1", "keep@1"),
 			relist("2", "keep@1")),
 		want: []string{"Applied b/x@1", "Applied a/z@1", "Applied a/y@1", "Applied keep@1", "Synced",
@@ -82,7 +82,7 @@ func TestScripted(t *testing.T) {
 		name: "a key listed twice counts once, last wins",
 		events: script(relist("1", "ns/a@1"),
 			relist("4", "ns/a@2", "ns/b@3", "ns/a@4")),
-		want:      []string{"Applied ns/a@1", "Synced", "Applied ns/a@4 old=1", "Applied ns/b@3"},
+		want:      []string{"Applied ns/a@1", "Synced", "Applied ns/b@3", "Applied ns/a@4 old=1"},
 		wantState: []string{"ns/a@4", "ns/b@3"},
 		wantRV:    "4",
 	}, {
@@ -98,7 +98,7 @@ func TestScripted(t *testing.T) {
 		events: script(relist("1", "ns/a@1"),
 			ev{Type: watch.InitApply, Object: mk("ns/b@2")},
 			ev{Type: watch.InitDone, ResourceVersion: "2"}),
-		want:      []string{"Applied ns/a@1", "Synced", "Applied ns/b@2", "Deleted ns/a@1 old=1"},
+		want:      []string{"Applied ns/a@1", "Synced", "Deleted ns/a@1 old=1", "Applied ns/b@2"},
 		wantState: []string{"ns/b@2"},
 		wantRV:    "2",
 	}, {

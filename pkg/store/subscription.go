@@ -43,8 +43,9 @@ var ErrClosed = errors.New("subscription closed")
 // Ordered (for streams that are audited or resumed, such as a printed watch
 // or a WATCH endpoint). Every change is delivered, in the exact order the
 // store applied it: live applies and deletes, and the changes a relist's
-// swap produces (Applied in list order, then Deleted in key order, each
-// with the relist's resourceVersion). Old is the object's version just
+// swap produces (Deleted in key order at the resourceVersion before the
+// relist, then Applied in the order of their objects' resourceVersions at
+// the relist's: resourceVersions never go back). Old is the object's version just
 // before that change, so the changes of one object chain without a gap.
 // Default bound: DefaultOrderedLimit changes. A queued change keeps its
 // object versions alive after the store has replaced them, so a full queue

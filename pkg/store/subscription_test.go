@@ -54,7 +54,7 @@ func TestCoalescing(t *testing.T) {
 		name:   "relist changes coalesce with pending live changes",
 		first:  []string{"ns/a@1", "ns/b@1"},
 		events: script(applyEv("ns/a@2"), relist("4", "ns/a@3", "ns/c@4")),
-		want:   []string{"Applied ns/a@3 old=1", "Applied ns/c@4", "Deleted ns/b@1 old=1"},
+		want:   []string{"Applied ns/a@3 old=1", "Deleted ns/b@1 old=1", "Applied ns/c@4"},
 	}, {
 		name:   "an update undone by a relist: one Deleted of the last state, Old as seen",
 		first:  []string{"ns/a@1"},
@@ -129,7 +129,7 @@ func TestJoinDuringRelist(t *testing.T) {
 		name:      "reads before the swap",
 		readFirst: true,
 		want: []string{"Applied ns/a@1", "Applied ns/b@1", "Synced",
-			"Applied ns/a@2 old=1", "Deleted ns/b@1 old=1"},
+			"Deleted ns/b@1 old=1", "Applied ns/a@2 old=1"},
 	}, {
 		name: "reads after the swap",
 		want: []string{"Applied ns/a@2", "Deleted ns/b@1", "Synced"},

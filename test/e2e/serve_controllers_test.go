@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -29,7 +30,8 @@ import (
 // served kinds and the controller together, serves the generators, shows
 // the controller and a LAG column in `serve status`, counts events in,
 // watch restarts and the subscriber lag at /metrics, is ready at /readyz,
-// and stops on SIGINT with exit 0.
+// reconciles the generator again on SIGHUP (a new reconcile line), and
+// stops on SIGINT with exit 0.
 func TestServeControllers(t *testing.T) {
 	cp := cluster.Get(t)
 	cs := admin(t, cp)
@@ -120,11 +122,34 @@ func TestServeControllers(t *testing.T) {
 		t.Errorf("serve status shows the controller as %q, want configmap-generator true and its reconciles:\n%s", ctrl, out)
 	}
 
+	// SIGHUP: every generator reconciled again, as run-controller does.
+	reconciled := " configmap-generator " + ns + "/app "
+	before := strings.Count(d.Stderr.String(), reconciled)
+	if err := d.Cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	waitStderrCount(t, d, reconciled, before+1)
+
 	if err := d.Cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
 	if code := d.Wait(); code != 0 {
 		t.Errorf("the daemon exited %d after SIGINT, want 0", code)
+	}
+}
+
+// waitStderrCount waits until the daemon's stderr says s n times at least.
+func waitStderrCount(t *testing.T, d *daemon, s string, n int) {
+	t.Helper()
+	deadline := time.After(patience)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for strings.Count(d.Stderr.String(), s) < n {
+		select {
+		case <-deadline:
+			t.Fatalf("stderr did not say %q %d times within %s; stderr:\n%s", s, n, patience, d.Stderr.String())
+		case <-tick.C:
+		}
 	}
 }
 

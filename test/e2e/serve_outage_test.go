@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 )
 
@@ -44,11 +46,21 @@ func TestServeOutage(t *testing.T) {
 		t.Fatalf("the daemon serves %s configmaps watches, want the three clients'", got)
 	}
 	relists := configMapsMetric(t, d, "kubectl_reflect_serve_relists_total")
+	throughDaemon := kubernetes.NewForConfigOrDie(d.config)
+	before := listRV(t, throughDaemon, ns)
 
 	outage(t, cp, cs, ns, px)
 	converge(t, cs, ns, clients)
 	if got := configMapsMetric(t, d, "kubectl_reflect_serve_relists_total"); got == relists {
 		t.Errorf("the daemon did not relist (relists %s before and after): its watch resumed without a 410 Gone", got)
+	}
+	// A resume from before the relist is 410 Expired, at the API server
+	// (compacted) as at the daemon (it relisted, as the API server's watch
+	// cache empties its history then): the client lists again.
+	for who, c := range map[string]kubernetes.Interface{"the API server": cs, "the daemon": throughDaemon} {
+		if code := watchFromCode(t, c, ns, before); code != 410 {
+			t.Errorf("a watch from %s (before the relist) at %s: first event's code %d, want an ERROR 410", before, who, code)
+		}
 	}
 
 	createCM(t, cs, ns, "c12", nil, "k", "0")
@@ -193,4 +205,40 @@ func configMapsMetric(t *testing.T, d *daemon, name string) string {
 		}
 	}
 	return ""
+}
+
+// listRV is the resourceVersion of a list of ns's config maps.
+func listRV(t *testing.T, c kubernetes.Interface, ns string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	list, err := c.CoreV1().ConfigMaps(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list.ResourceVersion
+}
+
+// watchFromCode opens a watch of ns's config maps from rv and returns the
+// code of its first event when it is an ERROR (0 otherwise).
+func watchFromCode(t *testing.T, c kubernetes.Interface, ns, rv string) int32 {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	w, err := c.CoreV1().ConfigMaps(ns).Watch(ctx, metav1.ListOptions{ResourceVersion: rv})
+	if err != nil {
+		if apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
+			return 410
+		}
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	ev, ok := <-w.ResultChan()
+	if !ok || ev.Type != watch.Error {
+		return 0
+	}
+	if status, ok := ev.Object.(*metav1.Status); ok {
+		return status.Code
+	}
+	return 0
 }
