@@ -42,7 +42,9 @@ func TestServeOutage(t *testing.T) {
 		informerState{startInformer(t, d.config, ns)},
 	}
 	converge(t, cs, ns, clients)
-	if got := configMapsMetric(t, d, "kubectl_reflect_serve_watchers"); got != "3" {
+	// kubectl opens its WATCH after it printed its list: the watchers
+	// gauge, which no event announces, is read until it shows all three.
+	if got := awaitConfigMapsMetric(t, d, "kubectl_reflect_serve_watchers", "3"); got != "3" {
 		t.Fatalf("the daemon serves %s configmaps watches, want the three clients'", got)
 	}
 	relists := configMapsMetric(t, d, "kubectl_reflect_serve_relists_total")
@@ -205,6 +207,26 @@ func configMapsMetric(t *testing.T, d *daemon, name string) string {
 		}
 	}
 	return ""
+}
+
+// awaitConfigMapsMetric reads the metric until it is want, for patience at
+// most, and returns its last value.
+func awaitConfigMapsMetric(t *testing.T, d *daemon, name, want string) string {
+	t.Helper()
+	deadline := time.After(patience)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		got := configMapsMetric(t, d, name)
+		if got == want {
+			return got
+		}
+		select {
+		case <-deadline:
+			return got
+		case <-tick.C:
+		}
+	}
 }
 
 // listRV is the resourceVersion of a list of ns's config maps.
