@@ -253,7 +253,8 @@ func (o *GetOptions) printGeneric(snaps []snapshot) error {
 		return nil
 	}
 	format := *o.PrintFlags.OutputFormat
-	if !o.singleItem() && o.sortBy() == "" && output.StreamsList(format) {
+	oneAtATime := !o.singleItem() && o.sortBy() == "" // a List no printer must see whole
+	if oneAtATime && output.StreamsList(format) {
 		return output.WriteList(o.Out, format, objs) // one object's maps at a time
 	}
 	pf := o.PrintFlags.Copy()
@@ -264,7 +265,7 @@ func (o *GetOptions) printGeneric(snaps []snapshot) error {
 	if s := o.sortBy(); s != "" {
 		printer = &get.SortingPrinter{Delegate: printer, SortField: s}
 	}
-	if !o.singleItem() && o.sortBy() == "" && format == "name" {
+	if oneAtATime && format == "name" {
 		return printEach(printer, objs, o.Out) // what the name printer does with a List
 	}
 	var obj runtime.Object

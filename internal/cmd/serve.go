@@ -354,12 +354,6 @@ func (o *ServeOptions) kinds() string {
 	if len(o.resources) == 0 {
 		return "every kind on demand,"
 	}
-	var s string
-	for i, r := range o.resources {
-		if i > 0 {
-			s += ", "
-		}
-		s += r.String()
-	}
-	return s
+	_, kinds := resourceNames(o.resources)
+	return strings.Join(kinds, ", ")
 }

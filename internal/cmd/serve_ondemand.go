@@ -93,7 +93,7 @@ func (o *ServeOptions) onDemand(set *reflector.Set, rc rest.Interface, dc *disco
 		Discovered: known,
 		Rediscover: func(ctx context.Context) ([]metav1.APIResource, error) { return serverResources(ctx, dc) },
 		Start: func(ctx context.Context, res kube.Resource) (serve.Started, error) {
-			lease := set.Acquire(res, kube.Scope{Table: true, Pack: true})
+			lease := set.Acquire(res, servedScope(kube.Scope{}))
 			return serve.Started{Source: lease, SelectableFields: selectableFields(ctx, rc, res)}, nil
 		},
 		Changed: o.published.update,

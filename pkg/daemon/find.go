@@ -39,8 +39,9 @@ const readyTimeout = time.Second
 // Find returns the daemon that serves the identity of cfg, if one runs and
 // answers /readyz (over its TLS, with its token) within a second; nil, nil
 // when there is none. The daemon is reached at its unix socket when it
-// answers there (its Config dials it), else at its address. Files of a daemon that does not answer are left to
-// the next daemon of the identity, which replaces them.
+// answers there (its Config dials it), else at its address. Files of a
+// daemon that does not answer are left to the next daemon of the identity,
+// which replaces them.
 func Find(ctx context.Context, cfg *rest.Config) (*Daemon, error) {
 	dir, err := dirPath() // not made: a client has nothing to write there
 	if err != nil {

@@ -29,8 +29,9 @@ type identity struct {
 }
 
 // Identity is the hex SHA-256 (its first 16 bytes) of cfg's cluster (its
-// server URL, normalised as serverOf says, and CA) and user (token, client certificate, basic
-// credentials, exec or auth-provider configuration, impersonation): two
+// server URL, normalised as serverOf says, and CA) and user (token, client
+// certificate, basic credentials, exec or auth-provider configuration,
+// impersonation): two
 // configs that reach the same server as the same user have the same
 // Identity; it names the files of the daemon serving that user and holds
 // no secret in clear.
