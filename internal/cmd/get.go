@@ -29,6 +29,9 @@ type GetOptions struct {
 
 	PrintFlags     *get.PrintFlags
 	IgnoreNotFound bool
+	// ChunkSize is kubectl's --chunk-size: kubectl prints each page of a
+	// list as a table of its own, aligned as it comes (see printTables).
+	ChunkSize int64
 	getWatchFlags
 }
 
@@ -50,6 +53,7 @@ With -w or --watch-only it is "kubectl reflect watch" with get's flags.`,
 	o.PrintFlags.AddFlags(c)
 	o.getWatchFlags.addFlags(c)
 	c.Flags().BoolVar(&o.IgnoreNotFound, "ignore-not-found", false, "If the requested object does not exist the command will return exit code 0.")
+	c.Flags().Int64Var(&o.ChunkSize, "chunk-size", 500, "Print large lists in chunks of this many objects, each aligned as kubectl aligns the pages it lists (with --list-mode=paged, list them so too). Pass 0 to print one table.")
 	return c
 }
 
@@ -67,6 +71,9 @@ func (o *GetOptions) Validate() error {
 	if _, err := pf.ToPrinter(); err != nil {
 		return err
 	}
+	if o.ChunkSize < 0 {
+		return fmt.Errorf("invalid --chunk-size %d: must be 0 or more", o.ChunkSize)
+	}
 	if s := o.sortBy(); s != "" {
 		if _, err := get.RelaxedJSONPathExpression(s); err != nil {
 			return fmt.Errorf("invalid --sort-by %q: %w", s, err)
@@ -76,6 +83,16 @@ func (o *GetOptions) Validate() error {
 }
 
 func (o *GetOptions) sortBy() string { return *o.PrintFlags.HumanReadableFlags.SortBy }
+
+// chunkSize is the number of rows get prints as one table: --chunk-size,
+// or all of them (0) when --sort-by must see them all, as kubectl, which
+// then lists in one request.
+func (o *GetOptions) chunkSize() int {
+	if o.sortBy() != "" {
+		return 0
+	}
+	return int(o.ChunkSize)
+}
 
 // humanReadable is true for the table formats (the default and wide).
 func (o *GetOptions) humanReadable() bool {

@@ -36,9 +36,15 @@ type snapshot struct {
 // names are reported as kubectl does. Interrupted before every kind has
 // listed, it prints nothing and returns errInterrupted.
 func (o *GetOptions) Run(ctx context.Context) error {
-	prune := object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields}
+	// A table is cells and metadata, unless --sort-by reads the objects.
+	read := kube.Scope{
+		Table: o.humanReadable(), MetadataOnly: o.sortBy() == "",
+		Prune: object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields},
+	}
 	report := newReporter(o.ErrOut, isTerminal(o.ErrOut))
-	leases, release, err := o.acquire(o.oneShotOptions(), report.hooks(false), o.humanReadable(), prune)
+	opts := o.oneShotOptions()
+	opts.PageSize = o.ChunkSize // --list-mode=paged; 0 is the default
+	leases, release, err := o.acquire(opts, report.hooks(false), read)
 	if err != nil {
 		return err
 	}
@@ -208,26 +214,46 @@ func (o *GetOptions) printTables(snaps []snapshot, withKind bool) (written bool,
 		if err != nil {
 			return out.n > 0, err
 		}
-		table, err := output.Table(*kindOf(res), s.r.Columns(), s.objs, output.TableOptions{
-			Labels:      *o.PrintFlags.HumanReadableFlags.ShowLabels || len(*o.PrintFlags.HumanReadableFlags.ColumnLabels) > 0,
-			FullObjects: o.sortBy() != "",
-			Now:         now,
-		})
-		if err != nil {
-			return out.n > 0, err
-		}
 		if out.n > 0 && !*o.PrintFlags.NoHeaders {
 			fmt.Fprintln(out)
 		}
 		w := printers.GetNewTabWriter(out)
-		if err := printer.PrintObj(table, w); err != nil {
-			return out.n > 0, err
+		for _, objs := range chunks(s.objs, o.chunkSize()) {
+			table, err := output.Table(*kindOf(res), s.r.Columns(), objs, output.TableOptions{
+				Labels:      *o.PrintFlags.HumanReadableFlags.ShowLabels || len(*o.PrintFlags.HumanReadableFlags.ColumnLabels) > 0,
+				FullObjects: o.sortBy() != "",
+				Now:         now,
+			})
+			if err != nil {
+				return out.n > 0, err
+			}
+			if err := printer.PrintObj(table, w); err != nil {
+				return out.n > 0, err
+			}
 		}
 		if err := w.Flush(); err != nil {
 			return out.n > 0, err
 		}
 	}
 	return out.n > 0, buffered.Flush()
+}
+
+// chunks splits objs into runs of size (one run when size is 0; one empty
+// run when there are none): kubectl prints each page of --chunk-size
+// objects it lists as a table of its own, the header with the first, each
+// aligned to the widest cells so far (the tabwriter's remembered widths),
+// and so does get, byte for byte.
+func chunks(objs []*object.Object, size int) [][]*object.Object {
+	if size <= 0 || len(objs) <= size {
+		return [][]*object.Object{objs}
+	}
+	var runs [][]*object.Object
+	for len(objs) > 0 {
+		n := min(size, len(objs))
+		runs = append(runs, objs[:n])
+		objs = objs[n:]
+	}
+	return runs
 }
 
 func (o *GetOptions) noResources() {

@@ -18,7 +18,6 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
@@ -174,17 +173,18 @@ func (t *target) names(res kube.Resource) []string {
 	return names
 }
 
-// scope is what the command reads of res: its namespace and selectors,
-// the printer cells if table, objects pruned by prune. One name narrows
+// scope is what the command reads of res: read (what it prints: the
+// printer cells with the objects' metadata or whole objects, pruned as
+// read.Prune says) within its namespace and selectors. One name narrows
 // the list with a field selector; several are kept by the client
 // (kube.Scope.Names). Objects keep their JSON as it came (kube.Scope.Pack
 // off): packing and unpacking would be an eighth of watch's CPU per live
 // event, for memory that watch and get, which live as long as their
 // command, do not need back.
-func (t *target) scope(res kube.Resource, table bool, prune object.Prune) kube.Scope {
+func (t *target) scope(res kube.Resource, read kube.Scope) kube.Scope {
 	scope := kube.Scope{
 		Namespace: t.namespace, LabelSelector: t.LabelSelector, FieldSelector: t.FieldSelector,
-		Table: table, Prune: prune,
+		Table: read.Table, MetadataOnly: read.MetadataOnly, Prune: read.Prune,
 	}
 	switch names := t.names(res); len(names) {
 	case 0:
@@ -197,10 +197,11 @@ func (t *target) scope(res kube.Resource, table bool, prune object.Prune) kube.S
 }
 
 // acquire starts the command's reflectors, one per resource, from a
-// reflector.Set of its own with the watcher options opts and hooks, and
+// reflector.Set of its own with the watcher options opts and hooks, each
+// reading what read says (see scope), and
 // returns their leases in the order of t.resources, and a function that
 // releases them all (and waits for the reflectors to stop).
-func (t *target) acquire(opts watch.Options, hooks reflector.Hooks, table bool, prune object.Prune) ([]*reflector.Lease, func(), error) {
+func (t *target) acquire(opts watch.Options, hooks reflector.Hooks, read kube.Scope) ([]*reflector.Lease, func(), error) {
 	newClient, err := t.newClients()
 	if err != nil {
 		return nil, nil, err
@@ -208,7 +209,7 @@ func (t *target) acquire(opts watch.Options, hooks reflector.Hooks, table bool, 
 	set := reflector.NewSet(reflector.SetOptions{NewClient: newClient, Watch: &opts, Hooks: hooks})
 	leases := make([]*reflector.Lease, 0, len(t.resources))
 	for _, res := range t.resources {
-		leases = append(leases, set.Acquire(res, t.scope(res, table, prune)))
+		leases = append(leases, set.Acquire(res, t.scope(res, read)))
 	}
 	release := func() {
 		for _, l := range leases {

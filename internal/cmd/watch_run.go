@@ -25,10 +25,13 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	table := !o.Diff && o.PrintFlags.table()
-	prune := object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields}
+	// A table's rows are cells and metadata (watch never sorts).
+	read := kube.Scope{
+		Table: !o.Diff && o.PrintFlags.table(), MetadataOnly: true,
+		Prune: object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields},
+	}
 	report := newReporter(o.ErrOut, o.progress)
-	leases, release, err := o.acquire(o.streamOptions(), report.hooks(true), table, prune)
+	leases, release, err := o.acquire(o.streamOptions(), report.hooks(true), read)
 	if err != nil {
 		return err
 	}

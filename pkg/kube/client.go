@@ -15,9 +15,9 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
-// tableAccept asks for the server's Table (printer cells plus the object
-// with includeObject=Object) and takes plain JSON from servers that cannot
-// convert the resource.
+// tableAccept asks for the server's Table (printer cells plus the object,
+// or its metadata: Scope.MetadataOnly) and takes plain JSON from servers
+// that cannot convert the resource.
 const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json"
 
 // NewRESTClient returns one client for every resource of a server. It
@@ -49,6 +49,12 @@ type Scope struct {
 	FieldSelector string
 	// Table asks for the server's printer cells with every object.
 	Table bool
+	// MetadataOnly, with Table, has the server send each object's metadata
+	// only (includeObject=Metadata, what kubectl get asks for unless it
+	// sorts): the name, labels and creationTimestamp a row of cells needs,
+	// without the spec, data or status the server would encode and send
+	// with every row (objects are then PartialObjectMetadata).
+	MetadataOnly bool
 	// Prune is applied to every object decoded.
 	Prune object.Prune
 	// Pack keeps objects' JSON compressed (object.DecoderOptions.Pack): for
@@ -187,7 +193,11 @@ func (c *Client) request(ep *endpoint) *rest.Request {
 		req.Param("fieldSelector", c.scope.FieldSelector)
 	}
 	if c.scope.Table {
-		req.SetHeader("Accept", tableAccept).Param("includeObject", "Object")
+		include := "Object"
+		if c.scope.MetadataOnly {
+			include = "Metadata"
+		}
+		req.SetHeader("Accept", tableAccept).Param("includeObject", include)
 	}
 	return req
 }

@@ -116,6 +116,9 @@ func TestListRequest(t *testing.T) {
 	}, {
 		name: "Table", resource: configMaps, scope: Scope{Table: true},
 		wantPath: "/api/v1/configmaps", wantQuery: url.Values{"includeObject": {"Object"}}, wantTable: true,
+	}, {
+		name: "Table of metadata", resource: configMaps, scope: Scope{Table: true, MetadataOnly: true},
+		wantPath: "/api/v1/configmaps", wantQuery: url.Values{"includeObject": {"Metadata"}}, wantTable: true,
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

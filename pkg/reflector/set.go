@@ -73,20 +73,20 @@ func NewSet(opts SetOptions) *Set {
 }
 
 // key is what makes two reflectors the same: the resource and every field
-// of the scope that changes what the client asks for or keeps (Table
-// changes the request, Prune and Pack the objects, Names what is kept).
+// of the scope that changes what the client asks for or keeps (Table and
+// MetadataOnly change the request, Prune and Pack the objects, Names what is kept).
 type key struct {
 	res                 kube.Resource
 	namespace           string
 	label, field, names string
-	table, pack         bool
+	table, meta, pack   bool
 	prune               object.Prune
 }
 
 func keyOf(res kube.Resource, scope kube.Scope) key {
 	k := key{
 		res: res, namespace: scope.Namespace, label: scope.LabelSelector, field: scope.FieldSelector,
-		names: strings.Join(scope.Names, "\x00"), table: scope.Table, pack: scope.Pack, prune: scope.Prune,
+		names: strings.Join(scope.Names, "\x00"), table: scope.Table, meta: scope.MetadataOnly, pack: scope.Pack, prune: scope.Prune,
 	}
 	if !res.Namespaced {
 		k.namespace = "" // a cluster-scoped resource is read whole, whatever the namespace

@@ -124,6 +124,57 @@ func TestGetMatchesKubectl(t *testing.T) {
 	}
 }
 
+// TestGetChunksAlignAsKubectl: kubectl get prints each page of
+// --chunk-size objects it lists as a table of its own, aligned to the
+// widest cells so far, and kubectl-reflect get prints the same bytes: a
+// longer name after the first chunk widens the rows from its chunk on,
+// not the header's. AGE, the last column, is blanked; every other column
+// keeps its padding.
+func TestGetChunksAlignAsKubectl(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	kc := cp.AdminKubeconfig()
+	for _, name := range []string{"a", "b", "c", "d", "e", "f-a-much-longer-name", "g", "h-longer", "i"} {
+		createCM(t, cs, ns, name, nil, "k", "v")
+	}
+	cases := [][]string{
+		{"get", "cm", "-n", ns},
+		{"get", "cm", "-n", ns, "--chunk-size", "5"},
+		{"get", "cm", "-n", ns, "--chunk-size", "2", "--no-headers"},
+		{"get", "cm", "-n", ns, "--chunk-size", "3", "-o", "wide"},
+		{"get", "cm", "-n", ns, "--chunk-size", "0"},
+		{"get", "cm", "-n", ns, "--chunk-size", "5", "--sort-by", ".metadata.name"},
+	}
+	for _, args := range cases {
+		t.Run(strings.Join(args[3:], " "), func(t *testing.T) {
+			want, _, wantCode := kubectl(t, kc, args...)
+			got, gotErr, gotCode := runOnce(t, nil, append(args, "--kubeconfig", kc)...)
+			if blankLastAge(got) != blankLastAge(want) || gotCode != wantCode {
+				t.Errorf("exit %d (kubectl %d), stderr %q; stdout differs from kubectl's\n--- kubectl reflect:\n%s\n--- kubectl:\n%s", gotCode, wantCode, gotErr, got, want)
+			}
+		})
+	}
+	_, stderr, code := runOnce(t, nil, "get", "cm", "-n", ns, "--chunk-size", "-1", "--kubeconfig", kc)
+	if code == 0 || stderr != "error: invalid --chunk-size -1: must be 0 or more\n" {
+		t.Errorf("--chunk-size -1: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// blankLastAge replaces an age at the end of each line ("7s", "2m3s", the
+// last column of a ConfigMap's table, which ticks) with "AGE", keeping the
+// padding of every column before it.
+func blankLastAge(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, line := range lines {
+		cut := strings.LastIndexByte(line, ' ') + 1
+		if f := line[cut:]; f != "" && f != "AGE" && strings.ContainsAny(f[len(f)-1:], "smhd") {
+			lines[i] = line[:cut] + "AGE"
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
 // normalizeAge blanks ages ("0s", "5s", "2m3s") and AGE widths, which tick.
 func normalizeAge(s string) string {
 	var out []string

@@ -125,10 +125,14 @@ func kubectlBoth(t *testing.T, cp *controlplane.ControlPlane, d *daemon, args ..
 func TestServeMatchesKubectl(t *testing.T) {
 	cp := cluster.Get(t)
 	cs := admin(t, cp)
-	ns := namespace(t, cs)
+	ns, other := namespace(t, cs), namespace(t, cs)
+	// Listings of every namespace select this test's objects (mine): the
+	// namespaces of earlier tests may still be emptying while it runs.
+	mine := "test=" + ns
 	for i, name := range []string{"e", "d", "c", "b", "a"} {
-		createCM(t, cs, ns, name, map[string]string{"app": []string{"web", "db"}[i%2]}, "k", name)
+		createCM(t, cs, ns, name, map[string]string{"app": []string{"web", "db"}[i%2], "test": ns}, "k", name)
 	}
+	createCM(t, cs, other, "a", map[string]string{"test": ns}, "k", "other")
 	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "token", Namespace: ns}, StringData: map[string]string{"a": "b"}}
 	if _, err := cs.CoreV1().Secrets(ns).Create(context.Background(), secret, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
@@ -146,14 +150,14 @@ func TestServeMatchesKubectl(t *testing.T) {
 	}
 
 	cases := [][]string{
-		{"get", "cm", "-A"},
+		{"get", "cm", "-A", "-l", mine},
 		{"get", "cm", "-n", ns},
 		{"get", "configmaps", "-n", ns, "-l", "app=web"},
 		{"get", "cm", "-n", ns, "-l", "app!=web", "--show-labels"},
 		{"get", "cm", "-n", ns, "--field-selector", "metadata.name=c"},
 		{"get", "cm", "-A", "--field-selector", "metadata.namespace=" + ns},
 		{"get", "cm", "-n", ns, "--chunk-size", "2"},
-		{"get", "cm", "-A", "--chunk-size", "2", "-o", "name"},
+		{"get", "cm", "-A", "-l", mine, "--chunk-size", "2", "-o", "name"},
 		{"get", "cm/b", "-n", ns},
 		{"get", "cm", "b", "-n", ns, "-o", "yaml"},
 		{"get", "cm", "nope", "-n", ns},
