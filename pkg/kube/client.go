@@ -60,6 +60,12 @@ type Scope struct {
 	// Pack keeps objects' JSON compressed (object.DecoderOptions.Pack): for
 	// stores that live long, not for a one-shot listing.
 	Pack bool
+	// PackLists packs the objects of LIST answers only, and keeps those of
+	// watch events (live changes, and a streaming list's) as they came: a
+	// command that holds whole objects holds them for its list, while its
+	// live events are printed at once, where packing would cost CPU per
+	// event. Pack packs both.
+	PackLists bool
 	// Names, when set, keeps only the objects of these names: the server
 	// has a field selector for one name (metadata.name=...), not for
 	// several, so the others are decoded and dropped here.

@@ -28,7 +28,8 @@ func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)
 
 // decoding is how a client decodes objects.
 type decoding struct {
-	decoder *object.Decoder
+	decoder *object.Decoder // the objects of LIST answers
+	events  *object.Decoder // the objects of watch events: decoder, or one that does not pack (Scope.PackLists)
 	// known is the lookup that lets unchanged objects be reused (see
 	// Client.Reuse); empty reuses nothing.
 	known *atomic.Pointer[object.Known]
@@ -36,13 +37,18 @@ type decoding struct {
 
 // newDecoding decodes objects of r within s, reusing what known returns.
 func newDecoding(r Resource, s Scope, known *atomic.Pointer[object.Known]) decoding {
-	return decoding{
-		decoder: object.NewDecoder(object.DecoderOptions{
-			Prune: s.Prune, APIVersion: r.GVR.GroupVersion().String(), Kind: r.Kind, Pack: s.Pack,
-		}),
-		known: known,
+	opts := object.DecoderOptions{Prune: s.Prune, APIVersion: r.GVR.GroupVersion().String(), Kind: r.Kind, Pack: s.Pack || s.PackLists}
+	d := decoding{decoder: object.NewDecoder(opts), known: known}
+	d.events = d.decoder
+	if s.PackLists && !s.Pack {
+		opts.Pack = false
+		d.events = object.NewDecoder(opts)
 	}
+	return d
 }
+
+// forEvents is d as watch events decode their objects.
+func (d decoding) forEvents() decoding { d.decoder = d.events; return d }
 
 // decodeItem decodes one object of a larger document (copying it).
 func decodeItem(raw string, cells gjson.Result, d decoding) (*object.Object, error) {

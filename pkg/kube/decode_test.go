@@ -3,6 +3,8 @@ package kube
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"reflect"
 	"strings"
 	"testing"
@@ -278,4 +280,51 @@ func snapshot(page watch.Page[*object.Object], cols []object.Column) string {
 		fmt.Fprintf(&sb, " {%q %q %q %q raw=%q cells=%q}", o.Namespace, o.Name, o.UID, o.ResourceVersion, o.JSON(), o.Cells)
 	}
 	return sb.String()
+}
+
+// TestPackLists: with Scope.PackLists the objects of a LIST are packed
+// (once the decoder has learnt its codec from the first ones) and those of
+// watch events are not; Scope.Pack packs both; neither packs nothing.
+func TestPackLists(t *testing.T) {
+	var items []string
+	for i := range 80 { // about 90 KiB: the codec is learnt from the first 32 KiB
+		items = append(items, fmt.Sprintf(`{"metadata":{"name":"cm-%02d","namespace":"ns","uid":"u%02d","resourceVersion":"%d"},"data":{"k":"%s"}}`, i, i, 10+i, strings.Repeat(fmt.Sprintf("value %02d ", i), 100)))
+	}
+	list := `{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"100"},"items":[` + strings.Join(items, ",") + `]}`
+	event := `{"type":"MODIFIED","object":` + strings.Replace(items[0], `"resourceVersion":"10"`, `"resourceVersion":"101"`, 1) + "}\n"
+	tests := []struct {
+		name                    string
+		scope                   Scope
+		listPacked, eventPacked bool
+	}{
+		{"PackLists", Scope{PackLists: true}, true, false},
+		{"Pack", Scope{Pack: true}, true, true},
+		{"neither", Scope{}, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := NewClient(serve(t, &fakeAPI{status: http.StatusOK, body: list}), configMaps, tt.scope)
+			page, err := c.List(t.Context(), watch.ListRequest{})
+			if err != nil {
+				t.Fatalf("List: %v", err)
+			}
+			last := page.Items[len(page.Items)-1]
+			if packed, _ := last.Packed(); packed != tt.listPacked {
+				t.Errorf("listed object packed: %v, want %v", packed, tt.listPacked)
+			}
+			if !strings.Contains(string(last.JSON()), `"name":"cm-79"`) {
+				t.Errorf("listed object's JSON: %.80s", last.JSON())
+			}
+			evs, err := readAll(t, newTestStream(event, c))
+			if err != io.EOF || len(evs) != 1 {
+				t.Fatalf("events %d, error %v; want 1 and EOF", len(evs), err)
+			}
+			if packed, _ := evs[0].Object.Packed(); packed != tt.eventPacked {
+				t.Errorf("watched object packed: %v, want %v", packed, tt.eventPacked)
+			}
+			if got := evs[0].Object.ResourceVersion; got != "101" {
+				t.Errorf("watched object's resourceVersion %q", got)
+			}
+		})
+	}
 }

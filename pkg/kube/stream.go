@@ -79,7 +79,7 @@ func (s *stream) decode(frame string) (watch.WatchEvent[*object.Object], error) 
 // decodeObject reads an event's object: the object itself, or a Table of
 // one row that carries it.
 func (s *stream) decodeObject(o gjson.Result) (*object.Object, error) {
-	d := s.ep.decoding
+	d := s.ep.decoding.forEvents()
 	if o.Get("kind").Str != "Table" {
 		return decodeItem(o.Raw, gjson.Result{}, d)
 	}

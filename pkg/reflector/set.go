@@ -79,14 +79,15 @@ type key struct {
 	res                 kube.Resource
 	namespace           string
 	label, field, names string
-	table, meta, pack   bool
+	table, meta         bool
+	pack, packLists     bool
 	prune               object.Prune
 }
 
 func keyOf(res kube.Resource, scope kube.Scope) key {
 	k := key{
 		res: res, namespace: scope.Namespace, label: scope.LabelSelector, field: scope.FieldSelector,
-		names: strings.Join(scope.Names, "\x00"), table: scope.Table, meta: scope.MetadataOnly, pack: scope.Pack, prune: scope.Prune,
+		names: strings.Join(scope.Names, "\x00"), table: scope.Table, meta: scope.MetadataOnly, pack: scope.Pack, packLists: scope.PackLists, prune: scope.Prune,
 	}
 	if !res.Namespaced {
 		k.namespace = "" // a cluster-scoped resource is read whole, whatever the namespace
