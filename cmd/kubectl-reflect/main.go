@@ -13,7 +13,6 @@ import (
 )
 
 func main() {
-	cmd.TuneGC()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	streams := genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
 	code := cmd.Execute(ctx, cmd.NewCmdReflect(streams), streams)

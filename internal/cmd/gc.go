@@ -5,19 +5,23 @@ import (
 	"runtime/debug"
 )
 
-// gcPercent is the garbage collector's target (GOGC) kubectl-reflect runs
-// with: the heap may grow by half of what is live before a collection,
-// not by all of it (Go's default, 100). What is live is mostly a store of
-// objects' JSON, pointer-free bytes that a collection marks for next to
-// nothing, so collecting twice as often costs little CPU (1% of a
-// `watch -o json` of 20,000 ConfigMaps, gctrace) and saves a sixth of the
-// peak RSS of `get -o json` and a tenth of `watch -o json`'s (`make bench`,
-// the get and initial parts, which report both).
-const gcPercent = 50
+// wholeObjectsGCPercent is the garbage collector's target (GOGC) of a get
+// or watch that holds whole objects (not a table's cells and metadata):
+// the heap may grow by half of what is live before a collection, not by
+// all of it (Go's default, 100). What is live is then mostly the objects'
+// packed JSON, pointer-free bytes that a collection marks for next to
+// nothing: collecting twice as often cost no CPU we could measure and
+// saved a sixth of the peak RSS of `get cm -o json` and a tenth of
+// `watch cm -o json`'s at 20,000 ConfigMaps (`make bench`, the get and
+// watch parts report both). A table's heap is small and full of pointers
+// (cells, metadata): there it cost a tenth of `get cm -A`'s time, so tables
+// keep Go's default.
+const wholeObjectsGCPercent = 50
 
-// TuneGC sets gcPercent, unless the user chose with GOGC.
-func TuneGC() {
-	if _, set := os.LookupEnv("GOGC"); !set {
-		debug.SetGCPercent(gcPercent)
+// tuneGC sets wholeObjectsGCPercent when the command holds whole objects,
+// unless the user chose with GOGC.
+func tuneGC(wholeObjects bool) {
+	if _, set := os.LookupEnv("GOGC"); wholeObjects && !set {
+		debug.SetGCPercent(wholeObjectsGCPercent)
 	}
 }

@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// TestTuneGC: without GOGC, TuneGC sets gcPercent; with it, the user's
-// choice (which the runtime read at start) stays.
+// TestTuneGC: a command that holds whole objects runs with
+// wholeObjectsGCPercent unless GOGC is set (the runtime read it at start);
+// one that holds a table's metadata keeps the default.
 func TestTuneGC(t *testing.T) {
 	old := debug.SetGCPercent(100)
 	defer debug.SetGCPercent(old)
@@ -20,12 +21,14 @@ func TestTuneGC(t *testing.T) {
 		}
 	}()
 	tests := []struct {
-		name string
-		gogc *string
-		want int
+		name  string
+		gogc  *string
+		whole bool
+		want  int
 	}{
-		{"unset", nil, gcPercent},
-		{"set", new("200"), 100},
+		{"whole objects", nil, true, wholeObjectsGCPercent},
+		{"whole objects, GOGC set", new("200"), true, 100},
+		{"a table", nil, false, 100},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -35,7 +38,7 @@ func TestTuneGC(t *testing.T) {
 			} else {
 				os.Setenv("GOGC", *tt.gogc)
 			}
-			TuneGC()
+			tuneGC(tt.whole)
 			if got := debug.SetGCPercent(100); got != tt.want {
 				t.Errorf("GC percent %d, want %d", got, tt.want)
 			}

@@ -209,6 +209,7 @@ func (t *target) acquire(opts watch.Options, hooks reflector.Hooks, read kube.Sc
 	if err != nil {
 		return nil, nil, err
 	}
+	tuneGC(!read.Table || !read.MetadataOnly)
 	set := reflector.NewSet(reflector.SetOptions{NewClient: newClient, Watch: &opts, Hooks: hooks})
 	leases := make([]*reflector.Lease, 0, len(t.resources))
 	for _, res := range t.resources {
