@@ -3,7 +3,10 @@ package object
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"unsafe"
+
+	"github.com/tidwall/gjson"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
@@ -69,11 +72,59 @@ type Column struct {
 	Priority int32  `json:"priority"`
 }
 
-// DecodeCells returns the printer cells of o, or nil when it has none.
+// DecodeCells returns the printer cells of o, or nil when it has none: the
+// values encoding/json gives for a []any (strings, float64 numbers, bools,
+// nil, and maps or slices for the rare cell that is an object or an array).
+// Strings, numbers, bools and nulls, nearly every cell, are read with gjson:
+// about a quarter of the time and a third of the allocations of
+// encoding/json for a ConfigMap's row (BenchmarkDecodeCells), which a get
+// of 20,000 objects pays per row.
 func (o *Object) DecodeCells() ([]any, error) {
 	if o.Cells == nil {
 		return nil, nil
 	}
+	// A view, not a copy: the strings of the cells share Cells, which never
+	// changes (an Object is immutable).
+	raw := unsafe.String(unsafe.SliceData(o.Cells), len(o.Cells))
+	arr := gjson.Parse(raw)
+	if !arr.IsArray() || !gjson.Valid(raw) {
+		return o.decodeCellsJSON() // for encoding/json's error
+	}
+	cells := make([]any, 0, 4)
+	var err error
+	arr.ForEach(func(_, v gjson.Result) bool {
+		switch v.Type {
+		case gjson.String:
+			cells = append(cells, v.Str)
+		case gjson.Number:
+			f, perr := strconv.ParseFloat(v.Raw, 64)
+			if perr != nil { // out of float64's range: encoding/json's error
+				_, err = o.decodeCellsJSON()
+				return false
+			}
+			cells = append(cells, f)
+		case gjson.True, gjson.False:
+			cells = append(cells, v.Bool())
+		case gjson.Null:
+			cells = append(cells, nil)
+		default: // an object or an array
+			var c any
+			if err = json.Unmarshal([]byte(v.Raw), &c); err != nil {
+				err = fmt.Errorf("decoding printer cells of %s/%s: %w", o.Namespace, o.Name, err)
+				return false
+			}
+			cells = append(cells, c)
+		}
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	return cells, nil
+}
+
+// decodeCellsJSON is DecodeCells by encoding/json.
+func (o *Object) decodeCellsJSON() ([]any, error) {
 	var cells []any
 	if err := json.Unmarshal(o.Cells, &cells); err != nil {
 		return nil, fmt.Errorf("decoding printer cells of %s/%s: %w", o.Namespace, o.Name, err)
