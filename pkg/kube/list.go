@@ -42,8 +42,8 @@ func decodeList(body io.Reader, d decoding) (watch.Page[*object.Object], []objec
 			})
 		case "rows":
 			err = r.each(func(row []byte) error {
-				rr := gjson.Parse(view(row))
-				obj, err := decodeItem(rr.Get("object").Raw, rr.Get("cells"), d)
+				raw, cells := rowParts(view(row))
+				obj, err := decodeItem(raw.Raw, cells, d)
 				page.Items = append(page.Items, obj)
 				return err
 			})
@@ -71,6 +71,21 @@ func decodeList(body io.Reader, d decoding) (watch.Page[*object.Object], []objec
 			return page, cols, nil
 		}
 	}
+}
+
+// rowParts reads a Table row's object and cells in one pass over it (two
+// lookups would scan it twice).
+func rowParts(row string) (obj, cells gjson.Result) {
+	gjson.Parse(row).ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "object":
+			obj = v
+		case "cells":
+			cells = v
+		}
+		return true
+	})
+	return obj, cells
 }
 
 // key reads an object member's key and the colon after it.
