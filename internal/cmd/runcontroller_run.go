@@ -11,6 +11,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/otel/trace"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -118,6 +119,12 @@ func (o *RunControllerOptions) env(set *reflector.Set, log *reconcileLog, force 
 	}
 	cfg = rest.CopyConfig(cfg)
 	cfg.QPS, cfg.Burst = -1, 0 // the server's flow control limits us; a token bucket would only add latency
+	// Built-in kinds' answers (an apply's result, Leases, Events) come as
+	// protobuf, as controller-runtime and kubectl ask: cheaper to decode
+	// than JSON. The reflectors (kube.NewRESTClient) and the dynamic client
+	// read JSON whatever this says.
+	cfg.ContentType = runtime.ContentTypeProtobuf
+	cfg.AcceptContentTypes = runtime.ContentTypeProtobuf + "," + runtime.ContentTypeJSON
 	writes := rest.CopyConfig(cfg)
 	controller.WrapConfigForTracing(writes, tp)
 	cs, err := kubernetes.NewForConfig(writes)
