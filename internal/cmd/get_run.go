@@ -10,7 +10,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tidwall/gjson"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/printers"
@@ -268,7 +270,7 @@ func (o *GetOptions) noResources() {
 // template formats do: one v1 List, or the object itself when the
 // arguments name one object; nothing when that one, or every one with
 // --ignore-not-found, is missing. A List as json, yaml or name is written
-// one object at a time (output.WriteList, printEach) unless --sort-by must
+// one object at a time (output.WriteList, printNames) unless --sort-by must
 // see them all.
 func (o *GetOptions) printGeneric(snaps []snapshot) error {
 	var objs []*object.Object
@@ -292,7 +294,7 @@ func (o *GetOptions) printGeneric(snaps []snapshot) error {
 		printer = &get.SortingPrinter{Delegate: printer, SortField: s}
 	}
 	if oneAtATime && format == "name" {
-		return printEach(printer, objs, o.Out) // what the name printer does with a List
+		return printNames(printer, objs, o.Out) // what the name printer does with a List
 	}
 	var obj runtime.Object
 	if o.singleItem() {
@@ -307,15 +309,21 @@ func (o *GetOptions) printGeneric(snaps []snapshot) error {
 	return printer.PrintObj(obj, o.Out)
 }
 
-// printEach prints each object with printer, one object's maps at a time.
-func printEach(printer printers.ResourcePrinter, objs []*object.Object, out io.Writer) error {
+// printNames prints each object with kubectl's name printer, which reads
+// an object's apiVersion, kind and name only: it is given those, as a
+// PartialObjectMetadata, not the object decoded into maps (a quarter of a
+// `get -o name`'s CPU at 20,000 ConfigMaps).
+func printNames(printer printers.ResourcePrinter, objs []*object.Object, out io.Writer) error {
 	w := bufio.NewWriterSize(out, 64<<10)
+	var raw []byte
 	for _, obj := range objs {
-		u, err := obj.Unstructured()
-		if err != nil {
-			return err
+		raw = obj.AppendJSON(raw[:0])
+		tm := gjson.GetManyBytes(raw, "apiVersion", "kind")
+		m := &metav1.PartialObjectMetadata{
+			TypeMeta:   metav1.TypeMeta{APIVersion: tm[0].Str, Kind: tm[1].Str},
+			ObjectMeta: metav1.ObjectMeta{Namespace: obj.Namespace, Name: obj.Name},
 		}
-		if err := printer.PrintObj(u, w); err != nil {
+		if err := printer.PrintObj(m, w); err != nil {
 			return err
 		}
 	}

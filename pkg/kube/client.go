@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"net/http"
 	"slices"
 	"strconv"
 	"sync/atomic"
@@ -26,7 +27,8 @@ const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/js
 // cfg.Timeout (kubectl's --request-timeout), which client-go makes the
 // http.Client's and which would also cut every watch at that age; the
 // caller bounds requests through their context instead (a watcher with
-// watch.Options.RequestTimeout).
+// watch.Options.RequestTimeout). LISTs ask for gzip unless
+// cfg.DisableCompression says not to.
 func NewRESTClient(cfg *rest.Config) (rest.Interface, error) {
 	cfg = dynamic.ConfigFor(cfg)
 	cfg.Timeout = 0
@@ -34,6 +36,9 @@ func NewRESTClient(cfg *rest.Config) (rest.Interface, error) {
 	// feature gates say.
 	cfg.AcceptContentTypes, cfg.ContentType = "application/json", "application/json"
 	cfg.QPS, cfg.Burst = -1, 0
+	if cfg.DisableCompression { // --disable-compression, or the kubeconfig's disable-compression
+		cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return identityEncoding{rt} })
+	}
 	c, err := rest.UnversionedRESTClientFor(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("creating a REST client: %w", err)

@@ -124,3 +124,43 @@ func BenchmarkInflate(b *testing.B) {
 		})
 	}
 }
+
+// TestDisableCompression: a client whose config disables compression
+// (kubectl's --disable-compression) asks for no encoding, for a LIST and a
+// WATCH alike; one that does not asks for gzip.
+func TestDisableCompression(t *testing.T) {
+	for _, disabled := range []bool{false, true} {
+		var asked []string
+		// TLS, as an API server: client-go gives a plain-HTTP config
+		// net/http's default transport, which ignores DisableCompression.
+		srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			asked = append(asked, r.Header.Get("Accept-Encoding"))
+			w.Header().Set("Content-Type", "application/json")
+			if r.URL.Query().Get("watch") == "" {
+				w.Write([]byte(emptyConfigMapList))
+			}
+		}))
+		rc, err := NewRESTClient(&rest.Config{Host: srv.URL, DisableCompression: disabled, TLSClientConfig: rest.TLSClientConfig{Insecure: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := NewClient(rc, configMaps, Scope{})
+		if _, err := c.List(t.Context(), watch.ListRequest{}); err != nil {
+			t.Fatalf("List: %v", err)
+		}
+		s, err := c.Watch(t.Context(), watch.WatchRequest{})
+		if err != nil {
+			t.Fatalf("Watch: %v", err)
+		}
+		s.Close()
+		srv.Close()
+		for i, a := range asked {
+			if disabled && a != "" || !disabled && !strings.Contains(a, "gzip") {
+				t.Errorf("compression disabled %v: request %d asked Accept-Encoding %q", disabled, i, a)
+			}
+		}
+		if len(asked) != 2 {
+			t.Errorf("compression disabled %v: %d requests, want 2", disabled, len(asked))
+		}
+	}
+}

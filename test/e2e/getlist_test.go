@@ -43,6 +43,7 @@ func TestGetListFormatsMatchKubectl(t *testing.T) {
 			args       []string
 		}{
 			{"one kind", admin, []string{"get", "cm", "-n", ns}},
+			{"one kind, not compressed", admin, []string{"get", "cm", "-n", ns, "--disable-compression"}},
 			{"several kinds", admin, []string{"get", "cm,secrets", "-n", ns, "-l", "app!=bulk"}},
 			{"named objects of two kinds", admin, []string{"get", "cm/odd", "secret/token", "cm/cm-01", "-n", ns}},
 			{"empty", admin, []string{"get", "cm", "-n", ns, "-l", "app=none"}},
