@@ -40,7 +40,7 @@ type snapshot struct {
 func (o *GetOptions) Run(ctx context.Context) error {
 	// A table is cells and metadata, unless --sort-by reads the objects.
 	read := kube.Scope{
-		Table: o.humanReadable(), MetadataOnly: o.sortBy() == "",
+		Table: o.humanReadable(), MetadataOnly: o.humanReadable() && o.sortBy() == "",
 		Prune: object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields},
 	}
 	report := newReporter(o.ErrOut, isTerminal(o.ErrOut))

@@ -187,7 +187,7 @@ func (t *target) scope(res kube.Resource, read kube.Scope) kube.Scope {
 	scope := kube.Scope{
 		Namespace: t.namespace, LabelSelector: t.LabelSelector, FieldSelector: t.FieldSelector,
 		Table: read.Table, MetadataOnly: read.MetadataOnly, Prune: read.Prune,
-		PackLists: !read.Table || !read.MetadataOnly,
+		PackLists: wholeObjects(read),
 	}
 	switch names := t.names(res); len(names) {
 	case 0:
@@ -199,6 +199,10 @@ func (t *target) scope(res kube.Resource, read kube.Scope) kube.Scope {
 	return scope
 }
 
+// wholeObjects says whether a command that reads read holds whole objects,
+// not a table's cells and metadata.
+func wholeObjects(read kube.Scope) bool { return !read.Table || !read.MetadataOnly }
+
 // acquire starts the command's reflectors, one per resource, from a
 // reflector.Set of its own with the watcher options opts and hooks, each
 // reading what read says (see scope), and
@@ -209,7 +213,7 @@ func (t *target) acquire(opts watch.Options, hooks reflector.Hooks, read kube.Sc
 	if err != nil {
 		return nil, nil, err
 	}
-	tuneGC(!read.Table || !read.MetadataOnly)
+	tuneGC(wholeObjects(read))
 	set := reflector.NewSet(reflector.SetOptions{NewClient: newClient, Watch: &opts, Hooks: hooks})
 	leases := make([]*reflector.Lease, 0, len(t.resources))
 	for _, res := range t.resources {

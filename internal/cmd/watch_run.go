@@ -26,8 +26,9 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 		return err
 	}
 	// A table's rows are cells and metadata (watch never sorts).
+	table := !o.Diff && o.PrintFlags.table()
 	read := kube.Scope{
-		Table: !o.Diff && o.PrintFlags.table(), MetadataOnly: true,
+		Table: table, MetadataOnly: table,
 		Prune: object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields},
 	}
 	report := newReporter(o.ErrOut, o.progress)
