@@ -71,7 +71,7 @@ var whatLimitsUs = map[string]string{
 	"serve.lag.p99":      "One more hop (the daemon) and the machine's load; a slow client has its watch closed rather than holding others back.",
 	"serve.lag.p99.send": "As p99, with the API server's write included.",
 	"serve.rss": "The daemon's store, and a store of its own in each `kubectl reflect watch` (for a table, each object's cells and " +
-		"metadata: about 90 MiB of RSS at 20,000 objects, 40 of them the binary's pages): through the daemon, our watch still keeps " +
+		"metadata: about 100 MiB of RSS at 20,000 objects, 40 of them the binary's pages): through the daemon, our watch still keeps " +
 		"every object it shows to report deletions after a relist. Plain kubectl through the daemon costs what it costs at the API server.",
 	"serve.hwm": "As the RSS row, at its peak.",
 
