@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tidwall/gjson"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -38,10 +37,12 @@ type snapshot struct {
 // names are reported as kubectl does. Interrupted before every kind has
 // listed, it prints nothing and returns errInterrupted.
 func (o *GetOptions) Run(ctx context.Context) error {
-	// A table is cells and metadata, unless --sort-by reads the objects.
+	// A table is cells and metadata, and a name is metadata, unless
+	// --sort-by reads the objects.
 	read := kube.Scope{
-		Table: o.humanReadable(), MetadataOnly: o.humanReadable() && o.sortBy() == "",
-		Prune: object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields},
+		Table:        o.humanReadable(),
+		MetadataOnly: (o.humanReadable() || *o.PrintFlags.OutputFormat == "name") && o.sortBy() == "",
+		Prune:        object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields},
 	}
 	report := newReporter(o.ErrOut, isTerminal(o.ErrOut))
 	opts := o.oneShotOptions()
@@ -294,7 +295,7 @@ func (o *GetOptions) printGeneric(snaps []snapshot) error {
 		printer = &get.SortingPrinter{Delegate: printer, SortField: s}
 	}
 	if oneAtATime && format == "name" {
-		return printNames(printer, objs, o.Out) // what the name printer does with a List
+		return printNames(printer, snaps, o.Out) // what the name printer does with a List
 	}
 	var obj runtime.Object
 	if o.singleItem() {
@@ -309,22 +310,21 @@ func (o *GetOptions) printGeneric(snaps []snapshot) error {
 	return printer.PrintObj(obj, o.Out)
 }
 
-// printNames prints each object with kubectl's name printer, which reads
-// an object's apiVersion, kind and name only: it is given those, as a
-// PartialObjectMetadata, not the object decoded into maps (a quarter of a
-// `get -o name`'s CPU at 20,000 ConfigMaps).
-func printNames(printer printers.ResourcePrinter, objs []*object.Object, out io.Writer) error {
+// printNames prints each object of snaps with kubectl's name printer, which
+// reads an object's apiVersion, kind and name only: it is given those, as a
+// PartialObjectMetadata of the snapshot's resource, not the object decoded
+// into maps. (get lists metadata only for names: the objects may be
+// PartialObjectMetadata, or whole from a server that cannot convert.)
+func printNames(printer printers.ResourcePrinter, snaps []snapshot, out io.Writer) error {
 	w := bufio.NewWriterSize(out, 64<<10)
-	var raw []byte
-	for _, obj := range objs {
-		raw = obj.AppendJSON(raw[:0])
-		tm := gjson.GetManyBytes(raw, "apiVersion", "kind")
-		m := &metav1.PartialObjectMetadata{
-			TypeMeta:   metav1.TypeMeta{APIVersion: tm[0].Str, Kind: tm[1].Str},
-			ObjectMeta: metav1.ObjectMeta{Namespace: obj.Namespace, Name: obj.Name},
-		}
-		if err := printer.PrintObj(m, w); err != nil {
-			return err
+	for _, s := range snaps {
+		res := s.r.Resource()
+		tm := metav1.TypeMeta{APIVersion: res.GVR.GroupVersion().String(), Kind: res.Kind}
+		for _, obj := range s.objs {
+			m := &metav1.PartialObjectMetadata{TypeMeta: tm, ObjectMeta: metav1.ObjectMeta{Namespace: obj.Namespace, Name: obj.Name}}
+			if err := printer.PrintObj(m, w); err != nil {
+				return err
+			}
 		}
 	}
 	return w.Flush()

@@ -200,8 +200,8 @@ func (t *target) scope(res kube.Resource, read kube.Scope) kube.Scope {
 }
 
 // wholeObjects says whether a command that reads read holds whole objects,
-// not a table's cells and metadata.
-func wholeObjects(read kube.Scope) bool { return !read.Table || !read.MetadataOnly }
+// not their metadata (a table's cells and metadata, or names).
+func wholeObjects(read kube.Scope) bool { return !read.MetadataOnly }
 
 // acquire starts the command's reflectors, one per resource, from a
 // reflector.Set of its own with the watcher options opts and hooks, each

@@ -25,10 +25,11 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// A table's rows are cells and metadata (watch never sorts).
+	// A table's rows are cells and metadata (watch never sorts), and a name
+	// is metadata.
 	table := !o.Diff && o.PrintFlags.table()
 	read := kube.Scope{
-		Table: table, MetadataOnly: table,
+		Table: table, MetadataOnly: table || !o.Diff && o.PrintFlags.format() == "name",
 		Prune: object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields},
 	}
 	report := newReporter(o.ErrOut, o.progress)

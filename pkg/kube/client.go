@@ -21,6 +21,14 @@ import (
 // that cannot convert the resource.
 const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json"
 
+// metadataAccept asks for the objects' metadata only (PartialObjectMetadata,
+// in a PartialObjectMetadataList for a LIST: client-go's metadata client)
+// and takes plain JSON from servers that cannot convert the resource.
+const (
+	metadataAccept     = "application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io,application/json"
+	metadataListAccept = "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json"
+)
+
 // NewRESTClient returns one client for every resource of a server. It
 // speaks JSON and has no client-side rate limit: a watcher makes few
 // requests, and a paged list must not wait for a token bucket. It ignores
@@ -54,11 +62,13 @@ type Scope struct {
 	FieldSelector string
 	// Table asks for the server's printer cells with every object.
 	Table bool
-	// MetadataOnly, with Table, has the server send each object's metadata
-	// only (includeObject=Metadata, what kubectl get asks for unless it
-	// sorts): the name, labels and creationTimestamp a row of cells needs,
-	// without the spec, data or status the server would encode and send
-	// with every row (objects are then PartialObjectMetadata).
+	// MetadataOnly has the server send each object's metadata only, without
+	// the spec, data or status it would encode and send: with Table, in
+	// each row (includeObject=Metadata, what kubectl get asks for unless it
+	// sorts: the name, labels and creationTimestamp a row of cells needs);
+	// without, as a PartialObjectMetadataList (what `-o name` needs).
+	// Objects are then PartialObjectMetadata, or whole from a server that
+	// cannot convert the resource.
 	MetadataOnly bool
 	// Prune is applied to every object decoded.
 	Prune object.Prune
@@ -195,7 +205,9 @@ func resourcePath(r Resource, namespace string) string {
 	return p + "/" + r.GVR.Resource
 }
 
-func (c *Client) request(ep *endpoint) *rest.Request {
+// request is a GET of ep with the scope's selectors and Accept; list says
+// whether it is a LIST (not a WATCH).
+func (c *Client) request(ep *endpoint, list bool) *rest.Request {
 	req := c.rest.Get().AbsPath(ep.path)
 	if c.scope.LabelSelector != "" {
 		req.Param("labelSelector", c.scope.LabelSelector)
@@ -203,12 +215,17 @@ func (c *Client) request(ep *endpoint) *rest.Request {
 	if c.scope.FieldSelector != "" {
 		req.Param("fieldSelector", c.scope.FieldSelector)
 	}
-	if c.scope.Table {
+	switch {
+	case c.scope.Table:
 		include := "Object"
 		if c.scope.MetadataOnly {
 			include = "Metadata"
 		}
 		req.SetHeader("Accept", tableAccept).Param("includeObject", include)
+	case c.scope.MetadataOnly && list:
+		req.SetHeader("Accept", metadataListAccept)
+	case c.scope.MetadataOnly:
+		req.SetHeader("Accept", metadataAccept)
 	}
 	return req
 }
@@ -216,7 +233,7 @@ func (c *Client) request(ep *endpoint) *rest.Request {
 // List implements watch.Client.
 func (c *Client) List(ctx context.Context, opts watch.ListRequest) (watch.Page[*object.Object], error) {
 	ep := c.ep.Load()
-	req := c.request(ep)
+	req := c.request(ep, true)
 	if opts.Limit > 0 {
 		req.Param("limit", strconv.FormatInt(opts.Limit, 10))
 	}
@@ -250,7 +267,7 @@ func (c *Client) List(ctx context.Context, opts watch.ListRequest) (watch.Page[*
 // Watch implements watch.Client.
 func (c *Client) Watch(ctx context.Context, opts watch.WatchRequest) (watch.Stream[*object.Object], error) {
 	ep := c.ep.Load()
-	req := c.request(ep).Param("watch", "1")
+	req := c.request(ep, false).Param("watch", "1")
 	if opts.ResourceVersion != "" {
 		req.Param("resourceVersion", opts.ResourceVersion)
 	}

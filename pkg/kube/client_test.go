@@ -436,3 +436,32 @@ func TestRequestsJSONOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestMetadataOnlyAccept: a scope of metadata without a Table asks for a
+// PartialObjectMetadataList to list and PartialObjectMetadata to watch
+// (JSON as the fallback), and decodes their objects.
+func TestMetadataOnlyAccept(t *testing.T) {
+	body := `{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"7"},"items":[` +
+		`{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"a","namespace":"ns1","uid":"u1","resourceVersion":"5"}}]}`
+	api := &fakeAPI{status: http.StatusOK, body: body}
+	c := NewClient(serve(t, api), configMaps, Scope{MetadataOnly: true})
+	page, err := c.List(t.Context(), watch.ListRequest{})
+	if err != nil {
+		t.Fatalf("List: %v", err)
+	}
+	if got, want := api.last(t).Header.Get("Accept"), "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json"; got != want {
+		t.Errorf("LIST Accept = %q, want %q", got, want)
+	}
+	if len(page.Items) != 1 || page.Items[0].Name != "a" || page.Items[0].ResourceVersion != "5" || page.ResourceVersion != "7" {
+		t.Errorf("page: %d items, resourceVersion %q", len(page.Items), page.ResourceVersion)
+	}
+	watchAPI := &fakeAPI{status: http.StatusOK}
+	s, err := NewClient(serve(t, watchAPI), configMaps, Scope{MetadataOnly: true}).Watch(t.Context(), watch.WatchRequest{})
+	if err != nil {
+		t.Fatalf("Watch: %v", err)
+	}
+	s.Close()
+	if got, want := watchAPI.last(t).Header.Get("Accept"), "application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io,application/json"; got != want {
+		t.Errorf("WATCH Accept = %q, want %q", got, want)
+	}
+}

@@ -14,7 +14,7 @@ var whatLimitsUs = map[string]string{
 	"watch.time.streaming": "A streaming list is sent as watch events from the watch cache: more work on the server than one LIST over JSON.",
 	"watch.time.paged":     "Pages of 500 are one round trip each.",
 	"watch.time.managed":   "managedFields kept: more bytes decoded and printed, as kubectl prints them.",
-	"watch.time.name":      "Process start and the LIST's transfer; printing a name is cheap on both sides.",
+	"watch.time.name":      "Process start and the LIST of metadata only (a PartialObjectMetadataList; kubectl lists whole objects); printing a name is cheap on both sides.",
 	"watch.rss": "The binary's resident pages (it links kubectl's libraries; package init touches about 40 MiB) and the store, " +
 		"which keeps every listed object's pruned JSON, packed (kube.Scope.PackLists), for the watch that follows, " +
 		"with the GC's headroom (GOGC=50).",
