@@ -3,9 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -192,17 +190,7 @@ func normalizeAge(s string) string {
 
 func createWidgets(t *testing.T, cfg *rest.Config, kubeconfig, ns string) {
 	t.Helper()
-	dir := t.TempDir()
-	crd := filepath.Join(dir, "crd.yaml")
-	if err := os.WriteFile(crd, []byte(widgetCRD), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if _, stderr, code := kubectl(t, kubeconfig, "apply", "-f", crd); code != 0 {
-		t.Fatalf("applying the CRD: %s", stderr)
-	}
-	if _, stderr, code := kubectl(t, kubeconfig, "wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=60s"); code != 0 {
-		t.Fatalf("waiting for the CRD: %s", stderr)
-	}
+	applyCRD(t, kubeconfig, "widgets.example.com", widgetCRD)
 	dc := dynamic.NewForConfigOrDie(cfg)
 	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
 	for i, color := range []string{"red", "blue", "green"} {

@@ -210,17 +210,10 @@ func TestServeOnDemandShortNameShadow(t *testing.T) {
 	cp := cluster.Get(t)
 	cs := admin(t, cp)
 	ns := namespace(t, cs)
-	crd := filepath.Join(t.TempDir(), "crd.yaml")
-	if err := os.WriteFile(crd, []byte(shadeCRD), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if _, stderr, code := kubectl(t, cp.AdminKubeconfig(), "apply", "-f", crd); code != 0 {
-		t.Fatalf("applying the CRD: %s", stderr)
-	}
-	t.Cleanup(func() { kubectl(t, cp.AdminKubeconfig(), "delete", "-f", crd, "--wait=false") })
-	if _, stderr, code := kubectl(t, cp.AdminKubeconfig(), "wait", "--for=condition=Established", "crd/shades.ondemand.example.com", "--timeout=60s"); code != 0 {
-		t.Fatalf("waiting for the CRD: %s", stderr)
-	}
+	applyCRD(t, cp.AdminKubeconfig(), "shades.ondemand.example.com", shadeCRD)
+	t.Cleanup(func() {
+		kubectl(t, cp.AdminKubeconfig(), "delete", "crd", "shades.ondemand.example.com", "--wait=false")
+	})
 	shade := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "ondemand.example.com/v1", "kind": "Shade", "metadata": map[string]any{"name": "a-shade"},
 	}}
