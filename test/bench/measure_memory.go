@@ -5,15 +5,18 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"runtime"
 	"syscall"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 
@@ -36,11 +39,19 @@ const (
 	// ConfigMaps in a custom resource.
 	cacheStoreCRD   cacheKind = "kubectl-reflect store, Widgets"
 	cacheDynamicCRD cacheKind = "dynamic informer, Widgets"
+	// The floors are no cache: one LIST of the namespace read to its end
+	// and discarded by client-go's REST client (Go's gzip), which is what
+	// any cache pays before it decodes a thing: the server's encoding and
+	// compression, the transfer and the inflate.
+	floorJSON     cacheKind = "the LIST alone, JSON (read and discarded)"
+	floorProtobuf cacheKind = "the LIST alone, protobuf (read and discarded)"
+	floorCRD      cacheKind = "the LIST alone, Widgets (read and discarded)"
 )
 
 // cacheKinds are the caches each round syncs, in this order.
 func cacheKinds() []cacheKind {
-	return []cacheKind{cacheStore, cacheTyped, cacheTypedStripped, cacheTypedJSON, cacheDynamic, cacheStoreCRD, cacheDynamicCRD}
+	return []cacheKind{cacheStore, cacheTyped, cacheTypedStripped, cacheTypedJSON, cacheDynamic, floorJSON, floorProtobuf,
+		cacheStoreCRD, cacheDynamicCRD, floorCRD}
 }
 
 // syncSample is one cache synced once.
@@ -61,8 +72,9 @@ type memoryResult struct {
 	samples map[cacheKind][]syncSample
 }
 
-// syncedCache is a cache that has synced: count counts its objects, stop
-// stops it and waits for its goroutines.
+// syncedCache is a cache that has synced: count counts its objects (-1
+// for a floor, which decodes none), stop stops it and waits for its
+// goroutines.
 type syncedCache struct {
 	count func() int
 	stop  func()
@@ -80,6 +92,10 @@ func measureMemory(ctx context.Context, e *env) (memoryResult, error) {
 				return r, fmt.Errorf("%s: %w", kind, err)
 			}
 			r.samples[kind] = append(r.samples[kind], s)
+			if s.objects < 0 {
+				e.logf("round %d/%d: %s in %s (%s CPU)", round+1, e.cfg.repeat, kind, s.elapsed.Round(time.Millisecond), s.cpu.Round(time.Millisecond))
+				continue
+			}
 			e.logf("round %d/%d: %s: %d objects synced in %s (%s CPU), %.0f B per object (%.1f MiB)", round+1, e.cfg.repeat,
 				kind, s.objects, s.elapsed.Round(time.Millisecond), s.cpu.Round(time.Millisecond), s.perObject(), mib(s.heap))
 		}
@@ -143,7 +159,7 @@ func measureSync(ctx context.Context, e *env, run syncRun) (syncSample, error) {
 	if profErr != nil {
 		return syncSample{}, profErr
 	}
-	if s.objects != run.objects {
+	if s.objects >= 0 && s.objects != run.objects {
 		return syncSample{}, fmt.Errorf("synced %d objects, want %d", s.objects, run.objects)
 	}
 	return s, nil
@@ -182,6 +198,8 @@ func startCache(ctx context.Context, kind cacheKind, cfg *rest.Config, namespace
 		}
 		f := informers.NewSharedInformerFactoryWithOptions(cs, 0, opts...)
 		return startInformer(ctx, f, f.Core().V1().ConfigMaps().Informer(), limit)
+	case floorJSON, floorProtobuf, floorCRD:
+		return readList(ctx, kind, cfg, namespace)
 	case cacheDynamic, cacheDynamicCRD:
 		dc, err := dynamic.NewForConfig(cfg)
 		if err != nil {
@@ -211,6 +229,35 @@ func startStore(ctx context.Context, cfg *rest.Config, resource kube.Resource, n
 		return nil, err
 	}
 	return &syncedCache{count: s.Len, stop: w.stop}, nil
+}
+
+// readList reads one LIST of the namespace for a floor and discards it.
+func readList(ctx context.Context, kind cacheKind, cfg *rest.Config, namespace string) (*syncedCache, error) {
+	cfg = rest.CopyConfig(cfg)
+	cfg.APIPath, cfg.GroupVersion = "/api", &corev1.SchemeGroupVersion
+	cfg.AcceptContentTypes = "application/json"
+	resource := configMaps.GVR.Resource
+	switch kind {
+	case floorProtobuf:
+		cfg.AcceptContentTypes = "application/vnd.kubernetes.protobuf"
+	case floorCRD:
+		gv := widgets.GroupVersion()
+		cfg.APIPath, cfg.GroupVersion, resource = "/apis", &gv, widgets.Resource
+	}
+	cfg.NegotiatedSerializer = scheme.Codecs.WithoutConversion()
+	rc, err := rest.RESTClientFor(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("REST client: %w", err)
+	}
+	body, err := rc.Get().Namespace(namespace).Resource(resource).Stream(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", resource, err)
+	}
+	defer body.Close()
+	if _, err := io.Copy(io.Discard, body); err != nil {
+		return nil, fmt.Errorf("list %s: %w", resource, err)
+	}
+	return &syncedCache{count: func() int { return -1 }, stop: func() {}}, nil
 }
 
 // informerFactory is what the typed and the dynamic factories share.
