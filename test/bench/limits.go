@@ -33,7 +33,7 @@ var whatLimitsUs = map[string]string{
 		"pruned JSON, packed (about 22 MB at 20,000), and the GC's headroom (GOGC=50). Printing straight from the LIST without a store is not built.",
 
 	"sync": "About the time of the LIST alone (the floor rows below): the server's JSON encoding and gzip, the transfer and the " +
-		"inflate are most of it, and our decoding and packing (about 0.6 s of CPU, half of it packing) overlap with them. " +
+		"inflate are most of it, and our inflate, JSON reading and packing (about 0.6 s of CPU in all, by pprof: about a third each) overlap with them. " +
 		"The typed informer reads protobuf, whose LIST alone is faster than JSON's; even a store decoding protobuf could not sync " +
 		"faster than that floor, so 0.6x is out of reach whenever the protobuf floor row is above 0.6x.",
 	"sync.floor": "The LIST alone, with nothing decoded, takes about as long as our whole sync: the server's JSON encoding and gzip " +
