@@ -28,8 +28,6 @@ type ResourceStatus struct {
 	// client that stops reading makes it grow until its watch is cut). 0
 	// when no event was delivered lately.
 	LagSeconds float64 `json:"lagSeconds"`
-
-	lag *deliveryLag // for Collector's histogram
 }
 
 // counters are a resource's watch counts.
@@ -48,7 +46,6 @@ func (h *Handler) Status() []ResourceStatus {
 			Watchers:        c.counters.watchers.Load(),
 			EventsSent:      c.counters.sent.Load(),
 			LagSeconds:      c.lag.current(time.Now()).Seconds(),
-			lag:             &c.lag,
 		})
 	}
 	slices.SortFunc(out, func(a, b ResourceStatus) int { return strings.Compare(a.Resource, b.Resource) })

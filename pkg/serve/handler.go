@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -76,6 +77,9 @@ type Handler struct {
 	opts      Options
 	discovery atomic.Pointer[discovery]
 	onDemand  *onDemand // nil without Options.OnDemand
+	// lag is the delivery lag histogram of every resource served (see
+	// deliveryLag); a resource dropped takes its series with it.
+	lag *prometheus.HistogramVec
 
 	mu        sync.RWMutex
 	resources map[schema.GroupVersionResource]*cached
@@ -95,7 +99,9 @@ type cached struct {
 }
 
 func (h *Handler) newCached(r Resource, gone chan struct{}) *cached {
-	return &cached{Resource: r, res: r.Source.Resource(), snapshots: newSnapshots(h.opts.ContinueTTL, h.opts.Now), gone: gone}
+	c := &cached{Resource: r, res: r.Source.Resource(), snapshots: newSnapshots(h.opts.ContinueTTL, h.opts.Now), gone: gone}
+	c.lag.hist = h.lag.WithLabelValues(c.res.String())
+	return c
 }
 
 // New returns a Handler for opts.Resources.
@@ -112,7 +118,7 @@ func New(opts Options) *Handler {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	h := &Handler{opts: opts, resources: map[schema.GroupVersionResource]*cached{}}
+	h := &Handler{opts: opts, resources: map[schema.GroupVersionResource]*cached{}, lag: newLagHistogram()}
 	for _, r := range opts.Resources {
 		h.resources[r.Source.Resource().GVR] = h.newCached(r, nil)
 	}

@@ -4,12 +4,20 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
-// lagBuckets are the upper bounds, in seconds, of the delivery lag
-// histogram: 1 ms (a client that keeps up) to 10 s (one about to be cut
-// off by writeTimeout or the store's queue bound).
-var lagBuckets = [...]float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
+// newLagHistogram is the delivery lag histogram of every resource, by
+// resource: 1 ms (a client that keeps up) to 10 s (one about to be cut off
+// by writeTimeout or the store's queue bound).
+func newLagHistogram() *prometheus.HistogramVec {
+	return prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "kubectl_reflect_serve_subscriber_lag_seconds",
+		Help:    "Time from a live change's arrival in the store to its watch event's flush to a client, per resource.",
+		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+	}, []string{"resource"})
+}
 
 // lagWindow is how long a delivered event's lag counts in the resource's
 // current lag (ResourceStatus.LagSeconds): between one and two windows.
@@ -17,14 +25,13 @@ const lagWindow = time.Minute
 
 // deliveryLag measures, for one resource, the time from a live change's
 // arrival in the store (store.Change.At) to its watch event being flushed
-// to a client: a histogram of every delivery (for /metrics) and the
-// current lag (for /debug/status). Its zero value is ready; it is safe for
-// concurrent use.
+// to a client: every delivery into hist (for /metrics) and the current lag
+// (for /debug/status). Its zero value is ready, with no histogram; it is
+// safe for concurrent use.
 type deliveryLag struct {
+	hist prometheus.Observer // nil observes nothing
+
 	mu      sync.Mutex
-	counts  [len(lagBuckets)]uint64 // per bucket, not cumulative
-	count   uint64
-	sum     time.Duration
 	start   time.Time     // of the current window
 	cur     time.Duration // the longest lag delivered in the current window
 	prev    time.Duration // in the one before it
@@ -57,17 +64,11 @@ func (l *deliveryLag) close(p *pendingLag) {
 // observe records one delivery that took d, at now.
 func (l *deliveryLag) observe(d time.Duration, now time.Time) {
 	d = max(d, 0) // a clock step back
+	if l.hist != nil {
+		l.hist.Observe(d.Seconds())
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	i := 0
-	for i < len(lagBuckets) && d.Seconds() > lagBuckets[i] {
-		i++
-	}
-	if i < len(lagBuckets) {
-		l.counts[i]++
-	}
-	l.count++
-	l.sum += d
 	l.roll(now)
 	l.cur = max(l.cur, d)
 }
@@ -99,19 +100,4 @@ func (l *deliveryLag) current(now time.Time) time.Duration {
 		}
 	}
 	return d
-}
-
-// histogram returns the deliveries as Prometheus wants them: their count,
-// their sum in seconds and the cumulative count of each bucket's upper
-// bound.
-func (l *deliveryLag) histogram() (count uint64, sum float64, buckets map[float64]uint64) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	buckets = make(map[float64]uint64, len(lagBuckets))
-	var cum uint64
-	for i, le := range lagBuckets {
-		cum += l.counts[i]
-		buckets[le] = cum
-	}
-	return l.count, l.sum.Seconds(), buckets
 }

@@ -1,24 +1,33 @@
 package serve
 
 import (
+	"math"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // TestDeliveryLagHistogram: each delivery counts in the first bucket whose
 // bound it does not exceed (cumulative, as Prometheus wants), beyond 10 s
-// in the count and sum only.
+// in the count and sum only; a negative lag (a clock step back) counts as 0.
 func TestDeliveryLagHistogram(t *testing.T) {
-	var l deliveryLag
+	vec := newLagHistogram()
+	l := deliveryLag{hist: vec.WithLabelValues("configmaps")}
 	now := time.Unix(1000, 0)
 	for _, d := range []time.Duration{0, time.Millisecond, 3 * time.Millisecond, 40 * time.Millisecond, 2 * time.Second, time.Minute, -time.Second} {
 		l.observe(d, now)
 	}
-	count, sum, buckets := l.histogram()
-	if count != 7 || sum != 62.044 {
-		t.Errorf("count %d, sum %v; want 7, 62.044", count, sum)
+	h := histogramOf(t, vec, "configmaps")
+	if h.GetSampleCount() != 7 || math.Abs(h.GetSampleSum()-62.044) > 1e-9 {
+		t.Errorf("count %d, sum %v; want 7, 62.044", h.GetSampleCount(), h.GetSampleSum())
+	}
+	buckets := map[float64]uint64{}
+	for _, b := range h.GetBucket() {
+		buckets[b.GetUpperBound()] = b.GetCumulativeCount()
 	}
 	for _, c := range []struct {
 		le   float64
@@ -28,6 +37,16 @@ func TestDeliveryLagHistogram(t *testing.T) {
 			t.Errorf("bucket le=%v = %d, want %d", c.le, buckets[c.le], c.want)
 		}
 	}
+}
+
+// histogramOf reads the lag histogram of resource.
+func histogramOf(t *testing.T, vec *prometheus.HistogramVec, resource string) *dto.Histogram {
+	t.Helper()
+	var m dto.Metric
+	if err := vec.WithLabelValues(resource).(prometheus.Histogram).Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m.GetHistogram()
 }
 
 // TestDeliveryLagCurrent: the current lag is the longest delivered in the
@@ -83,7 +102,7 @@ func TestWatchDeliveryLag(t *testing.T) {
 	// a third event came, the first two are counted (and maybe the third).
 	fx.send(watch.WatchDeleted, cm(t, "a", "y", 13))
 	wc.expect("DELETED y@13")
-	if count, _, _ := fx.h.resources[configMaps.GVR].lag.histogram(); count < 2 || count > 3 {
+	if count := histogramOf(t, fx.h.lag, fx.h.resources[configMaps.GVR].res.String()).GetSampleCount(); count < 2 || count > 3 {
 		t.Errorf("%d deliveries counted, want 2 or 3", count)
 	}
 	if st := fx.h.Status(); st[0].LagSeconds <= 0 || st[0].LagSeconds > patience.Seconds() {

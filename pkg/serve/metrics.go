@@ -9,8 +9,6 @@ var (
 		"WATCH requests open, per resource.", []string{"resource"}, nil)
 	sentDesc = prometheus.NewDesc("kubectl_reflect_serve_events_sent_total",
 		"Watch events written to clients, bookmarks included, per resource.", []string{"resource"}, nil)
-	lagDesc = prometheus.NewDesc("kubectl_reflect_serve_subscriber_lag_seconds",
-		"Time from a live change's arrival in the store to its watch event's flush to a client, per resource.", []string{"resource"}, nil)
 )
 
 // collector reports a Handler's Status as metrics at each scrape.
@@ -25,7 +23,7 @@ func (c collector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- objectsDesc
 	ch <- watchersDesc
 	ch <- sentDesc
-	ch <- lagDesc
+	c.h.lag.Describe(ch)
 }
 
 func (c collector) Collect(ch chan<- prometheus.Metric) {
@@ -33,7 +31,6 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(objectsDesc, prometheus.GaugeValue, float64(s.Objects), s.Resource)
 		ch <- prometheus.MustNewConstMetric(watchersDesc, prometheus.GaugeValue, float64(s.Watchers), s.Resource)
 		ch <- prometheus.MustNewConstMetric(sentDesc, prometheus.CounterValue, float64(s.EventsSent), s.Resource)
-		count, sum, buckets := s.lag.histogram()
-		ch <- prometheus.MustNewConstHistogram(lagDesc, count, sum, buckets, s.Resource)
 	}
+	c.h.lag.Collect(ch)
 }

@@ -264,6 +264,7 @@ func (h *Handler) follow(gvr schema.GroupVersionResource, ar metav1.APIResource,
 	h.mu.Lock()
 	delete(h.resources, gvr)
 	h.mu.Unlock()
+	h.lag.DeleteLabelValues(c.res.String())
 	close(c.gone)
 	if d.ctx.Err() == nil {
 		h.changed()
