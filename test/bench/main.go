@@ -284,12 +284,30 @@ func findTools(cfg config, builtKubectl string) (tools, error) {
 	return t, nil
 }
 
+// copyExecutable copies the binary as an installer does (krew extracts it
+// from its archive in 32 KiB writes), not in one write: the kernel caches a
+// file written in one 60 MB write in large folios, and a process mapping
+// such a binary has whole folios resident, about 20 MiB more of its RSS
+// than the same binary installed or linked (go build, as kubectl's and
+// crcmg's are). Measured by hand: RssFile 56 MiB after os.WriteFile, 35 MiB
+// after this copy, at the same RssAnon.
 func copyExecutable(from, to string) (string, error) {
-	b, err := os.ReadFile(from)
+	in, err := os.Open(from)
 	if err != nil {
 		return "", fmt.Errorf("copy kubectl-reflect: %w", err)
 	}
-	if err := os.WriteFile(to, b, 0o755); err != nil {
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
+	if err != nil {
+		return "", fmt.Errorf("copy kubectl-reflect: %w", err)
+	}
+	// The struct hides *os.File's ReaderFrom and WriterTo, so that the copy
+	// is plain 32 KiB writes.
+	_, err = io.CopyBuffer(struct{ io.Writer }{out}, struct{ io.Reader }{in}, make([]byte, 32<<10))
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return "", fmt.Errorf("copy kubectl-reflect: %w", err)
 	}
 	return to, nil

@@ -42,7 +42,12 @@ func (r watchResult) sections(cfg config) []section {
 	initial := section{title: fmt.Sprintf("`watch cm -o json`: the initial list (%s ConfigMaps)", count(cfg.objects)), about: about, rows: r.initialRows()}
 	for _, cmd := range listCommands() {
 		if s := r.initial.samples[cmd]; len(s) > 0 {
-			initial.notes = append(initial.notes, fmt.Sprintf("`%s` (s): %s", cmd, joinf(s, func(x listSample) string { return fmt.Sprintf("%.2f", x.elapsed.Seconds()) })))
+			note := fmt.Sprintf("`%s` (s): %s", cmd, joinf(s, func(x listSample) string { return fmt.Sprintf("%.2f", x.elapsed.Seconds()) }))
+			if s[0].mem.anon > 0 { // read at the N-th line: split into the heap's pages and the binary's
+				note += "; VmHWM (MiB): " + joinf(s, func(x listSample) string { return fmt.Sprintf("%.1f", mib(x.mem.hwm)) }) +
+					"; RssAnon (MiB): " + joinf(s, func(x listSample) string { return fmt.Sprintf("%.1f", mib(x.mem.anon)) })
+			}
+			initial.notes = append(initial.notes, note)
 		}
 	}
 	live := section{title: fmt.Sprintf("`watch cm --watch-only -o json`: live events (%s updates)", count(r.live.events)), rows: r.liveRows()}
