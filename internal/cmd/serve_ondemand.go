@@ -77,11 +77,8 @@ func serverResources(ctx context.Context, dc *discovery.DiscoveryClient) ([]meta
 // discoveryOf is the server's description of res in known; a minimal one
 // when known lacks it.
 func discoveryOf(known []metav1.APIResource, res kube.Resource) metav1.APIResource {
-	for _, ar := range known {
-		if ar.Group == res.GVR.Group && ar.Version == res.GVR.Version && ar.Name == res.GVR.Resource {
-			ar.Group, ar.Version = "", ""
-			return ar
-		}
+	if ar, ok := serve.Discovered(known, res.GVR); ok {
+		return ar
 	}
 	return metav1.APIResource{Name: res.GVR.Resource, Kind: res.Kind, Namespaced: res.Namespaced}
 }

@@ -17,6 +17,16 @@ func gvrOf(ar metav1.APIResource) schema.GroupVersionResource {
 	return schema.GroupVersionResource{Group: ar.Group, Version: ar.Version, Resource: ar.Name}
 }
 
+// Discovered finds gvr among known, the API server's resources as its
+// discovery lists them, each with its Group and Version set.
+func Discovered(known []metav1.APIResource, gvr schema.GroupVersionResource) (metav1.APIResource, bool) {
+	i := slices.IndexFunc(known, func(ar metav1.APIResource) bool { return gvrOf(ar) == gvr })
+	if i < 0 {
+		return metav1.APIResource{}, false
+	}
+	return known[i], true
+}
+
 // verbs are what the handler serves of every cached resource.
 var verbs = metav1.Verbs{"get", "list", "watch"}
 

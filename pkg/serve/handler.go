@@ -36,7 +36,8 @@ type Resource struct {
 	Source Source
 	// Discovery is the resource as the API server's discovery describes it
 	// (name, singular name, kind, short names, categories, namespaced); the
-	// handler serves it with the verbs get, list and watch.
+	// handler serves it with the verbs get, list and watch, in the group
+	// and version of the Source's resource (Discovery's are not read).
 	Discovery metav1.APIResource
 	// SelectableFields are the field labels a custom resource's definition
 	// makes selectable (its selectableFields' JSON paths, such as

@@ -160,11 +160,7 @@ func (h *Handler) known(ctx context.Context, gvr schema.GroupVersionResource) (m
 		d := h.onDemand
 		d.mu.Lock()
 		defer d.mu.Unlock()
-		i := slices.IndexFunc(d.known, func(ar metav1.APIResource) bool { return gvrOf(ar) == gvr })
-		if i < 0 {
-			return metav1.APIResource{}, false
-		}
-		return d.known[i], true
+		return Discovered(d.known, gvr)
 	}
 	if ar, ok := find(); ok {
 		return ar, true
@@ -254,7 +250,6 @@ func (h *Handler) follow(gvr schema.GroupVersionResource, ar metav1.APIResource,
 		h.settle(gvr, p, nil, errors.New("the cache is stopping"))
 		return
 	}
-	ar.Group, ar.Version = "", ""
 	c := h.newCached(Resource{Source: src, Discovery: ar, SelectableFields: st.SelectableFields}, make(chan struct{}))
 	h.settle(gvr, p, c, nil)
 	select {
