@@ -16,6 +16,7 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controller"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 )
 
@@ -41,11 +42,11 @@ func (sc *serveControllers) addFlags(f *pflag.FlagSet) {
 }
 
 // servedScope is the scope of every reflector of the daemon: Tables for
-// kubectl, packed objects for a long life. The Set rewrites its
-// controllers' scopes to it (reflector.SetOptions.Scope): one watch per
-// kind.
+// kubectl, packed objects for a long life, whole objects (a client may ask
+// for managedFields). The Set rewrites its controllers' scopes to it
+// (reflector.SetOptions.Scope): one watch per kind.
 func servedScope(s kube.Scope) kube.Scope {
-	s.Table, s.Pack = true, true
+	s.Table, s.Pack, s.Prune = true, true, object.Prune{}
 	return s
 }
 

@@ -54,7 +54,12 @@ func newControllers(_ context.Context, env controllers.Env) ([]*controller.Contr
 		return nil, err
 	}
 	b := controller.NewBuilder(Name, env.Set)
-	gens := b.For(Resource, env.Scope())
+	// The reconciler reads a generator's spec, status and identity, never
+	// its managedFields: they are not kept (a ConfigMap's are: applied()
+	// reads them).
+	genScope := env.Scope()
+	genScope.Prune = object.Prune{ManagedFields: true, LastApplied: true}
+	gens := b.For(Resource, genScope)
 	cms := b.Owns(configMaps, env.Scope())
 	// A ConfigMap of a generator's name that is not its own blocks it
 	// (NameConflict); its going away must reconcile the generator.
