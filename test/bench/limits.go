@@ -15,19 +15,19 @@ var whatLimitsUs = map[string]string{
 	"watch.time.paged":     "Pages of 500 are one round trip each.",
 	"watch.time.managed":   "managedFields kept: more bytes decoded and printed, as kubectl prints them.",
 	"watch.time.name":      "Process start and the LIST of metadata only (a PartialObjectMetadataList; kubectl lists whole objects); printing a name is cheap on both sides.",
-	"watch.rss": "The binary's resident pages (it links kubectl's libraries; package init touches about 40 MiB) and the store, " +
+	"watch.rss": "The binary's resident pages (it links kubectl's libraries; package init touches about 35 MiB) and the store, " +
 		"which keeps every listed object's pruned JSON, packed (kube.Scope.PackLists), for the watch that follows, " +
 		"with the GC's headroom (GOGC=50).",
 	"watch.rss.now": "As the peak row, less the buffers of decoding.",
 	"live.cpu": "Each event is read as JSON, decoded into the store's object and encoded as JSON again; at this rate the " +
 		"wakeups per event (network read, store, printer) are a large share. Not yet cut (issue 11's levers).",
-	"live.rss": "The binary's resident pages (about 40 MiB touched by package init) and the store.",
+	"live.rss": "The binary's resident pages (about 35 MiB touched by package init) and the store.",
 
 	"get.all": "Process start (package init of kubectl's libraries: about half of it is k8s.io/kubectl/pkg/cmd/get's help and i18n), " +
 		"then the API server's Table LIST (cells and metadata only: includeObject=Metadata, as kubectl asks) and kubectl's table printer.",
 	"get.all.streaming": "As `watch`'s streaming row: more work on the server than one LIST.",
 	"get.all.paged":     "Pages of 500 are one round trip each.",
-	"get.all.rss":       "The binary's resident pages (about 40 MiB touched by package init) and each object's cells and metadata, held for the table.",
+	"get.all.rss":       "The binary's resident pages (about 35 MiB touched by package init) and each object's cells and metadata, held for the table.",
 	"get.json":          "One JSON List document is printed, as kubectl does: see the peak RSS row.",
 	"get.json.rss": "Items are printed one at a time (output.WriteList), but from the store once it has synced: each object's " +
 		"pruned JSON, packed (about 22 MB at 20,000), and the GC's headroom (GOGC=50). Printing straight from the LIST without a store is not built.",
@@ -68,7 +68,7 @@ var whatLimitsUs = map[string]string{
 		"ConfigMap's JSON with encoding/json), one ConfigMap apply (protobuf) and one status apply (its JSON sent, the answer not " +
 		"decoded); a ConfigMap at the resourceVersion of our own apply is settled without extracting its managed fields. " +
 		"controller-runtime reads typed objects from protobuf and decodes every answer.",
-	"controller.rss": "The binary's resident pages: it links kubectl's libraries and package init touches about 40 MiB " +
+	"controller.rss": "The binary's resident pages: it links kubectl's libraries and package init touches about 35 MiB " +
 		"(the anonymous RSS row is what grows with the objects).",
 	"controller.anon": "The stores of every namespace's ConfigMaps (they keep managedFields, which a reconciler compares) and the generators (without them).",
 	"controller.p50":  "One watch event, one reconcile and one apply through the API server, on a machine shared with other work.",
