@@ -30,13 +30,19 @@ stop() {
 }
 
 # end PID NAME SECONDS sends SIGTERM, and SIGKILL if the process is still
-# there SECONDS later (saying so: that is a bug), then reaps it.
+# there SECONDS later (saying so: that is a bug), and returns once it is
+# gone. It does not `wait` for it: bash reaps its children itself, and
+# bash 5.2's `wait PID` for a child it had reaped while signals came in
+# blocked until every other child ended (seen under load: with the change
+# loop still running, the demo never stopped).
 end() {
   local tenths=$(($3 * 10))
   kill -TERM "$1" 2>/dev/null
   while kill -0 "$1" 2>/dev/null && ((tenths-- > 0)); do sleep 0.1; done
-  if kill -KILL "$1" 2>/dev/null; then echo "demo: $2 did not stop on SIGTERM within $3s: killed" >&2; fi
-  wait "$1" 2>/dev/null
+  if kill -KILL "$1" 2>/dev/null; then
+    echo "demo: $2 did not stop on SIGTERM within $3s: killed" >&2
+    while kill -0 "$1" 2>/dev/null; do sleep 0.1; done
+  fi
 }
 finish() {
   trap - EXIT
@@ -152,8 +158,23 @@ PATH="$bin_dir:$PATH" kubectl reflect run-controller configmap-generator -n demo
 controller_pid=$!
 change_loop & # its first change comes 2 seconds later: the watch has listed by then
 loop_pid=$!
-wait "$watch_pid"
-status=$?
-watch_pid=''
-[ "$status" = 0 ] || fail "kubectl reflect watch exited with status $status"
-finish # it exits 0 when it gets SIGINT first
+# Wait for the watch to end or for Ctrl-C or SIGTERM. From here the trap
+# only takes note and the cleanup runs below, not inside a trap that
+# interrupted `wait`; the wait wakes every second, so that a signal that
+# came just as bash began to wait (bash runs its trap at the next wake-up)
+# is acted on within a second.
+stopping='' sleeper=''
+trap 'stopping=1' INT TERM
+while [ -z "$stopping" ] && kill -0 "$watch_pid" 2>/dev/null; do
+  sleep 1 & sleeper=$!
+  wait "$sleeper"
+done
+kill "$sleeper" 2>/dev/null
+: # a command boundary, where bash runs the trap of a Ctrl-C that also stopped the watch
+if [ -z "$stopping" ]; then # the watch ended by itself, no signal in flight
+  wait "$watch_pid"
+  status=$?
+  watch_pid=''
+  [ "$status" = 0 ] || fail "kubectl reflect watch exited with status $status"
+fi
+finish
