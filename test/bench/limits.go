@@ -32,13 +32,14 @@ var whatLimitsUs = map[string]string{
 	"get.json.rss": "Items are printed one at a time (output.WriteList), but from the store once it has synced: each object's " +
 		"pruned JSON, packed (about 22 MB at 20,000), and the GC's headroom (GOGC=50). Printing straight from the LIST without a store is not built.",
 
-	"sync": "About the time of the LIST alone (the floor rows below): the server's JSON encoding and gzip, the transfer and the " +
-		"inflate are most of it, and our inflate, JSON reading and packing (about 0.6 s of CPU in all, by pprof: about a third each) overlap with them. " +
-		"The typed informer reads protobuf, whose LIST alone is faster than JSON's; even a store decoding protobuf could not sync " +
-		"faster than that floor, so 0.6x is out of reach whenever the protobuf floor row is above 0.6x.",
-	"sync.floor": "The LIST alone, with nothing decoded, takes about as long as our whole sync: the server's JSON encoding and gzip " +
-		"and the client's inflate, on two cores shared by server and client, bound it. Asking for no gzip would halve it on loopback " +
-		"(measured by hand), but would cost users who reach a remote cluster through a local tunnel; we ask for gzip as kubectl does.",
+	"sync": "Mostly the LIST itself (the floor rows below): the server's JSON encoding and gzip, the transfer and the inflate. " +
+		"Our inflate, JSON reading and packing (about 0.6 s of CPU in all, by pprof: about a third each) overlap with it but not wholly, " +
+		"on two cores shared with the API server. The typed informer reads protobuf, whose LIST alone is faster than JSON's: " +
+		"even a store decoding protobuf at no cost could not sync faster than that floor, so 0.6x is out of reach whenever the " +
+		"protobuf floor takes more than 0.6x of the typed informer's sync.",
+	"sync.floor": "The LIST alone, with nothing decoded: most of our sync time. The server's JSON encoding and gzip and the " +
+		"client's inflate bound it. Asking for no gzip would halve it on loopback (measured by hand), but would cost users who " +
+		"reach a remote cluster through a local tunnel; we ask for gzip as kubectl does.",
 	"sync.floor.protobuf": "The typed informer's wire format, read and discarded: the server encodes protobuf faster than JSON, " +
 		"the bytes are about 15% fewer; decoding protobuf into the store's object is not built.",
 	"sync.crd.floor": "As the ConfigMaps' floor row: the server's listing of custom resources (unstructured, JSON only) bounds any cache of them.",
@@ -81,7 +82,7 @@ var whatLimitsUs = map[string]string{
 	"serve.lag.p99":      "One more hop (the daemon) and the machine's load; a slow client has its watch closed rather than holding others back.",
 	"serve.lag.p99.send": "As p99, with the API server's write included.",
 	"serve.rss": "The daemon's store, and a store of its own in each `kubectl reflect watch` (for a table, each object's cells and " +
-		"metadata: about 100 MiB of RSS at 20,000 objects, 40 of them the binary's pages): through the daemon, our watch still keeps " +
+		"metadata: about 80 MiB of RSS at 20,000 objects, 35 of them the binary's pages): through the daemon, our watch still keeps " +
 		"every object it shows to report deletions after a relist. Plain kubectl through the daemon costs what it costs at the API server.",
 	"serve.hwm": "As the RSS row, at its peak.",
 
