@@ -35,5 +35,7 @@
 // Files: crd.yaml (the CRD, embedded), types.go (spec and status),
 // desired.go (the pure parts: validation, the desired ConfigMap and its
 // name, what to prune, the status), reconcile.go (the reconciler),
+// applies.go (what the reconciler remembers of its own applies, so that a
+// ConfigMap it wrote last is not compared field by field again),
 // builtin.go (the controllers.Builtin).
 package configmapgenerator
