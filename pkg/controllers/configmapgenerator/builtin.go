@@ -69,7 +69,7 @@ func newControllers(_ context.Context, env controllers.Env) ([]*controller.Contr
 		prefix = "kubectl-reflect"
 	}
 	r := &reconciler{
-		gens: gens, cms: cms, kube: env.Kube, rest: env.Kube.CoreV1().RESTClient(),
+		gens: gens, cms: cms, kube: env.Kube,
 		fieldManager: prefix + "-" + Name, dryRun: env.DryRun, recorder: env.Recorder,
 		now: metav1.Now,
 	}

@@ -13,7 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 
@@ -23,11 +22,8 @@ import (
 
 // reconciler makes each generator's ConfigMap as its spec says.
 type reconciler struct {
-	gens, cms *controller.Input // For: the generators; Owns: the ConfigMaps
-	kube      kubernetes.Interface
-	// rest sends the status applies (writeStatus); any client of the API
-	// server's config will do, as it names the whole path.
-	rest         rest.Interface
+	gens, cms    *controller.Input // For: the generators; Owns: the ConfigMaps
+	kube         kubernetes.Interface
 	fieldManager string
 	dryRun       bool
 	recorder     events.EventRecorder // nil emits none
@@ -208,7 +204,9 @@ func (r *reconciler) writeStatus(ctx context.Context, gen *ConfigMapGenerator, s
 		return err
 	}
 	opts := r.applyOptions().ToPatchOptions()
-	err = r.rest.Patch(types.ApplyPatchType).
+	// Any REST client of the API server's config will do: the path is
+	// whole.
+	err = r.kube.CoreV1().RESTClient().Patch(types.ApplyPatchType).
 		AbsPath("/apis", Group, Version, "namespaces", gen.Namespace, GVR.Resource, gen.Name, "status").
 		VersionedParams(&opts, metav1.ParameterCodec).
 		Body(body).Do(ctx).Error()
