@@ -32,6 +32,7 @@ type Server struct {
 	objects map[kube.Resource]map[store.Key]*object.Object
 	history []change // every change, in resourceVersion order
 	forbid  map[kube.Resource]bool
+	hold    map[kube.Resource]chan struct{}
 	streams map[*stream]struct{}
 	lists   int
 	watches int
@@ -48,6 +49,7 @@ func NewServer() *Server {
 	return &Server{
 		objects: map[kube.Resource]map[store.Key]*object.Object{},
 		forbid:  map[kube.Resource]bool{},
+		hold:    map[kube.Resource]chan struct{}{},
 		streams: map[*stream]struct{}{},
 	}
 }
@@ -108,6 +110,21 @@ func (s *Server) Forbid(res kube.Resource) {
 	s.forbid[res] = true
 }
 
+// Hold makes the lists of res wait (or fail when their ctx ends) until
+// release is called.
+func (s *Server) Hold(res kube.Resource) (release func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch := make(chan struct{})
+	s.hold[res] = ch
+	return sync.OnceFunc(func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		delete(s.hold, res)
+		close(ch)
+	})
+}
+
 // Counts are the LISTs and WATCHes served so far.
 func (s *Server) Counts() (lists, watches int) {
 	s.mu.Lock()
@@ -123,7 +140,17 @@ func (s *Server) publishLocked(res kube.Resource, typ watch.WatchEventType, obj 
 	}
 }
 
-func (s *Server) list(res kube.Resource, namespace string) (watch.Page[*object.Object], error) {
+func (s *Server) list(ctx context.Context, res kube.Resource, namespace string) (watch.Page[*object.Object], error) {
+	s.mu.Lock()
+	held := s.hold[res]
+	s.mu.Unlock()
+	if held != nil {
+		select {
+		case <-held:
+		case <-ctx.Done():
+			return watch.Page[*object.Object]{}, ctx.Err()
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.lists++
@@ -168,8 +195,8 @@ func (c *client) Resource() kube.Resource  { return c.res }
 func (c *client) Reuse(object.Known)       {}
 func (c *client) Columns() []object.Column { return nil }
 
-func (c *client) List(_ context.Context, _ watch.ListRequest) (watch.Page[*object.Object], error) {
-	return c.s.list(c.res, c.namespace)
+func (c *client) List(ctx context.Context, _ watch.ListRequest) (watch.Page[*object.Object], error) {
+	return c.s.list(ctx, c.res, c.namespace)
 }
 
 func (c *client) Watch(ctx context.Context, req watch.WatchRequest) (watch.Stream[*object.Object], error) {

@@ -57,7 +57,9 @@ func (c *Controller) Name() string { return c.name }
 // Run acquires the controller's inputs from the Set, subscribes to them
 // (Coalescing), and reconciles until ctx ends: the initial list of every
 // input first queues every root object, live changes go before what is
-// left of that backlog.
+// left of that backlog. The first reconcile starts once every input has
+// synced (Ready), as controller-runtime waits for its caches: a reconciler
+// never reads an input that is still listing.
 //
 // When ctx ends, Run starts no new reconcile, waits for the ones in flight
 // (their ctx carries ctx's values but is not cancelled with it), releases
@@ -85,7 +87,16 @@ func (c *Controller) Run(ctx context.Context) error {
 	defer cancelWork()
 	var workers sync.WaitGroup
 	for range c.opts.Concurrency {
-		workers.Go(func() { c.work(workCtx) })
+		workers.Go(func() {
+			// No reconcile reads an input that is still listing: one would
+			// take a ConfigMap that is not stored yet for one that does not
+			// exist.
+			select {
+			case <-c.ready:
+				c.work(workCtx)
+			case <-feedCtx.Done():
+			}
+		})
 	}
 
 	var err error

@@ -196,6 +196,65 @@ func TestControllerMapsInputsToRoots(t *testing.T) {
 	})
 }
 
+// TestControllerWaitsForEveryInput: no reconcile runs while an input is
+// still listing, though the root's input has synced and queued its
+// objects; once the last input syncs, every root is reconciled.
+func TestControllerWaitsForEveryInput(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := reflectortest.NewServer()
+		apply(t, srv, generators, generator("ns1", "g1"))
+		apply(t, srv, configMaps, ownedBy("ns1", "c1", "ConfigMapGenerator", "kubectl-reflect.io/v1alpha1", "g1", true))
+		release := srv.Hold(configMaps)
+		defer release()
+		rec := &recorder{}
+		c, _ := newTestController(t, srv, rec, Options{Concurrency: 2})
+		stop := started(t, c)
+		synctest.Wait()
+		if calls := rec.take(); len(calls) != 0 {
+			t.Fatalf("reconciled %+v while the ConfigMaps were listing", calls)
+		}
+		if isClosed(c.Ready()) {
+			t.Fatal("ready while the ConfigMaps were listing")
+		}
+		release()
+		synctest.Wait()
+		if !isClosed(c.Ready()) {
+			t.Fatal("not ready once every input synced")
+		}
+		want := []Request{{Namespace: "ns1", Name: "g1"}}
+		if got := requestsOf(rec.take()); !slices.Equal(got, want) {
+			t.Fatalf("reconciles once synced %v, want %v", got, want)
+		}
+		if err := stop(); err != nil {
+			t.Fatalf("Run returned %v, want nil", err)
+		}
+	})
+}
+
+// TestControllerStopsBeforeSync: a controller stopped while an input is
+// still listing returns without reconciling.
+func TestControllerStopsBeforeSync(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := reflectortest.NewServer()
+		apply(t, srv, generators, generator("ns1", "g1"))
+		release := srv.Hold(configMaps)
+		defer release()
+		rec := &recorder{}
+		c, set := newTestController(t, srv, rec, Options{})
+		stop := started(t, c)
+		synctest.Wait()
+		if err := stop(); err != nil {
+			t.Fatalf("Run returned %v, want nil", err)
+		}
+		if calls := rec.take(); len(calls) != 0 {
+			t.Fatalf("reconciled %+v before every input synced", calls)
+		}
+		if n := set.Len(); n != 0 {
+			t.Fatalf("%d reflectors still run after Run returned", n)
+		}
+	})
+}
+
 func TestControllerWaitsForReconcilesInFlight(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := reflectortest.NewServer()

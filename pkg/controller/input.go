@@ -27,7 +27,8 @@ const (
 // (For), a kind it owns (Owns) or a kind it watches (Watches). Reconcilers
 // read the current state through it. Its reads are safe for concurrent use
 // and answer from the store as the reflector wrote it last; they are
-// complete once the controller is ready (every Input synced).
+// complete once the controller is ready (every Input synced), before which
+// it runs no reconcile.
 type Input struct {
 	resource kube.Resource
 	scope    kube.Scope
