@@ -26,6 +26,33 @@ func apiserverLists(ctx context.Context, e *env) (int, error) {
 	return int(v), err
 }
 
+// controllerWrites counts the API server's answers to the writes a
+// ConfigMapGenerator controller makes (the benchmark makes none of these
+// kinds: it creates generators with POST).
+type controllerWrites struct {
+	applies       int // server-side applies of ConfigMaps
+	statusApplies int // server-side applies of a generator's status
+}
+
+func (w controllerWrites) minus(o controllerWrites) controllerWrites {
+	return controllerWrites{applies: w.applies - o.applies, statusApplies: w.statusApplies - o.statusApplies}
+}
+
+// readControllerWrites reads the API server's apiserver_request_total for
+// the controllers' applies (verb APPLY) since it started.
+func readControllerWrites(ctx context.Context, e *env) (controllerWrites, error) {
+	var w controllerWrites
+	cm, err := apiserverMetric(ctx, e, "apiserver_request_total", map[string]string{"verb": "APPLY", "resource": "configmaps"})
+	if err != nil {
+		return w, err
+	}
+	st, err := apiserverMetric(ctx, e, "apiserver_request_total", map[string]string{"verb": "APPLY", "resource": generators.Resource, "subresource": "status"})
+	if err != nil {
+		return w, err
+	}
+	return controllerWrites{applies: int(cm), statusApplies: int(st)}, nil
+}
+
 // apiserverMetric reads the API server's /metrics and sums the samples of
 // the metric name whose labels include labels.
 func apiserverMetric(ctx context.Context, e *env, name string, labels map[string]string) (float64, error) {

@@ -38,12 +38,13 @@ type controllerResult struct {
 
 // controllerSample is one controller's round.
 type controllerSample struct {
-	create   time.Duration   // the benchmark's creates of the generators alone
-	generate time.Duration   // from the first create to the last generated ConfigMap seen
-	cpu      time.Duration   // the controller's user+system CPU over generate
-	hwm      int64           // its VmHWM once all were generated
-	anon     int64           // its RssAnon then: without the binary's pages
-	latency  []time.Duration // one spec change to its ConfigMap updated, sorted
+	create   time.Duration    // the benchmark's creates of the generators alone
+	generate time.Duration    // from the first create to the last generated ConfigMap seen
+	cpu      time.Duration    // the controller's user+system CPU over generate
+	hwm      int64            // its VmHWM once all were generated
+	anon     int64            // its RssAnon then: without the binary's pages
+	latency  []time.Duration  // one spec change to its ConfigMap updated, sorted
+	writes   controllerWrites // the API server's count of the controller's writes over generate
 }
 
 // controllerRun is how to start one of the two controllers.
@@ -141,6 +142,10 @@ func controllerRound(ctx context.Context, e *env, run controllerRun, round int) 
 	if err != nil {
 		return s, err
 	}
+	w0, err := readControllerWrites(ctx, e)
+	if err != nil {
+		return s, err
+	}
 	e.logf("round %d/%d: %s: creating %d ConfigMapGenerators", round+1, e.cfg.repeat, run.name, e.cfg.generators)
 	start := time.Now()
 	err = parallel(ctx, e.cfg.workers, e.cfg.generators, func(ctx context.Context, i int) error {
@@ -161,6 +166,11 @@ func controllerRound(ctx context.Context, e *env, run controllerRun, round int) 
 		return s, err
 	}
 	s.cpu = cpu1 - cpu0
+	w1, err := readControllerWrites(ctx, e)
+	if err != nil {
+		return s, err
+	}
+	s.writes = w1.minus(w0)
 	m, err := readMemory(c.pid())
 	if err != nil {
 		return s, err

@@ -50,8 +50,8 @@ func (r controllerResult) sections(cfg config) []section {
 		s    []controllerSample
 	}{{"kubectl-reflect", r.reflect}, {"controller-runtime", r.runtime}} {
 		sec.notes = append(sec.notes, side.name+": "+joinSep(side.s, "; ", func(s controllerSample) string {
-			return fmt.Sprintf("%.2f s (creates %.2f s), CPU %.2f s, VmHWM %.1f MiB, RssAnon %.1f MiB, p50 %.1f ms, p99 %.1f ms, max %.1f ms",
-				s.generate.Seconds(), s.create.Seconds(), s.cpu.Seconds(), mib(s.hwm), mib(s.anon),
+			return fmt.Sprintf("%.2f s (creates %.2f s), CPU %.2f s, %d ConfigMap and %d status applies, VmHWM %.1f MiB, RssAnon %.1f MiB, p50 %.1f ms, p99 %.1f ms, max %.1f ms",
+				s.generate.Seconds(), s.create.Seconds(), s.cpu.Seconds(), s.writes.applies, s.writes.statusApplies, mib(s.hwm), mib(s.anon),
 				ms(percentile(s.latency, 50)), ms(percentile(s.latency, 99)), ms(percentile(s.latency, 100)))
 		}))
 	}
