@@ -12,9 +12,10 @@ import (
 // ConfigMap's resourceVersion then. A ConfigMap still at that
 // resourceVersion is exactly what that apply made, so the fields this
 // manager owns in it are that configuration: comparing the configurations'
-// JSON (which names the ConfigMap) settles applied() without extracting
-// the managed fields (client-go's ExtractConfigMap, the reconciler's
-// largest CPU cost once the API calls are skipped). Any other
+// JSON (which names the ConfigMap) settles applied() either way without
+// extracting the managed fields (client-go's ExtractConfigMap, the
+// reconciler's largest CPU cost once the API calls are skipped; its first
+// call parses the schema of every built-in kind). Any other
 // resourceVersion (someone else wrote since) falls back to the extraction.
 // It is safe for concurrent use.
 type ownApplies struct {
@@ -27,13 +28,18 @@ type ownApply struct {
 	ac              []byte // the apply configuration's JSON
 }
 
-// matches reports whether the ConfigMap of the generator under k, at
-// resourceVersion, is what applying ac (JSON) made.
-func (a *ownApplies) matches(k store.Key, resourceVersion string, ac []byte) bool {
+// settled reports whether the ConfigMap of the generator under k, at
+// resourceVersion, is what this controller's last apply made (known) and,
+// if it is, whether that apply was of ac (JSON): applying ac would change
+// nothing.
+func (a *ownApplies) settled(k store.Key, resourceVersion string, ac []byte) (same, known bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	last, ok := a.byKey[k]
-	return ok && resourceVersion != "" && last.resourceVersion == resourceVersion && bytes.Equal(last.ac, ac)
+	if !ok || resourceVersion == "" || last.resourceVersion != resourceVersion {
+		return false, false
+	}
+	return bytes.Equal(last.ac, ac), true
 }
 
 // record notes that the ConfigMap of the generator under k, at

@@ -6,38 +6,38 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
-// TestOwnApplies: a ConfigMap is settled by memory only at the
-// resourceVersion recorded for its generator and with the same apply
-// configuration; anything else, or a forgotten generator, is not.
+// TestOwnApplies: a ConfigMap is known only at the resourceVersion
+// recorded for its generator, and settled only with the same apply
+// configuration; a forgotten generator is not known.
 func TestOwnApplies(t *testing.T) {
 	g := store.Key{Namespace: "ns", Name: "g"}
 	other := store.Key{Namespace: "ns", Name: "h"}
 	ac := []byte(`{"kind":"ConfigMap","metadata":{"name":"g"}}`)
 	var a ownApplies
-	if a.matches(g, "5", ac) {
-		t.Fatal("matches before anything was recorded")
+	if _, known := a.settled(g, "5", ac); known {
+		t.Fatal("known before anything was recorded")
 	}
 	a.record(g, "5", ac)
 	tests := []struct {
-		name string
-		key  store.Key
-		rv   string
-		ac   []byte
-		want bool
+		name        string
+		key         store.Key
+		rv          string
+		ac          []byte
+		same, known bool
 	}{
-		{"as recorded", g, "5", ac, true},
-		{"written since", g, "6", ac, false},
-		{"another configuration", g, "5", []byte(`{"kind":"ConfigMap","metadata":{"name":"g-abc"}}`), false},
-		{"another generator", other, "5", ac, false},
-		{"no resourceVersion", g, "", ac, false},
+		{"as recorded", g, "5", ac, true, true},
+		{"written since", g, "6", ac, false, false},
+		{"another configuration", g, "5", []byte(`{"kind":"ConfigMap","metadata":{"name":"g-abc"}}`), false, true},
+		{"another generator", other, "5", ac, false, false},
+		{"no resourceVersion", g, "", ac, false, false},
 	}
 	for _, tt := range tests {
-		if got := a.matches(tt.key, tt.rv, tt.ac); got != tt.want {
-			t.Errorf("%s: matches = %v, want %v", tt.name, got, tt.want)
+		if same, known := a.settled(tt.key, tt.rv, tt.ac); same != tt.same || known != tt.known {
+			t.Errorf("%s: settled = %v, %v, want %v, %v", tt.name, same, known, tt.same, tt.known)
 		}
 	}
 	a.forget(g)
-	if a.matches(g, "5", ac) {
-		t.Error("matches after forget")
+	if _, known := a.settled(g, "5", ac); known {
+		t.Error("known after forget")
 	}
 }

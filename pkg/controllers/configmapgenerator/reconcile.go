@@ -131,11 +131,11 @@ func (r *reconciler) applyConfigMap(ctx context.Context, gen *ConfigMapGenerator
 // comparison fails and the apply restores it.
 //
 // ac is the apply configuration's JSON. A ConfigMap at the resourceVersion
-// of this manager's last apply of ac (ownApplies) is settled without
-// extracting its managed fields.
+// of this manager's last apply (ownApplies) is settled by comparing that
+// apply's JSON with ac, without extracting its managed fields.
 func (r *reconciler) applied(gen store.Key, current *corev1.ConfigMap, ac []byte) bool {
-	if r.own.matches(gen, current.ResourceVersion, ac) {
-		return true
+	if same, known := r.own.settled(gen, current.ResourceVersion, ac); known {
+		return same
 	}
 	owned, err := corev1ac.ExtractConfigMap(current, r.fieldManager)
 	if err != nil {
