@@ -75,6 +75,9 @@ func (b *Builder) add(in *Input) *Input {
 	// A controller's stores live as long as it does, and most of what they
 	// hold is never read: their objects are kept packed (kube.Scope.Pack).
 	in.scope.Pack = true
+	// An input reads the fields it needs: it shares the reflector of
+	// another controller that prunes less.
+	b.set.Expect(in.resource, in.scope)
 	b.inputs = append(b.inputs, in)
 	return in
 }

@@ -17,6 +17,26 @@ type Prune struct {
 	// LastApplied drops the kubectl.kubernetes.io/last-applied-configuration
 	// annotation.
 	LastApplied bool
+	// MetadataOnlyUnless, when not empty, holds strings separated by
+	// newlines: an object whose JSON contains none of them keeps only its
+	// apiVersion, kind and metadata, without managedFields and
+	// last-applied: that it exists and who owns it, not what it holds. A
+	// controller lists what marks the objects it manages (its owner kind,
+	// its field manager, as they appear in JSON, quotes included), so that
+	// everybody else's objects of the kind cost a fraction of the memory.
+	// A string found by chance keeps an object whole, which costs only
+	// memory.
+	MetadataOnlyUnless string
+}
+
+// Meet is what both p and q prune: a store pruned by it holds every field
+// a consumer of either reads.
+func (p Prune) Meet(q Prune) Prune {
+	m := Prune{ManagedFields: p.ManagedFields && q.ManagedFields, LastApplied: p.LastApplied && q.LastApplied}
+	if p.MetadataOnlyUnless == q.MetadataOnlyUnless {
+		m.MetadataOnlyUnless = p.MetadataOnlyUnless
+	}
+	return m
 }
 
 // DecoderOptions say how a Decoder turns JSON into objects.

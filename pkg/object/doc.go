@@ -9,7 +9,9 @@
 // writes the JSON as it is, and equality is a resourceVersion comparison.
 //
 // A Decoder turns the JSON of one resource's objects into Objects: it copies
-// (so callers reuse their read buffers), prunes in place, and, for stores
+// (so callers reuse their read buffers), prunes in place (prune.go: fields
+// nobody reads, or all but the metadata of objects a controller does not
+// manage), and, for stores
 // that live long, packs the JSON (pack.go: an s2 dictionary and a Huffman
 // table learnt from the first objects; about two thirds of the JSON for
 // ConfigMaps of random text, a couple of microseconds to read back). Given

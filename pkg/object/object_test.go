@@ -263,3 +263,46 @@ func TestDecodeCells(t *testing.T) {
 		})
 	}
 }
+
+// TestDecodeMetadataOnlyUnless: an object that mentions none of the
+// markers keeps apiVersion, kind and metadata (without managedFields and
+// last-applied); one that mentions any of them is pruned as usual.
+func TestDecodeMetadataOnlyUnless(t *testing.T) {
+	const owned = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"namespace":"ns1","name":"cm1","uid":"u-1","resourceVersion":"42",` +
+		`"ownerReferences":[{"kind":"Gen","name":"g","controller":true}],"managedFields":[{"manager":"me"}]},"data":{"k":"v"}}`
+	tests := []struct {
+		name, raw, markers string
+		want               string
+	}{{
+		name: "foreign", raw: full, markers: "\"Gen\"\n\"me\"",
+		want: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"namespace":"ns1","name":"cm1","uid":"u-1","resourceVersion":"42","annotations":{"a":"1","z":"2"}}}`,
+	}, {
+		name: "owned by the first marker", raw: owned, markers: "\"Gen\"\n\"other\"", want: owned,
+	}, {
+		name: "applied by the second marker", raw: owned, markers: "\"other\"\n\"me\"", want: owned,
+	}, {
+		name: "type metadata after the metadata", markers: "x",
+		raw:  `{"metadata":{"name":"cm1"},"data":{"k":"v"},"kind":"ConfigMap","apiVersion":"v1"}`,
+		want: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm1"}}`,
+	}, {
+		name: "no metadata", markers: "x", raw: `{"data":{"k":"v"}}`, want: `{}`,
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := Decode([]byte(tt.raw), Prune{MetadataOnlyUnless: tt.markers})
+			if err != nil {
+				t.Fatalf("Decode: %v", err)
+			}
+			var got, want any
+			if err := json.Unmarshal(o.JSON(), &got); err != nil {
+				t.Fatalf("JSON() is not valid JSON: %v: %s", err, o.JSON())
+			}
+			if err := json.Unmarshal([]byte(tt.want), &want); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("JSON() = %s, want %s", o.JSON(), tt.want)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package object
 
 import (
 	"fmt"
+	"strings"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
@@ -15,6 +16,10 @@ const (
 
 // prune drops the fields p names from doc, in place.
 func prune(doc []byte, p Prune) ([]byte, error) {
+	if p.MetadataOnlyUnless != "" && !mentionsAny(doc, p.MetadataOnlyUnless) {
+		doc = metadataOnly(doc)
+		p.ManagedFields, p.LastApplied = true, true
+	}
 	var err error
 	if p.ManagedFields {
 		if doc, err = removeMember(doc, managedFieldsPath); err != nil {
@@ -27,6 +32,39 @@ func prune(doc []byte, p Prune) ([]byte, error) {
 		}
 	}
 	return doc, nil
+}
+
+// mentionsAny says whether doc contains one of the newline-separated
+// strings of markers.
+func mentionsAny(doc []byte, markers string) bool {
+	s := unsafe.String(unsafe.SliceData(doc), len(doc))
+	for m := range strings.SplitSeq(markers, "\n") {
+		if m != "" && strings.Contains(s, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// metadataOnly rewrites doc, in place, to its apiVersion, kind and
+// metadata members. It builds them after doc's end (gjson's values point
+// into doc) and moves them to its start.
+func metadataOnly(doc []byte) []byte {
+	s := unsafe.String(unsafe.SliceData(doc), len(doc))
+	n := len(doc)
+	doc = append(doc, '{')
+	for _, k := range [...]string{"apiVersion", "kind", "metadata"} {
+		v := gjson.Get(s, k)
+		if !v.Exists() {
+			continue
+		}
+		if len(doc) > n+1 {
+			doc = append(doc, ',')
+		}
+		doc = append(append(append(append(doc, '"'), k...), '"', ':'), v.Raw...)
+	}
+	doc = append(doc, '}')
+	return doc[:copy(doc, doc[n:])]
 }
 
 // removeMember removes the object member at path from doc, in place. It

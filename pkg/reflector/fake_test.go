@@ -30,6 +30,7 @@ type fakeServer struct {
 
 	mu      sync.Mutex
 	clients int
+	scopes  []kube.Scope // of every client, in order
 	lists   int
 	watches chan struct{} // a token per WATCH opened
 }
@@ -41,6 +42,7 @@ func newFakeServer(objects ...*object.Object) *fakeServer {
 func (f *fakeServer) newClient(res kube.Resource, scope kube.Scope) Client {
 	f.mu.Lock()
 	f.clients++
+	f.scopes = append(f.scopes, scope)
 	f.mu.Unlock()
 	return &fakeClient{f: f, res: res, scope: scope}
 }

@@ -59,7 +59,8 @@ type Set struct {
 	opts SetOptions
 
 	mu      sync.Mutex
-	running map[key]*entry // the reflectors that run and serve new leases
+	running  map[key]*entry        // the reflectors that run and serve new leases
+	expected map[key]expectedPrune // by key without its prune: see Expect
 }
 
 // NewSet returns an empty Set.
@@ -69,7 +70,7 @@ func NewSet(opts SetOptions) *Set {
 		w = *opts.Watch // a copy: the caller's may change
 	}
 	opts.Watch = &w
-	return &Set{opts: opts, running: map[key]*entry{}}
+	return &Set{opts: opts, running: map[key]*entry{}, expected: map[key]expectedPrune{}}
 }
 
 // key is what makes two reflectors the same: the resource and every field
@@ -123,11 +124,43 @@ type entry struct {
 	err    error         // why Run returned; set before done is closed
 }
 
+// expectedPrune is what the consumers that told Expect of one resource and
+// scope (but for Prune) asked to prune, and what all of them prune.
+type expectedPrune struct {
+	asked map[object.Prune]bool
+	meet  object.Prune
+}
+
+// Expect tells the Set that a consumer will Acquire res in scope and takes
+// objects pruned less than scope.Prune says (a controller's input reads the
+// fields it needs and skips the others). An Acquire whose scope was
+// expected gets a reflector that prunes only what every expected consumer
+// of that resource and scope (but for Prune) prunes: the controllers of one
+// process, built before any of them runs, share one watch per kind even
+// when one of them would keep less.
+func (s *Set) Expect(res kube.Resource, scope kube.Scope) {
+	if s.opts.Scope != nil {
+		scope = s.opts.Scope(scope)
+	}
+	k := keyOf(res, scope)
+	k.prune = object.Prune{}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.expected[k]
+	if !ok {
+		e = expectedPrune{asked: map[object.Prune]bool{}, meet: scope.Prune}
+	}
+	e.asked[scope.Prune] = true
+	e.meet = e.meet.Meet(scope.Prune)
+	s.expected[k] = e
+}
+
 // Acquire returns a Lease on the reflector of res in scope: the running
 // one of that scope or of a scope that covers it (see Covers), or a new one
-// started now (SetOptions.Scope rewrites scope first). The Lease must be
-// released. A reflector that stopped for good (Lease.Err) serves no new
-// Acquire: the next one starts another.
+// started now (SetOptions.Scope rewrites scope first; an expected scope
+// prunes what Expect says). The Lease must be released. A reflector that
+// stopped for good (Lease.Err) serves no new Acquire: the next one starts
+// another.
 func (s *Set) Acquire(res kube.Resource, scope kube.Scope) *Lease {
 	if s.opts.Scope != nil {
 		scope = s.opts.Scope(scope)
@@ -135,6 +168,12 @@ func (s *Set) Acquire(res kube.Resource, scope kube.Scope) *Lease {
 	k := keyOf(res, scope)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	bare := k
+	bare.prune = object.Prune{}
+	if e, ok := s.expected[bare]; ok && e.asked[scope.Prune] {
+		scope.Prune = e.meet
+		k = keyOf(res, scope)
+	}
 	e := s.running[k]
 	narrow := ""
 	if e == nil && k.namespace != "" && k.names == "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -331,5 +332,51 @@ func TestSetScopeRewrite(t *testing.T) {
 	}
 	if got := names(one.List()); got != "b/y" {
 		t.Errorf("the narrowed lease lists %q, want b/y", got)
+	}
+}
+
+// TestSetExpect: expected consumers of one resource and scope that prune
+// differently share one reflector pruning what all of them prune; a
+// consumer that did not tell Expect gets the pruning it asked for.
+func TestSetExpect(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	slim := object.Prune{MetadataOnlyUnless: `"Gen"`, ManagedFields: true}
+	managed := object.Prune{ManagedFields: true, LastApplied: true}
+	tests := []struct {
+		name       string
+		expect     []object.Prune
+		acquire    []object.Prune
+		wantPrunes []object.Prune // of the clients started, in order
+	}{
+		{"one expected", []object.Prune{slim}, []object.Prune{slim}, []object.Prune{slim}},
+		{"two expected share the meet", []object.Prune{slim, managed}, []object.Prune{slim, managed}, []object.Prune{{ManagedFields: true}}},
+		{"whole and slim", []object.Prune{{}, slim}, []object.Prune{slim, {}}, []object.Prune{{}}},
+		{"unexpected keeps its own", []object.Prune{slim, {}}, []object.Prune{managed, slim}, []object.Prune{managed, {}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeServer(cm("a", "x"))
+			set := NewSet(SetOptions{NewClient: f.newClient})
+			for _, p := range tt.expect {
+				set.Expect(configMaps, kube.Scope{Prune: p})
+			}
+			var leases []*Lease
+			for _, p := range tt.acquire {
+				leases = append(leases, set.Acquire(configMaps, kube.Scope{Prune: p}))
+			}
+			if err := WaitForSync(guard(t), leases...); err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range leases {
+				l.Release()
+			}
+			var got []object.Prune
+			for _, s := range f.scopes {
+				got = append(got, s.Prune)
+			}
+			if !slices.Equal(got, tt.wantPrunes) {
+				t.Errorf("clients prune %+v, want %+v", got, tt.wantPrunes)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package configmapgenerator
 import (
 	"context"
 	_ "embed"
+	"encoding/json"
 	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -60,17 +61,20 @@ func newControllers(_ context.Context, env controllers.Env) ([]*controller.Contr
 	genScope := env.Scope()
 	genScope.Prune = object.Prune{ManagedFields: true, LastApplied: true}
 	gens := b.For(Resource, genScope)
-	cms := b.Owns(configMaps, env.Scope())
-	// A ConfigMap of a generator's name that is not its own blocks it
-	// (NameConflict); its going away must reconcile the generator.
-	b.Watches(configMaps, env.Scope(), sameName(gens))
 	prefix := env.FieldManager
 	if prefix == "" {
 		prefix = "kubectl-reflect"
 	}
+	fieldManager := prefix + "-" + Name
+	cmScope := env.Scope()
+	cmScope.Prune = object.Prune{MetadataOnlyUnless: ownMarkers(fieldManager)}
+	cms := b.Owns(configMaps, cmScope)
+	// A ConfigMap of a generator's name that is not its own blocks it
+	// (NameConflict); its going away must reconcile the generator.
+	b.Watches(configMaps, cmScope, sameName(gens))
 	r := &reconciler{
 		gens: gens, cms: cms, kube: env.Kube,
-		fieldManager: prefix + "-" + Name, dryRun: env.DryRun, recorder: env.Recorder,
+		fieldManager: fieldManager, dryRun: env.DryRun, recorder: env.Recorder,
 		now: metav1.Now,
 	}
 	c, err := b.Build(r, env.Options)
@@ -78,6 +82,16 @@ func newControllers(_ context.Context, env controllers.Env) ([]*controller.Contr
 		return nil, err
 	}
 	return []*controller.Controller{c}, nil
+}
+
+// ownMarkers are what the JSON of a ConfigMap the reconciler may write
+// contains: a generator's controller reference (its kind) or, orphaned, the
+// field manager's name in its managedFields. The store keeps every other
+// ConfigMap as metadata only: all the reconciler reads of those is that
+// one exists under a generator's name and who controls it (NameConflict).
+func ownMarkers(fieldManager string) string {
+	quoted, _ := json.Marshal(fieldManager) // as the API server writes it
+	return `"` + Kind + `"` + "\n" + string(quoted)
 }
 
 // sameName maps a ConfigMap to the generator of its name, if there is one.

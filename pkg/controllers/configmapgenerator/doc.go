@@ -7,7 +7,10 @@
 // generated ConfigMaps pruned.
 //
 // The reconciler reads the generator (For) and its ConfigMaps (Owns) from
-// the process's shared stores and writes with server-side apply under the
+// the process's shared stores (a ConfigMap that neither a generator
+// controls nor this field manager wrote is kept as metadata only: whether
+// it exists and who controls it is all the reconciler reads of it) and
+// writes with server-side apply under the
 // field manager kubectl-reflect-configmap-generator: the ConfigMap through
 // client-go's typed apply configurations, with a controller ownerReference
 // so that kube-controller-manager's garbage collector deletes it with its
