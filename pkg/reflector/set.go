@@ -58,7 +58,7 @@ func RESTClients(rc rest.Interface, rediscover kube.Rediscover) func(kube.Resour
 type Set struct {
 	opts SetOptions
 
-	mu      sync.Mutex
+	mu       sync.Mutex
 	running  map[key]*entry        // the reflectors that run and serve new leases
 	expected map[key]expectedPrune // by key without its prune: see Expect
 }
