@@ -42,12 +42,14 @@ func NewTracerProvider(ctx context.Context, serviceName string) (tp trace.Tracer
 
 // WrapConfigForTracing makes the API calls of clients made from cfg child
 // spans of the span in their request's ctx (a reconcile's), through
-// otelhttp's transport and tp (nil: no-op). Wrap the config of the clients
+// otelhttp's transport and tp. A nil or no-op tp wraps nothing: otelhttp's
+// transport costs CPU on every call even when it records nothing (5% of a
+// configmap-generator's in make bench). Wrap the config of the clients
 // that write, not the reflectors': a watch would be one span as long as
 // the watch.
 func WrapConfigForTracing(cfg *rest.Config, tp trace.TracerProvider) {
-	if tp == nil {
-		tp = noop.NewTracerProvider()
+	if _, noSpans := tp.(noop.TracerProvider); tp == nil || noSpans {
+		return
 	}
 	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
 		return otelhttp.NewTransport(rt, otelhttp.WithTracerProvider(tp))

@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/dynamic"
@@ -107,6 +108,13 @@ func TestTracerProviderWithoutEndpointIsNoop(t *testing.T) {
 	}
 	if _, ok := tp.(noop.TracerProvider); !ok {
 		t.Fatalf("tracer provider %T without an endpoint, want a no-op one", tp)
+	}
+	for _, tp := range []trace.TracerProvider{nil, tp} {
+		cfg := &rest.Config{}
+		WrapConfigForTracing(cfg, tp)
+		if cfg.WrapTransport != nil {
+			t.Errorf("WrapConfigForTracing(%T) wrapped the transport", tp)
+		}
 	}
 	if err := shutdown(t.Context()); err != nil {
 		t.Fatal(err)
