@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 
@@ -115,7 +116,8 @@ func (r *reconciler) applyConfigMap(ctx context.Context, gen *ConfigMapGenerator
 		return nil
 	}
 	log.V(2).Info("applying", "configmap", desired.Name)
-	cm, err := r.kube.CoreV1().ConfigMaps(desired.Namespace).Apply(ctx, ac, r.applyOptions())
+	cm := &corev1.ConfigMap{}
+	err = r.serverApply(acJSON).Namespace(desired.Namespace).Resource("configmaps").Name(desired.Name).Do(ctx).Into(cm)
 	if err != nil {
 		return fmt.Errorf("applying ConfigMap %s/%s: %w", desired.Namespace, desired.Name, err)
 	}
@@ -203,13 +205,9 @@ func (r *reconciler) writeStatus(ctx context.Context, gen *ConfigMapGenerator, s
 	if err != nil {
 		return err
 	}
-	opts := r.applyOptions().ToPatchOptions()
-	// Any REST client of the API server's config will do: the path is
-	// whole.
-	err = r.kube.CoreV1().RESTClient().Patch(types.ApplyPatchType).
+	err = r.serverApply(body).
 		AbsPath("/apis", Group, Version, "namespaces", gen.Namespace, GVR.Resource, gen.Name, "status").
-		VersionedParams(&opts, metav1.ParameterCodec).
-		Body(body).Do(ctx).Error()
+		Do(ctx).Error()
 	if err != nil {
 		return fmt.Errorf("writing the status of %s/%s: %w", gen.Namespace, gen.Name, err)
 	}
@@ -229,10 +227,17 @@ type statusApplyMeta struct {
 	Namespace string `json:"namespace"`
 }
 
-func (r *reconciler) applyOptions() metav1.ApplyOptions {
-	opts := metav1.ApplyOptions{FieldManager: r.fieldManager, Force: true}
+// serverApply is a server-side apply of body (JSON) under the
+// reconciler's field manager, forced, to the path the caller sets: through
+// the core REST client (any of the server's will do for an absolute path),
+// with the query written as it is, not converted from ApplyOptions by the
+// scheme (the typed client's cost on every call), and the apply
+// configuration's JSON the caller already has sent as it is.
+func (r *reconciler) serverApply(body []byte) *rest.Request {
+	req := r.kube.CoreV1().RESTClient().Patch(types.ApplyPatchType).
+		Param("fieldManager", r.fieldManager).Param("force", "true").Body(body)
 	if r.dryRun {
-		opts.DryRun = []string{metav1.DryRunAll}
+		req = req.Param("dryRun", metav1.DryRunAll)
 	}
-	return opts
+	return req
 }
