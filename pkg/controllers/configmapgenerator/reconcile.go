@@ -18,6 +18,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controller"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
@@ -48,16 +49,27 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	if err != nil {
 		return controller.Result{}, r.refuse(ctx, gen, err)
 	}
-	current, _, err := controller.GetAs[corev1.ConfigMap](r.cms, store.Key{Namespace: gen.Namespace, Name: desired.Name})
+	ac, err := json.Marshal(ApplyConfiguration(desired, OwnerReference(gen)))
 	if err != nil {
-		return controller.Result{}, err
+		return controller.Result{}, fmt.Errorf("encoding the apply configuration of ConfigMap %s/%s: %w", desired.Namespace, desired.Name, err)
 	}
-	if current != nil && !ControlledBy(current, gen.UID) && !Adoptable(current, r.fieldManager) {
-		return controller.Result{}, r.refuse(ctx, gen, &SpecError{Reason: ReasonNameConflict,
-			Message: fmt.Sprintf("ConfigMap %s exists and is not controlled by this generator: it is left as it is", desired.Name)})
-	}
-	if err := r.applyConfigMap(ctx, gen, desired, current); err != nil {
-		return controller.Result{}, err
+	// A ConfigMap still as our last apply of ac made it is settled without
+	// decoding it: it is ours, and applying would change nothing.
+	o, ok := r.cms.Get(store.Key{Namespace: gen.Namespace, Name: desired.Name})
+	if same, _ := r.own.settled(req, resourceVersion(o), ac); !same {
+		var current *corev1.ConfigMap
+		if ok {
+			if current, err = controller.Decode[corev1.ConfigMap](o); err != nil {
+				return controller.Result{}, err
+			}
+		}
+		if current != nil && !ControlledBy(current, gen.UID) && !Adoptable(current, r.fieldManager) {
+			return controller.Result{}, r.refuse(ctx, gen, &SpecError{Reason: ReasonNameConflict,
+				Message: fmt.Sprintf("ConfigMap %s exists and is not controlled by this generator: it is left as it is", desired.Name)})
+		}
+		if err := r.applyConfigMap(ctx, req, desired, current, ac); err != nil {
+			return controller.Result{}, err
+		}
 	}
 	// The status names the ConfigMap only once the older ones are pruned:
 	// while it names this one, there is nothing to prune and no need to
@@ -70,6 +82,14 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	}
 	msg := fmt.Sprintf("ConfigMap %s is generated", desired.Name)
 	return controller.Result{}, r.writeStatus(ctx, gen, NewStatus(gen, true, ReasonGenerated, msg, desired.Name, r.now()))
+}
+
+// resourceVersion is o's, or "" for none.
+func resourceVersion(o *object.Object) string {
+	if o == nil {
+		return ""
+	}
+	return o.ResourceVersion
 }
 
 // refuse reports a *SpecError as Ready=False and a Warning Event (when the
@@ -93,17 +113,12 @@ func (r *reconciler) refuse(ctx context.Context, gen *ConfigMapGenerator, err er
 	return controller.Terminal(err)
 }
 
-// applyConfigMap applies desired unless the fields this controller owns in
+// applyConfigMap applies acJSON, the apply configuration of desired, for
+// the generator under key unless the fields this controller owns in
 // current already say what it would write; an immutable current whose
 // content must change is deleted first.
-func (r *reconciler) applyConfigMap(ctx context.Context, gen *ConfigMapGenerator, desired, current *corev1.ConfigMap) error {
+func (r *reconciler) applyConfigMap(ctx context.Context, key store.Key, desired, current *corev1.ConfigMap, acJSON []byte) error {
 	log := klog.FromContext(ctx)
-	ac := ApplyConfiguration(desired, OwnerReference(gen))
-	acJSON, err := json.Marshal(ac)
-	if err != nil {
-		return fmt.Errorf("encoding the apply configuration of ConfigMap %s/%s: %w", desired.Namespace, desired.Name, err)
-	}
-	key := store.Key{Namespace: gen.Namespace, Name: gen.Name}
 	if current != nil && NeedsReplace(current, desired) {
 		log.V(2).Info("replacing an immutable ConfigMap", "configmap", desired.Name)
 		if err := r.delete(ctx, current); err != nil {
@@ -117,7 +132,7 @@ func (r *reconciler) applyConfigMap(ctx context.Context, gen *ConfigMapGenerator
 	}
 	log.V(2).Info("applying", "configmap", desired.Name)
 	cm := &corev1.ConfigMap{}
-	err = r.serverApply(acJSON).Namespace(desired.Namespace).Resource("configmaps").Name(desired.Name).Do(ctx).Into(cm)
+	err := r.serverApply(acJSON).Namespace(desired.Namespace).Resource("configmaps").Name(desired.Name).Do(ctx).Into(cm)
 	if err != nil {
 		return fmt.Errorf("applying ConfigMap %s/%s: %w", desired.Namespace, desired.Name, err)
 	}
