@@ -56,7 +56,7 @@ func NewServer() *Server {
 
 // NewClient is a reflector.SetOptions.NewClient: a client of res in scope.
 func (s *Server) NewClient(res kube.Resource, scope kube.Scope) reflector.Client {
-	return &client{s: s, res: res, namespace: scope.Namespace}
+	return &client{s: s, res: res, namespace: scope.Namespace, prune: scope.Prune}
 }
 
 // Apply creates or replaces the object of res whose JSON is doc (its
@@ -189,6 +189,7 @@ type client struct {
 	s         *Server
 	res       kube.Resource
 	namespace string
+	prune     object.Prune // applied to what it serves, as kube.Client's decoder does
 }
 
 func (c *client) Resource() kube.Resource  { return c.res }
@@ -196,11 +197,33 @@ func (c *client) Reuse(object.Known)       {}
 func (c *client) Columns() []object.Column { return nil }
 
 func (c *client) List(ctx context.Context, _ watch.ListRequest) (watch.Page[*object.Object], error) {
-	return c.s.list(ctx, c.res, c.namespace)
+	page, err := c.s.list(ctx, c.res, c.namespace)
+	if err != nil {
+		return page, err
+	}
+	for i, o := range page.Items {
+		if page.Items[i], err = pruned(o, c.prune); err != nil {
+			return page, err
+		}
+	}
+	return page, nil
 }
 
 func (c *client) Watch(ctx context.Context, req watch.WatchRequest) (watch.Stream[*object.Object], error) {
-	return c.s.watch(ctx, c.res, c.namespace, req.ResourceVersion)
+	st, err := c.s.watch(ctx, c.res, c.namespace, req.ResourceVersion)
+	if err != nil {
+		return nil, err
+	}
+	st.prune = c.prune
+	return st, nil
+}
+
+// pruned is o decoded again with p, or o itself when p prunes nothing.
+func pruned(o *object.Object, p object.Prune) (*object.Object, error) {
+	if o == nil || p == (object.Prune{}) {
+		return o, nil
+	}
+	return object.Decode(o.JSON(), p)
 }
 
 // stream is one open watch: the changes of its resource and namespace,
@@ -210,6 +233,7 @@ type stream struct {
 	ctx       context.Context
 	res       kube.Resource
 	namespace string
+	prune     object.Prune
 	wake      chan struct{}
 	closed    chan struct{}
 	once      sync.Once
@@ -239,7 +263,9 @@ func (st *stream) Next() (watch.WatchEvent[*object.Object], error) {
 			ev := st.events[0]
 			st.events = st.events[1:]
 			st.mu.Unlock()
-			return ev, nil
+			var err error
+			ev.Object, err = pruned(ev.Object, st.prune)
+			return ev, err
 		}
 		st.mu.Unlock()
 		select {

@@ -3,6 +3,8 @@ package object
 import (
 	"bytes"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"unique"
 	"unsafe"
@@ -30,11 +32,18 @@ type Prune struct {
 }
 
 // Meet is what both p and q prune: a store pruned by it holds every field
-// a consumer of either reads.
+// a consumer of either reads. Two MetadataOnlyUnless lists unite: an
+// object either consumer manages stays whole.
 func (p Prune) Meet(q Prune) Prune {
 	m := Prune{ManagedFields: p.ManagedFields && q.ManagedFields, LastApplied: p.LastApplied && q.LastApplied}
-	if p.MetadataOnlyUnless == q.MetadataOnlyUnless {
-		m.MetadataOnlyUnless = p.MetadataOnlyUnless
+	if p.MetadataOnlyUnless != "" && q.MetadataOnlyUnless != "" {
+		markers := strings.Split(p.MetadataOnlyUnless, "\n")
+		for m := range strings.SplitSeq(q.MetadataOnlyUnless, "\n") {
+			if !slices.Contains(markers, m) {
+				markers = append(markers, m)
+			}
+		}
+		m.MetadataOnlyUnless = strings.Join(markers, "\n")
 	}
 	return m
 }

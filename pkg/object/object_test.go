@@ -306,3 +306,25 @@ func TestDecodeMetadataOnlyUnless(t *testing.T) {
 		})
 	}
 }
+
+// TestPruneMeet: the meet prunes what both prune; two lists of markers
+// unite, one object kept whole by either stays whole.
+func TestPruneMeet(t *testing.T) {
+	slimA := Prune{MetadataOnlyUnless: "a\nb"}
+	slimB := Prune{MetadataOnlyUnless: "b\nc", ManagedFields: true}
+	tests := []struct {
+		name string
+		p, q Prune
+		want Prune
+	}{
+		{"same", slimA, slimA, slimA},
+		{"whole wins", slimA, Prune{}, Prune{}},
+		{"flags both prune", Prune{ManagedFields: true, LastApplied: true}, Prune{ManagedFields: true}, Prune{ManagedFields: true}},
+		{"markers unite", slimA, slimB, Prune{MetadataOnlyUnless: "a\nb\nc"}},
+	}
+	for _, tt := range tests {
+		if got := tt.p.Meet(tt.q); got != tt.want {
+			t.Errorf("%s: %+v.Meet(%+v) = %+v, want %+v", tt.name, tt.p, tt.q, got, tt.want)
+		}
+	}
+}

@@ -61,7 +61,7 @@ func New(_ context.Context, env controllers.Env) ([]*controller.Controller, erro
 
 func newController(env controllers.Env, k kind, manager string) (*controller.Controller, error) {
 	r := &reconciler{kind: k, env: env, manager: manager, auto: &autoSources{}, now: time.Now}
-	all := kube.Scope{}
+	all := inputScope()
 	b := controller.NewBuilder(Name+"-"+k.resource.GVR.Resource, env.Set)
 	r.objects = b.For(k.resource, all)
 	// A copy maps back to its source: its change (an edit, a deletion)
@@ -73,6 +73,14 @@ func newController(env controllers.Env, k kind, manager string) (*controller.Con
 		return nil, fmt.Errorf("mirror: %w", err)
 	}
 	return c, nil
+}
+
+// inputScope is the scope of every input of the mirror's kinds: all
+// namespaces. Sources and copies carry emberstack's annotations; of every
+// other object (most Secrets of a cluster) a reconcile reads only that it
+// stands where a copy would go, so the store keeps its metadata only.
+func inputScope() kube.Scope {
+	return kube.Scope{Prune: object.Prune{MetadataOnlyUnless: `"` + prefix}}
 }
 
 // copyToSource maps an object whose reflects annotation names a source to

@@ -1,6 +1,7 @@
 package mirror
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -126,12 +127,16 @@ func (w *world) configMap(ns, name string, ann map[string]string, data map[strin
 	w.apply(configMaps.resource, string(raw))
 }
 
-// get reads the object of k at key from the shared store, as the mirror does
-// (its inputs' scope: all namespaces, packed as every controller input is).
+// get reads the object of k at key whole, from a store of its own (the
+// mirror's keeps only the metadata of objects that are neither sources
+// nor copies).
 func (w *world) get(k kind, key store.Key) (*item, bool) {
 	w.t.Helper()
-	l := w.set.Acquire(k.resource, kube.Scope{Pack: true})
+	l := w.set.Acquire(k.resource, kube.Scope{})
 	defer l.Release()
+	if err := reflector.WaitForSync(w.t.Context(), l); err != nil {
+		w.t.Fatal(err)
+	}
 	o, ok := l.Get(key)
 	if !ok {
 		return nil, false
@@ -182,6 +187,16 @@ func TestMirrorInMemory(t *testing.T) {
 		if stranger, _ := w.get(configMaps, store.Key{Namespace: "b", Name: "s"}); stranger.props.isMirror || stranger.payload.Text["mine"] != "yes" {
 			t.Errorf("the stranger b/s was written: %+v", stranger)
 		}
+		read := inputScope()
+		read.Pack = true // as a Builder's inputs
+		mirrors := w.set.Acquire(configMaps.resource, read)
+		if o, _ := mirrors.Get(store.Key{Namespace: "b", Name: "s"}); o == nil || bytes.Contains(o.JSON(), []byte(`"mine"`)) {
+			t.Errorf("the mirror's store holds the stranger b/s whole: %v", o)
+		}
+		if o, _ := mirrors.Get(store.Key{Namespace: "src", Name: "s"}); o == nil || !bytes.Contains(o.JSON(), []byte(`"v1"`)) {
+			t.Errorf("the mirror's store holds the source src/s without its data: %v", o)
+		}
+		mirrors.Release()
 		if evs := w.events(); len(evs) == 0 || !strings.Contains(strings.Join(evs, "\n"), "NotAMirror") {
 			t.Errorf("events %q, want a NotAMirror warning", evs)
 		}

@@ -19,7 +19,10 @@
 //     sources that want an automatic copy in it or have one there, so a
 //     namespace created later gets its copies.
 //
-// Reads come from the stores only (never a GET). Writes are server-side
+// Reads come from the stores only (never a GET); an object that carries none
+// of emberstack's annotations is stored as its metadata only (whether it
+// stands where a copy would go is all a reconcile reads of it), so the
+// cluster's other Secrets are not held in memory. Writes are server-side
 // applies under one field manager (kubectl-reflect-mirror), forced as a
 // controller's are (plus, when a copy holds keys someone else wrote, a
 // merge patch that removes them), and skipped when the copy is already up
