@@ -10,6 +10,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd"
+	_ "github.com/kubectl-reflect/kubectl-reflect/internal/untranslated" // before kubectl's commands translate their help
 )
 
 func main() {
