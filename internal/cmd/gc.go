@@ -6,7 +6,8 @@ import (
 )
 
 // wholeObjectsGCPercent is the garbage collector's target (GOGC) of a get
-// or watch that holds whole objects (not a table's cells and metadata):
+// or watch that holds whole objects (not a table's cells and metadata), and
+// of run-controller, whose stores hold whole objects packed:
 // the heap may grow by half of what is live before a collection, not by
 // all of it (Go's default, 100). What is live is then mostly the objects'
 // packed JSON, pointer-free bytes that a collection marks for next to
@@ -15,7 +16,8 @@ import (
 // `watch cm -o json`'s at 20,000 ConfigMaps (`make bench`, the get and
 // watch parts report both). A table's heap is small and full of pointers
 // (cells, metadata): there it cost a tenth of `get cm -A`'s time, so tables
-// keep Go's default.
+// keep Go's default. run-controller configmap-generator at 20,000 other
+// ConfigMaps: peak RSS 80 -> 69 MiB, CPU per generator unchanged.
 const wholeObjectsGCPercent = 50
 
 // tuneGC sets wholeObjectsGCPercent when the command holds whole objects,

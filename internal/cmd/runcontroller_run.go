@@ -33,6 +33,7 @@ func (o *RunControllerOptions) Run(ctx context.Context) error {
 	if o.List {
 		return printBuiltins(o.Out, o.registry.All())
 	}
+	tuneGC(true) // a controller's stores hold whole objects, packed
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	force := make(chan struct{})
