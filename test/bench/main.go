@@ -53,6 +53,9 @@ type config struct {
 	// controllerprofile, if set, is where run-controller writes its CPU
 	// profile (--profile cpu), with ".ROUND" appended (controller part).
 	controllerprofile string
+	// serveprofile, if set, is where the daemon of the serve part writes
+	// its CPU profile (--profile cpu), from its start to its stop.
+	serveprofile string
 }
 
 func main() {
@@ -103,6 +106,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&cfg.memprofile, "memprofile", "", "write the benchmark's heap profile here while kubectl-reflect's store is synced in it (memory part), and to FILE.relist.before and FILE.relist around a relist (relist part; compare them with pprof -base); sampling every 4 KiB slows the in-process measurements")
 	fs.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write the benchmark's CPU profile here while kubectl-reflect's store syncs the first time (memory part)")
 	fs.StringVar(&cfg.controllerprofile, "controllerprofile", "", "have run-controller write its CPU profile (kubectl's --profile cpu) to FILE.ROUND, from its start to its stop after the spec changes (controller part; the profiler's own CPU is in the figures)")
+	fs.StringVar(&cfg.serveprofile, "serveprofile", "", "have the serve part's daemon write its CPU profile (kubectl's --profile cpu) to FILE, from its start to its stop after the fan-out rounds through it (the profiler's own CPU is in the figures)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -125,6 +129,9 @@ func parseFlags(args []string) (config, error) {
 	}
 	if cfg.controllerprofile != "" && !cfg.only[partController] {
 		return cfg, errors.New("-controllerprofile needs the controller part")
+	}
+	if cfg.serveprofile != "" && !cfg.only[partServe] {
+		return cfg, errors.New("-serveprofile needs the serve part")
 	}
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected arguments %q", fs.Args())

@@ -103,7 +103,11 @@ type daemon struct {
 func startDaemon(ctx context.Context, e *env) (*daemon, error) {
 	e.logf("starting kubectl-reflect serve cm")
 	start := time.Now()
-	c, err := e.procs.start(ctx, io.Discard, e.tools.reflect, "serve", "cm", "--kubeconfig", e.kubeconfig)
+	args := []string{"serve", "cm", "--kubeconfig", e.kubeconfig}
+	if e.cfg.serveprofile != "" {
+		args = append(args, "--profile", "cpu", "--profile-output", e.cfg.serveprofile)
+	}
+	c, err := e.procs.start(ctx, io.Discard, e.tools.reflect, args...)
 	if err != nil {
 		return nil, err
 	}
