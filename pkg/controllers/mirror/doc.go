@@ -33,8 +33,8 @@
 // stand where a copy should be and are not mirrors are never written: a
 // Warning event (NotAMirror) says so. With Env.Namespace set (-n NS) only
 // the sources of NS are mirrored; every input still reads all namespaces,
-// where the copies are. A reconcile that comes before both stores have
-// their first list waits for them (at most syncPatience).
+// where the copies are. Like every controller's, its first reconcile waits
+// for every store's first list (pkg/controller).
 //
 // # Compatibility with emberstack's reflector
 //

@@ -45,11 +45,6 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	if r.env.Namespace != "" && req.Namespace != r.env.Namespace {
 		return controller.Result{}, nil // -n NS mirrors the sources of NS only
 	}
-	if !r.waitSynced(ctx) {
-		// A reconcile before both stores have their first list would see
-		// no namespace and decide nothing: it runs again later.
-		return controller.Result{RequeueAfter: syncPatience}, nil
-	}
 	log := klog.FromContext(ctx)
 	s, err := r.read(ctx, req)
 	if err != nil {
@@ -82,30 +77,6 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		r.warn(obj, s.source, "ReflectionNotPermitted", "source %s does not permit reflection to namespace %s: the copy is left as it is", req, obj.key.Namespace)
 	}
 	return controller.Result{}, errors.Join(errs...)
-}
-
-// syncPatience is how long a reconcile that came before both stores had
-// their first list waits for them (the other store's list is usually
-// moments away) before it gives up and is requeued.
-const syncPatience = time.Second
-
-// waitSynced waits until both stores have their first list, at most
-// syncPatience; it reports whether they have.
-func (r *reconciler) waitSynced(ctx context.Context) bool {
-	timer := time.NewTimer(syncPatience)
-	defer timer.Stop()
-	for _, in := range []*controller.Input{r.objects, r.nsInput} {
-		select {
-		case <-in.Lease().Synced():
-		case <-in.Lease().Done():
-			return false
-		case <-ctx.Done():
-			return false
-		case <-timer.C:
-			return false
-		}
-	}
-	return true
 }
 
 // read gathers the state of req from the stores. Most objects are no
