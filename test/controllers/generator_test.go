@@ -2,9 +2,11 @@ package controllers
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -244,3 +246,51 @@ func TestGeneratorNameConflict(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// TestGeneratorNameConflictAtStart: a generator and a foreign ConfigMap of
+// its name exist before the controller starts, among enough other
+// ConfigMaps that their list takes longer than the generators': the first
+// reconcile waits for both lists, sees the foreign ConfigMap and never
+// writes it (a reconcile before the ConfigMaps' list would apply over it).
+func TestGeneratorNameConflictAtStart(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := unthrottled(t, cp)
+	ns := namespace(t, cs)
+	ctx := context.Background()
+	filler := strings.Repeat("x", 4096)
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for w := range 16 {
+		wg.Go(func() {
+			for i := w; i < 2000; i += 16 {
+				cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("filler-%04d", i), Namespace: ns}, Data: map[string]string{"f": filler}}
+				if _, err := cs.CoreV1().ConfigMaps(ns).Create(ctx, cm, metav1.CreateOptions{}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		t.Fatal(err)
+	}
+	foreign := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "app", Namespace: ns}, Data: map[string]string{"theirs": "x"}}
+	foreign, err := cs.CoreV1().ConfigMaps(ns).Create(ctx, foreign, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	installCRD(t, cp)
+	applyGenerator(t, cp, ns, "app", "  data:\n    a: \"1\"\n")
+
+	runGenerator(t, cp, ns)
+	waitReady(t, cp, ns, "app", metav1.ConditionFalse, configmapgenerator.ReasonNameConflict)
+	now, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, "app", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if now.ResourceVersion != foreign.ResourceVersion || !maps.Equal(now.Data, foreign.Data) || len(now.OwnerReferences) > 0 {
+		t.Errorf("the foreign ConfigMap was written: %+v", now)
+	}
+}
