@@ -38,9 +38,9 @@ func (p Prune) Meet(q Prune) Prune {
 	m := Prune{ManagedFields: p.ManagedFields && q.ManagedFields, LastApplied: p.LastApplied && q.LastApplied}
 	if p.MetadataOnlyUnless != "" && q.MetadataOnlyUnless != "" {
 		markers := strings.Split(p.MetadataOnlyUnless, "\n")
-		for m := range strings.SplitSeq(q.MetadataOnlyUnless, "\n") {
-			if !slices.Contains(markers, m) {
-				markers = append(markers, m)
+		for marker := range strings.SplitSeq(q.MetadataOnlyUnless, "\n") {
+			if !slices.Contains(markers, marker) {
+				markers = append(markers, marker)
 			}
 		}
 		m.MetadataOnlyUnless = strings.Join(markers, "\n")
