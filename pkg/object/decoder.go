@@ -37,8 +37,8 @@ type Prune struct {
 func (p Prune) Meet(q Prune) Prune {
 	m := Prune{ManagedFields: p.ManagedFields && q.ManagedFields, LastApplied: p.LastApplied && q.LastApplied}
 	if p.MetadataOnlyUnless != "" && q.MetadataOnlyUnless != "" {
-		markers := strings.Split(p.MetadataOnlyUnless, "\n")
-		for marker := range strings.SplitSeq(q.MetadataOnlyUnless, "\n") {
+		markers := p.markers()
+		for _, marker := range q.markers() {
 			if !slices.Contains(markers, marker) {
 				markers = append(markers, marker)
 			}
@@ -69,7 +69,8 @@ type Known func(namespace, name string) (*Object, bool)
 // the caller may reuse its buffers. It is safe for concurrent use.
 type Decoder struct {
 	opts     DecoderOptions
-	typeMeta string // `"apiVersion":"...","kind":"..."`, or ""
+	typeMeta string   // `"apiVersion":"...","kind":"..."`, or ""
+	markers  []string // opts.Prune.MetadataOnlyUnless, split
 
 	mu      sync.Mutex // guards scratch and packer
 	scratch []byte
@@ -78,7 +79,7 @@ type Decoder struct {
 
 // NewDecoder returns a Decoder.
 func NewDecoder(opts DecoderOptions) *Decoder {
-	d := &Decoder{opts: opts}
+	d := &Decoder{opts: opts, markers: opts.Prune.markers()}
 	if opts.Kind != "" {
 		d.typeMeta = `"apiVersion":"` + opts.APIVersion + `","kind":"` + opts.Kind + `"`
 	}
@@ -138,7 +139,7 @@ func (d *Decoder) Decode(raw, cells []byte, known Known) (*Object, error) {
 	} else {
 		doc = append(doc, raw...)
 	}
-	doc, err := prune(doc, d.opts.Prune)
+	doc, err := prune(doc, d.opts.Prune, d.markers)
 	if err != nil {
 		return nil, err
 	}

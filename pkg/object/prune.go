@@ -14,9 +14,10 @@ const (
 	lastAppliedPath   = `metadata.annotations.kubectl\.kubernetes\.io/last-applied-configuration`
 )
 
-// prune drops the fields p names from doc, in place.
-func prune(doc []byte, p Prune) ([]byte, error) {
-	if p.MetadataOnlyUnless != "" && !mentionsAny(doc, p.MetadataOnlyUnless) {
+// prune drops the fields p names from doc, in place; markers are
+// p.markers().
+func prune(doc []byte, p Prune, markers []string) ([]byte, error) {
+	if len(markers) > 0 && !mentionsAny(doc, markers) {
 		doc = metadataOnly(doc)
 		p.ManagedFields, p.LastApplied = true, true
 	}
@@ -34,12 +35,22 @@ func prune(doc []byte, p Prune) ([]byte, error) {
 	return doc, nil
 }
 
-// mentionsAny says whether doc contains one of the newline-separated
-// strings of markers.
-func mentionsAny(doc []byte, markers string) bool {
+// markers are the strings of p.MetadataOnlyUnless; nil for none.
+func (p Prune) markers() []string {
+	var out []string
+	for m := range strings.SplitSeq(p.MetadataOnlyUnless, "\n") {
+		if m != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// mentionsAny says whether doc contains one of markers.
+func mentionsAny(doc []byte, markers []string) bool {
 	s := unsafe.String(unsafe.SliceData(doc), len(doc))
-	for m := range strings.SplitSeq(markers, "\n") {
-		if m != "" && strings.Contains(s, m) {
+	for _, m := range markers {
+		if strings.Contains(s, m) {
 			return true
 		}
 	}
