@@ -235,9 +235,18 @@ func BenchmarkDecode(b *testing.B) {
 	for i := range docs {
 		docs[i] = configMap(i, 1024, letters)
 	}
-	for _, pack := range []bool{false, true} {
-		b.Run(fmt.Sprintf("pack=%v", pack), func(b *testing.B) {
-			d := NewDecoder(DecoderOptions{Pack: pack, Prune: Prune{ManagedFields: true}})
+	for _, tt := range []struct {
+		name  string
+		pack  bool
+		prune Prune
+	}{
+		{"pack=false", false, Prune{ManagedFields: true}},
+		{"pack=true", true, Prune{ManagedFields: true}},
+		// A controller's store of objects it does not manage.
+		{"pack=true/metadata-only", true, Prune{MetadataOnlyUnless: "\"Owner\"\n\"owner-manager\""}},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			d := NewDecoder(DecoderOptions{Pack: tt.pack, Prune: tt.prune})
 			b.SetBytes(int64(len(docs[0])))
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
