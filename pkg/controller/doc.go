@@ -12,9 +12,12 @@
 //     namespace index), and Decode into a typed object.
 //   - builder.go: Builder (For, Owns, Watches, Build). Every input's store
 //     keeps its objects packed (kube.Scope.Pack): it lives as long as the
-//     controller, and most of what it holds is never read.
-//   - controller.go: Controller: Run (leases, subscriptions, workers,
-//     graceful and forced stop), Ready, ReconcileAll.
+//     controller, and most of what it holds is never read. Inputs tell the
+//     Set what they expect (reflector.Set.Expect), so that controllers
+//     that prune a kind differently still share one watch of it.
+//   - controller.go: Controller: Run (leases, subscriptions, workers that
+//     start once every input has synced, graceful and forced stop), Ready,
+//     ReconcileAll.
 //   - mapping.go: how an Input's object maps to root requests (itself, its
 //     controller ownerReference, the Mapper).
 //   - scheduler.go: which request runs when: dedupe, debounce, requeue,

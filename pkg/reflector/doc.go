@@ -15,7 +15,9 @@
 // (Lease.SubscribeFrom: a WATCH endpoint's resume, or its 410).
 // SetOptions.Scope rewrites every Acquire's scope first, so that consumers
 // that ask for less (a controller) share the reflectors of one that asks
-// for more (a daemon's Tables). Subscriptions come from the store, in either of its modes: Coalescing for
+// for more (a daemon's Tables). Set.Expect lets consumers built before any
+// of them runs (a process's controllers) share a reflector that prunes only
+// what all of them prune. Subscriptions come from the store, in either of its modes: Coalescing for
 // level-based controllers, Ordered for printed streams and the daemon.
 //
 // The data flows one way: watch -> store -> consumers. A Lease reads and
