@@ -60,7 +60,7 @@ type Set struct {
 
 	mu       sync.Mutex
 	running  map[key]*entry        // the reflectors that run and serve new leases
-	expected map[key]expectedPrune // by key without its prune: see Expect
+	expected map[key]expectedPrune // by bareKey: see Expect
 }
 
 // NewSet returns an empty Set.
@@ -135,15 +135,15 @@ type expectedPrune struct {
 // objects pruned less than scope.Prune says (a controller's input reads the
 // fields it needs and skips the others). An Acquire whose scope was
 // expected gets a reflector that prunes only what every expected consumer
-// of that resource and scope (but for Prune) prunes: the controllers of one
-// process, built before any of them runs, share one watch per kind even
-// when one of them would keep less.
+// of that resource and scope (but for Prune and the namespace) prunes: the
+// controllers of one process, built before any of them runs, share one
+// watch per kind even when one of them would keep less, and one of a
+// namespace may still read another's reflector of all namespaces (Covers).
 func (s *Set) Expect(res kube.Resource, scope kube.Scope) {
 	if s.opts.Scope != nil {
 		scope = s.opts.Scope(scope)
 	}
-	k := keyOf(res, scope)
-	k.prune = object.Prune{}
+	k := bareKey(keyOf(res, scope))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e, ok := s.expected[k]
@@ -153,6 +153,12 @@ func (s *Set) Expect(res kube.Resource, scope kube.Scope) {
 	e.asked[scope.Prune] = true
 	e.meet = e.meet.Meet(scope.Prune)
 	s.expected[k] = e
+}
+
+// bareKey is k without what Expect's consumers may differ in.
+func bareKey(k key) key {
+	k.prune, k.namespace = object.Prune{}, ""
+	return k
 }
 
 // Acquire returns a Lease on the reflector of res in scope: the running
@@ -168,9 +174,7 @@ func (s *Set) Acquire(res kube.Resource, scope kube.Scope) *Lease {
 	k := keyOf(res, scope)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	bare := k
-	bare.prune = object.Prune{}
-	if e, ok := s.expected[bare]; ok && e.asked[scope.Prune] {
+	if e, ok := s.expected[bareKey(k)]; ok && e.asked[scope.Prune] {
 		scope.Prune = e.meet
 		k = keyOf(res, scope)
 	}

@@ -342,27 +342,31 @@ func TestSetExpect(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	slim := object.Prune{MetadataOnlyUnless: `"Gen"`, ManagedFields: true}
 	managed := object.Prune{ManagedFields: true, LastApplied: true}
+	all := func(p object.Prune) kube.Scope { return kube.Scope{Prune: p} }
+	inA := func(p object.Prune) kube.Scope { return kube.Scope{Namespace: "a", Prune: p} }
 	tests := []struct {
 		name       string
-		expect     []object.Prune
-		acquire    []object.Prune
+		expect     []kube.Scope
+		acquire    []kube.Scope
 		wantPrunes []object.Prune // of the clients started, in order
 	}{
-		{"one expected", []object.Prune{slim}, []object.Prune{slim}, []object.Prune{slim}},
-		{"two expected share the meet", []object.Prune{slim, managed}, []object.Prune{slim, managed}, []object.Prune{{ManagedFields: true}}},
-		{"whole and slim", []object.Prune{{}, slim}, []object.Prune{slim, {}}, []object.Prune{{}}},
-		{"unexpected keeps its own", []object.Prune{slim, {}}, []object.Prune{managed, slim}, []object.Prune{managed, {}}},
+		{"one expected", []kube.Scope{all(slim)}, []kube.Scope{all(slim)}, []object.Prune{slim}},
+		{"two expected share the meet", []kube.Scope{all(slim), all(managed)}, []kube.Scope{all(slim), all(managed)}, []object.Prune{{ManagedFields: true}}},
+		{"whole and slim", []kube.Scope{all(object.Prune{}), all(slim)}, []kube.Scope{all(slim), all(object.Prune{})}, []object.Prune{{}}},
+		{"unexpected keeps its own", []kube.Scope{all(slim), all(object.Prune{})}, []kube.Scope{all(managed), all(slim)}, []object.Prune{managed, {}}},
+		// A consumer of one namespace reads the reflector of all namespaces.
+		{"one namespace covered", []kube.Scope{inA(slim), all(managed)}, []kube.Scope{all(managed), inA(slim)}, []object.Prune{{ManagedFields: true}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFakeServer(cm("a", "x"))
 			set := NewSet(SetOptions{NewClient: f.newClient})
-			for _, p := range tt.expect {
-				set.Expect(configMaps, kube.Scope{Prune: p})
+			for _, sc := range tt.expect {
+				set.Expect(configMaps, sc)
 			}
 			var leases []*Lease
-			for _, p := range tt.acquire {
-				leases = append(leases, set.Acquire(configMaps, kube.Scope{Prune: p}))
+			for _, sc := range tt.acquire {
+				leases = append(leases, set.Acquire(configMaps, sc))
 			}
 			if err := WaitForSync(guard(t), leases...); err != nil {
 				t.Fatal(err)
