@@ -12,7 +12,7 @@ import (
 // ConfigMap's resourceVersion then. A ConfigMap still at that
 // resourceVersion is exactly what that apply made, so the fields this
 // manager owns in it are that configuration: comparing the configurations'
-// JSON (which names the ConfigMap) settles applied() either way without
+// JSON (which names the ConfigMap) settles a reconcile either way without
 // extracting the managed fields (client-go's ExtractConfigMap, the
 // reconciler's largest CPU cost once the API calls are skipped; its first
 // call parses the schema of every built-in kind). Any other

@@ -54,9 +54,10 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		return controller.Result{}, fmt.Errorf("encoding the apply configuration of ConfigMap %s/%s: %w", desired.Namespace, desired.Name, err)
 	}
 	// A ConfigMap still as our last apply of ac made it is settled without
-	// decoding it: it is ours, and applying would change nothing.
+	// decoding it: it is ours, and applying would change nothing. One as
+	// our last apply of another configuration made it is ours to apply.
 	o, ok := r.cms.Get(store.Key{Namespace: gen.Namespace, Name: desired.Name})
-	if same, _ := r.own.settled(req, resourceVersion(o), ac); !same {
+	if same, ours := r.own.settled(req, resourceVersion(o), ac); !same {
 		var current *corev1.ConfigMap
 		if ok {
 			if current, err = controller.Decode[corev1.ConfigMap](o); err != nil {
@@ -67,7 +68,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 			return controller.Result{}, r.refuse(ctx, gen, &SpecError{Reason: ReasonNameConflict,
 				Message: fmt.Sprintf("ConfigMap %s exists and is not controlled by this generator: it is left as it is", desired.Name)})
 		}
-		if err := r.applyConfigMap(ctx, req, desired, current, ac); err != nil {
+		if err := r.applyConfigMap(ctx, req, desired, current, ac, ours); err != nil {
 			return controller.Result{}, err
 		}
 	}
@@ -115,9 +116,10 @@ func (r *reconciler) refuse(ctx context.Context, gen *ConfigMapGenerator, err er
 
 // applyConfigMap applies acJSON, the apply configuration of desired, for
 // the generator under key unless the fields this controller owns in
-// current already say what it would write; an immutable current whose
-// content must change is deleted first.
-func (r *reconciler) applyConfigMap(ctx context.Context, key store.Key, desired, current *corev1.ConfigMap, acJSON []byte) error {
+// current already say what it would write (ours: current is what this
+// controller's last apply, of another configuration, made: they do not);
+// an immutable current whose content must change is deleted first.
+func (r *reconciler) applyConfigMap(ctx context.Context, key store.Key, desired, current *corev1.ConfigMap, acJSON []byte, ours bool) error {
 	log := klog.FromContext(ctx)
 	if current != nil && NeedsReplace(current, desired) {
 		log.V(2).Info("replacing an immutable ConfigMap", "configmap", desired.Name)
@@ -127,7 +129,7 @@ func (r *reconciler) applyConfigMap(ctx context.Context, key store.Key, desired,
 		if r.dryRun {
 			return nil // a dry-run apply would meet the ConfigMap still stored
 		}
-	} else if current != nil && r.applied(key, current, acJSON) {
+	} else if current != nil && !ours && r.applied(key, current, acJSON) {
 		return nil
 	}
 	log.V(2).Info("applying", "configmap", desired.Name)
@@ -148,12 +150,9 @@ func (r *reconciler) applyConfigMap(ctx context.Context, key store.Key, desired,
 // comparison fails and the apply restores it.
 //
 // ac is the apply configuration's JSON. A ConfigMap at the resourceVersion
-// of this manager's last apply (ownApplies) is settled by comparing that
-// apply's JSON with ac, without extracting its managed fields.
+// of this manager's last apply (ownApplies) is settled by Reconcile without
+// coming here; a match found here is recorded there.
 func (r *reconciler) applied(gen store.Key, current *corev1.ConfigMap, ac []byte) bool {
-	if same, known := r.own.settled(gen, current.ResourceVersion, ac); known {
-		return same
-	}
 	owned, err := corev1ac.ExtractConfigMap(current, r.fieldManager)
 	if err != nil {
 		return false
