@@ -39,50 +39,62 @@ func (w controllerWrites) minus(o controllerWrites) controllerWrites {
 }
 
 // readControllerWrites reads the API server's apiserver_request_total for
-// the controllers' applies (verb APPLY) since it started.
+// the controllers' applies (verb APPLY) since it started, from one read of
+// its metrics.
 func readControllerWrites(ctx context.Context, e *env) (controllerWrites, error) {
-	var w controllerWrites
-	cm, err := apiserverMetric(ctx, e, "apiserver_request_total", map[string]string{"verb": "APPLY", "resource": "configmaps"})
+	families, err := apiserverFamilies(ctx, e)
 	if err != nil {
-		return w, err
+		return controllerWrites{}, err
 	}
-	st, err := apiserverMetric(ctx, e, "apiserver_request_total", map[string]string{"verb": "APPLY", "resource": generators.Resource, "subresource": "status"})
-	if err != nil {
-		return w, err
-	}
+	cm := sumFamily(families, "apiserver_request_total", map[string]string{"verb": "APPLY", "resource": "configmaps"})
+	st := sumFamily(families, "apiserver_request_total", map[string]string{"verb": "APPLY", "resource": generators.Resource, "subresource": "status"})
 	return controllerWrites{applies: int(cm), statusApplies: int(st)}, nil
 }
 
 // apiserverMetric reads the API server's /metrics and sums the samples of
 // the metric name whose labels include labels.
 func apiserverMetric(ctx context.Context, e *env, name string, labels map[string]string) (float64, error) {
-	raw, err := e.clients.cs.CoreV1().RESTClient().Get().AbsPath("/metrics").Stream(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("read the API server's metrics: %w", err)
-	}
-	defer raw.Close()
-	v, err := sumMetric(raw, name, labels)
-	if err != nil {
-		return 0, fmt.Errorf("read the API server's metrics: %w", err)
-	}
-	return v, nil
-}
-
-// sumMetric parses metrics in Prometheus's text format and sums the
-// samples (gauge, counter or untyped) of the metric name whose labels
-// include labels; 0 when there is none.
-func sumMetric(r io.Reader, name string, labels map[string]string) (float64, error) {
-	p := expfmt.NewTextParser(model.UTF8Validation)
-	families, err := p.TextToMetricFamilies(r)
+	families, err := apiserverFamilies(ctx, e)
 	if err != nil {
 		return 0, err
 	}
-	f, ok := families[name]
-	if !ok {
-		return 0, nil
+	return sumFamily(families, name, labels), nil
+}
+
+// apiserverFamilies reads and parses the API server's /metrics.
+func apiserverFamilies(ctx context.Context, e *env) (map[string]*dto.MetricFamily, error) {
+	raw, err := e.clients.cs.CoreV1().RESTClient().Get().AbsPath("/metrics").Stream(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read the API server's metrics: %w", err)
 	}
+	defer raw.Close()
+	families, err := parseMetrics(raw)
+	if err != nil {
+		return nil, fmt.Errorf("read the API server's metrics: %w", err)
+	}
+	return families, nil
+}
+
+// sumMetric parses metrics in Prometheus's text format and sums the
+// samples of the metric name whose labels include labels (sumFamily).
+func sumMetric(r io.Reader, name string, labels map[string]string) (float64, error) {
+	families, err := parseMetrics(r)
+	if err != nil {
+		return 0, err
+	}
+	return sumFamily(families, name, labels), nil
+}
+
+func parseMetrics(r io.Reader) (map[string]*dto.MetricFamily, error) {
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	return p.TextToMetricFamilies(r)
+}
+
+// sumFamily sums the samples (gauge, counter or untyped) of the metric
+// name whose labels include labels; 0 when there is none.
+func sumFamily(families map[string]*dto.MetricFamily, name string, labels map[string]string) float64 {
 	var sum float64
-	for _, m := range f.GetMetric() {
+	for _, m := range families[name].GetMetric() {
 		if !hasLabels(m.GetLabel(), labels) {
 			continue
 		}
@@ -95,7 +107,7 @@ func sumMetric(r io.Reader, name string, labels map[string]string) (float64, err
 			sum += m.Untyped.GetValue()
 		}
 	}
-	return sum, nil
+	return sum
 }
 
 // hasLabels says whether have holds every label of want, with its value.
