@@ -17,7 +17,7 @@ type getWatchFlags struct {
 }
 
 func (f *getWatchFlags) addFlags(c *cobra.Command) {
-	c.Flags().BoolVarP(&f.Watch, "watch", "w", false, "After listing/getting the requested objects, watch for changes, as `kubectl reflect watch` does.")
+	c.Flags().BoolVarP(&f.Watch, "watch", "w", false, "After listing/getting the requested objects, watch for changes, as kubectl reflect watch does.")
 	c.Flags().BoolVar(&f.WatchOnly, "watch-only", false, "Watch for changes to the requested objects, without listing/getting first.")
 	addWatchEventsFlag(c, &f.OutputWatchEvents)
 }

@@ -50,7 +50,7 @@ func (t *target) addFlags(f *pflag.FlagSet, verb string) {
 	f.StringVar(&t.FieldSelector, "field-selector", "", "Field selector to filter on, e.g. --field-selector metadata.name=web")
 	f.StringVar(&t.ListMode, "list-mode", "whole", "How to list: whole (one LIST, decoded as it arrives), paged (LIST 500 at a time) or streaming (a watch with sendInitialEvents, paged when the server lacks it)")
 	_ = f.MarkHidden("list-mode")
-	f.BoolVar(&t.NoDaemon, "no-daemon", false, "Read the API server even when a `kubectl reflect serve` of the same cluster and user runs")
+	f.BoolVar(&t.NoDaemon, "no-daemon", false, "Read the API server even when a kubectl reflect serve of the same cluster and user runs")
 }
 
 // listModes are the values of --list-mode.
