@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 
@@ -89,12 +90,14 @@ type Scope struct {
 
 // NameFieldSelector is the field selector that keeps the object called name
 // among those sel keeps (sel may be empty): the server's way to list or
-// watch one object.
+// watch one object. The name is escaped (fields.EscapeValue): a name no
+// object can have, such as "a,b", selects nothing rather than failing.
 func NameFieldSelector(name, sel string) string {
+	term := "metadata.name=" + fields.EscapeValue(name)
 	if sel == "" {
-		return "metadata.name=" + name
+		return term
 	}
-	return "metadata.name=" + name + "," + sel
+	return term + "," + sel
 }
 
 // Client lists and watches one resource. It implements

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/fields"
 	clientfeatures "k8s.io/client-go/features"
 	clientfeaturestesting "k8s.io/client-go/features/testing"
 	"k8s.io/client-go/rest"
@@ -463,5 +464,22 @@ func TestMetadataOnlyAccept(t *testing.T) {
 	s.Close()
 	if got, want := watchAPI.last(t).Header.Get("Accept"), "application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io,application/json"; got != want {
 		t.Errorf("WATCH Accept = %q, want %q", got, want)
+	}
+}
+
+func TestNameFieldSelector(t *testing.T) {
+	for _, tc := range []struct{ name, sel, want string }{
+		{"web", "", "metadata.name=web"},
+		{"web", "status.phase=Running", "metadata.name=web,status.phase=Running"},
+		{"a,b", "", `metadata.name=a\,b`},
+		{`a=b\c`, "", `metadata.name=a\=b\\c`},
+	} {
+		got := NameFieldSelector(tc.name, tc.sel)
+		if got != tc.want {
+			t.Errorf("NameFieldSelector(%q, %q) = %q, want %q", tc.name, tc.sel, got, tc.want)
+		}
+		if _, err := fields.ParseSelector(got); err != nil {
+			t.Errorf("NameFieldSelector(%q, %q) = %q: %v", tc.name, tc.sel, got, err)
+		}
 	}
 }

@@ -107,6 +107,9 @@ func TestGetMatchesKubectl(t *testing.T) {
 		{"get", "cm", "nope", "-n", ns},
 		{"get", "cm", "b-settings", "nope", "-n", ns, "-o", "name"},
 		{"get", "cm", "nope", "-n", ns, "--ignore-not-found"},
+		// Names no object can have, which a field selector must escape.
+		{"get", "cm", "a-empty,b-settings", "-n", ns},
+		{"get", "cm", "b-settings", `a=b\c`, "-n", ns, "-o", "name"},
 	}
 	for _, args := range cases {
 		t.Run(strings.Join(args[1:], " "), func(t *testing.T) {
