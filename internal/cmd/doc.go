@@ -8,8 +8,10 @@
 // Files: root.go (the root command, error printing), exit.go (exit codes,
 // and when a command that ended must not exit 0), target.go (what a command
 // reads: kinds, names, namespace, selectors, and a lease on one reflector
-// per kind; target_daemon.go: the daemon of the same identity, whose
-// discovery resolves them and which serves them, adding kinds on demand), retry.go (how long each command's reflectors retry what), gc.go (the GC target of a get or watch that holds whole objects, and of run-controller),
+// per kind and namespace; target_files.go: the objects of manifests, -f and
+// -k, each in its namespace; target_daemon.go: the daemon of the same
+// identity, whose discovery resolves them and which serves them, adding
+// kinds on demand), retry.go (how long each command's reflectors retry what), gc.go (the GC target of a get or watch that holds whole objects, and of run-controller),
 // printflags.go (the print flags of a stream, `watch` and `get -w` alike),
 // watch*.go and waiting.go (`watch`), report.go (the reporter of errors,
 // warnings and list progress, and the reflector hooks that feed it),

@@ -20,7 +20,10 @@ const getExample = `  # List config maps, secrets and deployments of every names
   kubectl reflect get cm/settings secret/tls -n web
 
   # Sorted, with a label as a column
-  kubectl reflect get pods -L app --sort-by .metadata.creationTimestamp`
+  kubectl reflect get pods -L app --sort-by .metadata.creationTimestamp
+
+  # The objects of a manifest, each in its namespace
+  kubectl reflect get -f app.yaml`
 
 // GetOptions are the flags and resolved inputs of `kubectl reflect get`.
 type GetOptions struct {
@@ -39,7 +42,7 @@ type GetOptions struct {
 func NewCmdGet(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &GetOptions{target: target{configFlags: flags}, IOStreams: streams, PrintFlags: get.NewGetPrintFlags()}
 	c := &cobra.Command{
-		Use:     "get (KIND[,KIND...] [NAME...] | KIND/NAME...) [flags]",
+		Use:     "get (KIND[,KIND...] [NAME...] | KIND/NAME... | -f FILENAME | -k DIR) [flags]",
 		Short:   "Print objects from a reflector's store, with kubectl's columns and formats",
 		Example: getExample,
 		Long: `Get runs a reflector for each kind, waits for its first list and prints the

@@ -28,6 +28,7 @@ import (
 // names asked, or every object.
 type snapshot struct {
 	r     *reflector.Lease
+	res   kube.Resource // r's
 	names []string
 	objs  []*object.Object
 }
@@ -57,21 +58,23 @@ func (o *GetOptions) Run(ctx context.Context) error {
 		return errInterrupted // print nothing half-listed
 	}
 	snaps := o.snapshots(leases, failed)
-	missing := o.missing(snaps)
+	missing := append(slices.Clip(o.fileErrors), o.missing(snaps)...)
 	if o.humanReadable() {
 		var written bool
 		written, err = o.printTables(tables(snaps), withKind(snaps))
 		if !written && err == nil && len(failed) == 0 && len(missing) == 0 && !o.IgnoreNotFound {
 			o.noResources()
 		}
-	} else {
+	} else if !o.fromFiles() || !o.fileSingle || len(missing) == 0 {
 		err = o.printGeneric(snaps)
-	}
+	} // else kubectl prints only the errors of the manifest
 	if err != nil {
 		return err
 	}
 	for _, m := range missing {
-		fmt.Fprintln(o.ErrOut, missingMessage(m, len(missing) == 1))
+		// Under a table, kubectl prints a manifest's object bare, even alone.
+		alone := len(missing) == 1 && !(o.humanReadable() && errors.As(m, new(fileError)))
+		fmt.Fprintln(o.ErrOut, missingMessage(m, alone))
 	}
 	if len(failed) > 0 || len(missing) > 0 {
 		return errReported
@@ -108,22 +111,23 @@ func (o *GetOptions) sync(ctx context.Context, leases []*reflector.Lease, report
 func (o *GetOptions) snapshots(leases []*reflector.Lease, failed map[*reflector.Lease]bool) []snapshot {
 	var snaps []snapshot
 	for _, tg := range o.targets {
-		i := slices.Index(o.resources, tg.Resource) // leases follow o.resources
+		i := slices.Index(o.sources, tg.source()) // leases follow o.sources
 		if r := leases[i]; !failed[r] {
-			snaps = append(snaps, snapshot{r: r, names: tg.Names, objs: o.pick(r, tg.Names)})
+			snaps = append(snaps, snapshot{r: r, res: tg.Resource, names: tg.Names, objs: pick(r, tg)})
 		}
 	}
 	return snaps
 }
 
-// pick returns the stored objects of names in the order given (twice if
-// named twice, as kubectl prints them), or every stored object.
-func (o *GetOptions) pick(r *reflector.Lease, names []string) []*object.Object {
+// pick returns the stored objects of tg's names in the order given (twice
+// if named twice, as kubectl prints them), or every stored object.
+func pick(r *reflector.Lease, tg wanted) []*object.Object {
+	names := tg.Names
 	if len(names) == 0 {
 		return r.List()
 	}
-	ns := o.namespace
-	if !r.Resource().Namespaced {
+	ns := tg.namespace
+	if !tg.Resource.Namespaced {
 		ns = ""
 	}
 	var objs []*object.Object
@@ -136,11 +140,15 @@ func (o *GetOptions) pick(r *reflector.Lease, names []string) []*object.Object {
 }
 
 // missing lists NotFound errors for the names that are not in the
-// snapshots, in the order given.
+// snapshots, in the order given. A manifest's object that a selector
+// leaves out is not missing: kubectl get -f -l says nothing of it.
 func (o *GetOptions) missing(snaps []snapshot) []error {
+	if o.fromFiles() && o.selects() {
+		return nil
+	}
 	var errs []error
 	for _, s := range snaps {
-		gr := s.r.Resource().GVR.GroupResource()
+		gr := s.res.GVR.GroupResource()
 		for _, name := range s.names {
 			switch {
 			case name == "":
@@ -172,13 +180,13 @@ func missingMessage(err error, alone bool) string {
 // its answer holds several kinds, counting every kind listed (empty or
 // not: one Table each) but only the objects found by name.
 func withKind(snaps []snapshot) bool {
-	var first *reflector.Lease
+	var first *kube.Resource
 	for _, s := range snaps {
 		switch {
 		case len(s.names) > 0 && len(s.objs) == 0:
 		case first == nil:
-			first = s.r
-		case s.r != first:
+			first = &s.res
+		case s.res != *first:
 			return true
 		}
 	}
@@ -186,13 +194,14 @@ func withKind(snaps []snapshot) bool {
 }
 
 // tables groups snapshots as kubectl's tables: one per run of objects of
-// the same resource, so cm/a secret/nope cm/b is one table of two rows.
+// the same resource, so cm/a secret/nope cm/b is one table of two rows,
+// whatever their namespaces (a manifest's objects).
 func tables(snaps []snapshot) []snapshot {
 	var out []snapshot
 	for _, s := range snaps {
 		switch {
 		case len(s.objs) == 0:
-		case len(out) > 0 && out[len(out)-1].r == s.r:
+		case len(out) > 0 && out[len(out)-1].res == s.res:
 			last := &out[len(out)-1]
 			last.objs = append(slices.Clip(last.objs), s.objs...)
 		default:
@@ -211,7 +220,7 @@ func (o *GetOptions) printTables(snaps []snapshot, withKind bool) (written bool,
 	defer buffered.Flush()                         // on the error paths; the last line flushes too
 	out := &countingWriter{w: buffered}
 	for _, s := range snaps {
-		res := s.r.Resource()
+		res := s.res
 		gk := schema.GroupKind{Group: res.GVR.Group, Kind: res.Kind}
 		printer, err := o.tablePrinter(gk, o.AllNamespaces && res.Namespaced, withKind)
 		if err != nil {
@@ -318,7 +327,7 @@ func (o *GetOptions) printGeneric(snaps []snapshot) error {
 func printNames(printer printers.ResourcePrinter, snaps []snapshot, out io.Writer) error {
 	w := bufio.NewWriterSize(out, 64<<10)
 	for _, s := range snaps {
-		res := s.r.Resource()
+		res := s.res
 		tm := metav1.TypeMeta{APIVersion: res.GVR.GroupVersion().String(), Kind: res.Kind}
 		for _, obj := range s.objs {
 			m := &metav1.PartialObjectMetadata{TypeMeta: tm, ObjectMeta: metav1.ObjectMeta{Namespace: obj.Namespace, Name: obj.Name}}

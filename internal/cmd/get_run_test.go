@@ -15,18 +15,23 @@ import (
 // several kinds: every kind listed counts, empty or not; of names, only the
 // objects found.
 func TestWithKind(t *testing.T) {
-	cm, secret := &reflector.Lease{}, &reflector.Lease{}
+	cm, secret := snapshot{res: cmResource}, snapshot{res: secretResource}
+	with := func(s snapshot, names []string, objs []*object.Object) snapshot {
+		s.names, s.objs = names, objs
+		return s
+	}
 	a := []*object.Object{{Name: "a"}}
 	tests := []struct {
 		name  string
 		snaps []snapshot
 		want  bool
 	}{
-		{"one kind", []snapshot{{r: cm, objs: a}}, false},
-		{"two kinds listed, one empty", []snapshot{{r: cm, objs: a}, {r: secret}}, true},
-		{"two kinds named, one found", []snapshot{{r: cm, names: []string{"a"}, objs: a}, {r: secret, names: []string{"a"}}}, false},
-		{"two kinds named, both found", []snapshot{{r: cm, names: []string{"a"}, objs: a}, {r: secret, names: []string{"a"}, objs: a}}, true},
-		{"one kind named twice", []snapshot{{r: cm, names: []string{"a"}, objs: a}, {r: secret, names: []string{"b"}}, {r: cm, names: []string{"a"}, objs: a}}, false},
+		{"one kind", []snapshot{with(cm, nil, a)}, false},
+		{"two kinds listed, one empty", []snapshot{with(cm, nil, a), secret}, true},
+		{"two kinds named, one found", []snapshot{with(cm, []string{"a"}, a), with(secret, []string{"a"}, nil)}, false},
+		{"two kinds named, both found", []snapshot{with(cm, []string{"a"}, a), with(secret, []string{"a"}, a)}, true},
+		{"one kind named twice", []snapshot{with(cm, []string{"a"}, a), with(secret, []string{"b"}, nil), with(cm, []string{"a"}, a)}, false},
+		{"one kind in two namespaces (a manifest)", []snapshot{with(cm, []string{"a"}, a), with(snapshot{r: &reflector.Lease{}, res: cmResource}, []string{"b"}, a)}, false},
 		{"nothing", nil, false},
 	}
 	for _, tt := range tests {

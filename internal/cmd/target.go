@@ -15,6 +15,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/resource"
 	"k8s.io/client-go/rest"
+	cmdutil "k8s.io/kubectl/pkg/cmd/util"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
@@ -33,15 +34,44 @@ type target struct {
 	ListMode      string
 	NoDaemon      bool
 
-	args      []string // the resource arguments as typed
-	namespace string
-	config    *rest.Config
-	mapper    meta.RESTMapper // the server's kinds, as resolve read them
-	targets   []kube.Target   // what args name, in the order given
-	resources []kube.Resource // the resources of targets, each once, in order
-	daemon    *daemon.Daemon  // serving this identity, if one runs (findDaemon)
+	// Files are kubectl's -f, -k and -R: manifests whose objects the
+	// command reads, in their namespaces, instead of resource arguments.
+	Files resource.FilenameOptions
+
+	args              []string // the resource arguments as typed
+	namespace         string
+	explicitNamespace bool // --namespace given: a manifest's objects must be there
+	config            *rest.Config
+	mapper            meta.RESTMapper // the server's kinds, as resolve read them
+	targets           []wanted        // what args or Files name, in the order given
+	sources           []source        // the reflectors that targets need, each once, in order
+	resources         []kube.Resource // the resources of targets, each once, in order
+	// fileSingle is kubectl's "single item implied": one file (no
+	// directory, no -R); if it holds one object, that is printed alone
+	// rather than in a List, and no object of it if one cannot be read.
+	fileSingle bool
+	// fileErrors are the objects of manifests that cannot be read (a
+	// fileError each: see resolveFiles), reported as kubectl get does.
+	fileErrors []error
+	daemon     *daemon.Daemon // serving this identity, if one runs (findDaemon)
 	// daemonMapper is the daemon's discovery, once read (atDaemon).
 	daemonMapper meta.RESTMapper
+}
+
+// wanted is what one argument, or one object of a manifest, names: a
+// kube.Target in a namespace.
+type wanted struct {
+	kube.Target
+	// namespace is where its objects are: the command's ("" for all),
+	// or a manifest object's ("" for a cluster-scoped one).
+	namespace string
+}
+
+// source is one reflector of a command: a resource in a namespace (""
+// for all of them, and for a cluster-scoped resource from a manifest).
+type source struct {
+	res       kube.Resource
+	namespace string
 }
 
 func (t *target) addFlags(f *pflag.FlagSet, verb string) {
@@ -51,7 +81,18 @@ func (t *target) addFlags(f *pflag.FlagSet, verb string) {
 	f.StringVar(&t.ListMode, "list-mode", "whole", "How to list: whole (one LIST, decoded as it arrives), paged (LIST 500 at a time) or streaming (a watch with sendInitialEvents, paged when the server lacks it)")
 	_ = f.MarkHidden("list-mode")
 	f.BoolVar(&t.NoDaemon, "no-daemon", false, "Read the API server even when a kubectl reflect serve of the same cluster and user runs")
+	cmdutil.AddJsonFilenameFlag(f, &t.Files.Filenames, "Filename, directory, or URL to files identifying the objects to "+strings.ToLower(verb)+", in their namespaces")
+	cmdutil.AddKustomizeFlag(f, &t.Files.Kustomize)
+	f.BoolVarP(&t.Files.Recursive, "recursive", "R", false, "Process the directory used in -f, --filename recursively. Useful when you want to manage related manifests organized within the same directory.")
 }
+
+// selects says whether a label or field selector is given.
+func (t *target) selects() bool {
+	return strings.TrimSpace(t.LabelSelector) != "" || strings.TrimSpace(t.FieldSelector) != ""
+}
+
+// fromFiles says whether -f or -k name the objects.
+func (t *target) fromFiles() bool { return len(t.Files.Filenames) > 0 || t.Files.Kustomize != "" }
 
 // listModes are the values of --list-mode.
 var listModes = map[string]watch.ListMode{"whole": watch.ListWhole, "paged": watch.ListPaged, "streaming": watch.ListStreaming}
@@ -64,16 +105,16 @@ func (t *target) watcherOptions() watch.Options { return watch.Options{List: lis
 // the namespace. verb names the command in kubectl's answer to no
 // arguments, written to errOut.
 func (t *target) complete(args []string, errOut io.Writer, verb string) error {
-	if len(args) == 0 {
+	if len(args) == 0 && !t.fromFiles() {
 		return noKind(errOut, verb)
 	}
 	t.args = args
 	var err error
-	if t.namespace, _, err = t.configFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
+	if t.namespace, t.explicitNamespace, err = t.configFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
 		return fmt.Errorf("reading the kubeconfig: %w", err)
 	}
 	if t.AllNamespaces {
-		t.namespace = ""
+		t.namespace, t.explicitNamespace = "", false
 	}
 	return nil
 }
@@ -98,6 +139,14 @@ func (t *target) validate() error {
 	if _, ok := listModes[t.ListMode]; !ok {
 		return fmt.Errorf("invalid --list-mode %q: want whole, paged or streaming", t.ListMode)
 	}
+	switch { // kubectl's (cli-runtime's) words
+	case len(t.Files.Filenames) > 0 && t.Files.Kustomize != "":
+		return errors.New("only one of -f or -k can be specified")
+	case t.Files.Kustomize != "" && t.Files.Recursive:
+		return errors.New("the -k flag can't be used with -f or -R")
+	case t.fromFiles() && len(t.args) > 0:
+		return errors.New("when paths, URLs, or stdin is provided as input, you may not specify resource arguments as well")
+	}
 	return nil
 }
 
@@ -111,6 +160,10 @@ func (t *target) resolve() error {
 	if t.config, err = t.configFlags.ToRESTConfig(); err != nil {
 		return fmt.Errorf("reading the kubeconfig: %w", err)
 	}
+	if t.fromFiles() {
+		t.findDaemon(context.Background())
+		return t.resolveFiles()
+	}
 	if t.findDaemon(context.Background()); t.daemon != nil && t.resolveAtDaemon() {
 		return nil
 	}
@@ -121,7 +174,7 @@ func (t *target) resolve() error {
 // replaceAliases expanding categories.
 func (t *target) resolveWith(getter genericclioptions.RESTClientGetter, replaceAliases func(string) string) error {
 	args, err := kube.ParseArgs(t.args, kube.ArgsOptions{
-		Selector:       strings.TrimSpace(t.LabelSelector) != "" || strings.TrimSpace(t.FieldSelector) != "",
+		Selector:       t.selects(),
 		ReplaceAliases: replaceAliases,
 		Command:        "kubectl reflect",
 	})
@@ -131,20 +184,52 @@ func (t *target) resolveWith(getter genericclioptions.RESTClientGetter, replaceA
 	if t.mapper, err = getter.ToRESTMapper(); err != nil {
 		return fmt.Errorf("reading the server's resource types: %w", err)
 	}
-	if t.targets, err = kube.ResolveArgs(t.mapper, args); err != nil {
+	targets, err := kube.ResolveArgs(t.mapper, args)
+	if err != nil {
 		return err
 	}
-	t.resources = t.resources[:0]
-	for _, tg := range t.targets {
+	t.targets = t.targets[:0]
+	for _, tg := range targets {
 		if len(tg.Names) > 0 && tg.Resource.Namespaced && t.AllNamespaces {
 			return errors.New("a resource cannot be retrieved by name across all namespaces")
+		}
+		t.targets = append(t.targets, wanted{Target: tg, namespace: t.namespace})
+	}
+	t.index()
+	return nil
+}
+
+// index lists the sources and resources of t.targets, each once, in order.
+func (t *target) index() {
+	t.sources, t.resources = t.sources[:0], t.resources[:0]
+	for _, tg := range t.targets {
+		if src := tg.source(); !slices.Contains(t.sources, src) {
+			t.sources = append(t.sources, src)
 		}
 		if !slices.Contains(t.resources, tg.Resource) {
 			t.resources = append(t.resources, tg.Resource)
 		}
 	}
-	return nil
 }
+
+// severalNamespaces says whether the sources of namespaced resources are
+// in more than one namespace (the objects of manifests).
+func (t *target) severalNamespaces() bool {
+	var first *source
+	for i, src := range t.sources {
+		switch {
+		case !src.res.Namespaced:
+		case first == nil:
+			first = &t.sources[i]
+		case src.namespace != first.namespace:
+			return true
+		}
+	}
+	return false
+}
+
+// source is the reflector that reads w.
+func (w wanted) source() source { return source{res: w.Resource, namespace: w.namespace} }
 
 // errEmptyName is kubectl's (client-go's) error for a name "".
 var errEmptyName = errors.New("resource name may not be empty")
@@ -154,14 +239,20 @@ func (t *target) named() bool { return len(t.targets) > 0 && len(t.targets[0].Na
 
 // singleItem says whether the arguments name exactly one object, which
 // kubectl then prints alone rather than in a List.
-func (t *target) singleItem() bool { return len(t.targets) == 1 && len(t.targets[0].Names) == 1 }
+// From manifests, that object must be the only one of the only file.
+func (t *target) singleItem() bool {
+	if t.fromFiles() && !t.fileSingle {
+		return false
+	}
+	return len(t.targets) == 1 && len(t.targets[0].Names) == 1
+}
 
-// names returns the names asked of res, each once, in the order given;
+// names returns the names asked of src, each once, in the order given;
 // nil asks for every object.
-func (t *target) names(res kube.Resource) []string {
+func (t *target) names(src source) []string {
 	var names []string
 	for _, tg := range t.targets {
-		if tg.Resource != res {
+		if tg.source() != src {
 			continue
 		}
 		for _, n := range tg.Names {
@@ -183,13 +274,13 @@ func (t *target) names(res kube.Resource) []string {
 // ConfigMap), for a few microseconds per object listed. Those of watch
 // events are kept as they came: packing and unpacking would be an eighth
 // of watch's CPU per live event.
-func (t *target) scope(res kube.Resource, read kube.Scope) kube.Scope {
+func (t *target) scope(src source, read kube.Scope) kube.Scope {
 	scope := kube.Scope{
-		Namespace: t.namespace, LabelSelector: t.LabelSelector, FieldSelector: t.FieldSelector,
+		Namespace: src.namespace, LabelSelector: t.LabelSelector, FieldSelector: t.FieldSelector,
 		Table: read.Table, MetadataOnly: read.MetadataOnly, Prune: read.Prune,
 		PackLists: wholeObjects(read),
 	}
-	switch names := t.names(res); len(names) {
+	switch names := t.names(src); len(names) {
 	case 0:
 	case 1:
 		scope.FieldSelector = kube.NameFieldSelector(names[0], scope.FieldSelector)
@@ -203,10 +294,10 @@ func (t *target) scope(res kube.Resource, read kube.Scope) kube.Scope {
 // not their metadata (a table's cells and metadata, or names).
 func wholeObjects(read kube.Scope) bool { return !read.MetadataOnly }
 
-// acquire starts the command's reflectors, one per resource, from a
-// reflector.Set of its own with the watcher options opts and hooks, each
-// reading what read says (see scope), and
-// returns their leases in the order of t.resources, and a function that
+// acquire starts the command's reflectors, one per source (a resource in
+// a namespace), from a reflector.Set of its own with the watcher options
+// opts and hooks, each reading what read says (see scope), and returns
+// their leases in the order of t.sources, and a function that
 // releases them all (and waits for the reflectors to stop).
 func (t *target) acquire(opts watch.Options, hooks reflector.Hooks, read kube.Scope) ([]*reflector.Lease, func(), error) {
 	newClient, err := t.newClients()
@@ -215,9 +306,9 @@ func (t *target) acquire(opts watch.Options, hooks reflector.Hooks, read kube.Sc
 	}
 	tuneGC(wholeObjects(read))
 	set := reflector.NewSet(reflector.SetOptions{NewClient: newClient, Watch: &opts, Hooks: hooks})
-	leases := make([]*reflector.Lease, 0, len(t.resources))
-	for _, res := range t.resources {
-		leases = append(leases, set.Acquire(res, t.scope(res, read)))
+	leases := make([]*reflector.Lease, 0, len(t.sources))
+	for _, src := range t.sources {
+		leases = append(leases, set.Acquire(src.res, t.scope(src, read)))
 	}
 	release := func() {
 		for _, l := range leases {

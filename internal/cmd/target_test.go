@@ -36,11 +36,14 @@ func TestTargetNames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tg := &target{targets: tt.targets}
-			if got := tg.names(cmResource); !reflect.DeepEqual(got, tt.cm) {
+			tg := &target{namespace: "ns"}
+			for _, k := range tt.targets {
+				tg.targets = append(tg.targets, wanted{Target: k, namespace: "ns"})
+			}
+			if got := tg.names(source{cmResource, "ns"}); !reflect.DeepEqual(got, tt.cm) {
 				t.Errorf("names(configmaps) = %q, want %q", got, tt.cm)
 			}
-			if got := tg.names(secretResource); !reflect.DeepEqual(got, tt.secret) {
+			if got := tg.names(source{secretResource, "ns"}); !reflect.DeepEqual(got, tt.secret) {
 				t.Errorf("names(secrets) = %q, want %q", got, tt.secret)
 			}
 			if tg.named() != tt.named || tg.singleItem() != tt.single {
@@ -56,11 +59,11 @@ func TestTables(t *testing.T) {
 	cm, secret := &reflector.Lease{}, &reflector.Lease{}
 	a, b, c := &object.Object{Name: "a"}, &object.Object{Name: "b"}, &object.Object{Name: "c"}
 	got := tables([]snapshot{
-		{r: cm, objs: []*object.Object{a}},
-		{r: secret}, // secret/nope
-		{r: cm, objs: []*object.Object{b}},
-		{r: secret, objs: []*object.Object{c}},
-		{r: cm},
+		{r: cm, res: cmResource, objs: []*object.Object{a}},
+		{r: secret, res: secretResource}, // secret/nope
+		{r: cm, res: cmResource, objs: []*object.Object{b}},
+		{r: secret, res: secretResource, objs: []*object.Object{c}},
+		{r: cm, res: cmResource},
 	})
 	want := []snapshot{{r: cm, objs: []*object.Object{a, b}}, {r: secret, objs: []*object.Object{c}}}
 	if len(got) != len(want) {
@@ -70,5 +73,53 @@ func TestTables(t *testing.T) {
 		if got[i].r != want[i].r || !reflect.DeepEqual(got[i].objs, want[i].objs) {
 			t.Errorf("table %d = %+v, want %+v", i, got[i], want[i])
 		}
+	}
+}
+
+// TestSeveralNamespaces: watch shows the NAMESPACE column when the objects
+// of manifests are in more than one namespace; cluster-scoped kinds (in
+// none) do not count.
+func TestSeveralNamespaces(t *testing.T) {
+	nsResource := kube.Resource{GVR: schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}, Kind: "Namespace"}
+	tests := []struct {
+		name    string
+		sources []source
+		want    bool
+	}{
+		{"none", nil, false},
+		{"one namespace", []source{{cmResource, "a"}, {secretResource, "a"}}, false},
+		{"every namespace", []source{{cmResource, ""}}, false},
+		{"two namespaces", []source{{cmResource, "a"}, {cmResource, "b"}}, true},
+		{"a namespace and a cluster-scoped kind", []source{{cmResource, "a"}, {nsResource, ""}, {secretResource, "a"}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tg := &target{sources: tt.sources}
+			if got := tg.severalNamespaces(); got != tt.want {
+				t.Errorf("severalNamespaces = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestAppendFileObject: the objects of a manifest merge into one target
+// while their resource and namespace stay the same, as cm/a cm/b do.
+func TestAppendFileObject(t *testing.T) {
+	obj := func(res kube.Resource, ns, name string) wanted {
+		return wanted{Target: kube.Target{Resource: res, Names: []string{name}}, namespace: ns}
+	}
+	var got []wanted
+	for _, w := range []wanted{
+		obj(cmResource, "a", "x"), obj(cmResource, "a", "y"), obj(cmResource, "b", "z"),
+		obj(secretResource, "b", "s"), obj(cmResource, "b", "w"),
+	} {
+		got = appendFileObject(got, w)
+	}
+	want := []wanted{
+		{Target: kube.Target{Resource: cmResource, Names: []string{"x", "y"}}, namespace: "a"},
+		obj(cmResource, "b", "z"), obj(secretResource, "b", "s"), obj(cmResource, "b", "w"),
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("appendFileObject: %+v, want %+v", got, want)
 	}
 }

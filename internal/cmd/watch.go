@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -12,7 +13,6 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
@@ -21,6 +21,9 @@ const watchExample = `  # Stream config maps, secrets and deployments of every n
 
   # Two config maps by name, waiting for the one that does not exist yet
   kubectl reflect watch cm settings feature-flags -n web
+
+  # What a manifest holds, each object in its namespace, as it is applied
+  kubectl reflect watch -f app.yaml
 
   # Only changes from now on, as NDJSON, for one labelled set
   kubectl reflect watch cm -l app=web --watch-only -o json
@@ -57,7 +60,7 @@ func NewCmdWatch(flags *genericclioptions.ConfigFlags, streams genericiooptions.
 // newCmdWatch is `kubectl reflect watch` running o.
 func newCmdWatch(o *WatchOptions) *cobra.Command {
 	c := &cobra.Command{
-		Use:     "watch (KIND[,KIND...] [NAME...] | KIND/NAME...) [flags]",
+		Use:     "watch (KIND[,KIND...] [NAME...] | KIND/NAME... | -f FILENAME | -k DIR) [flags]",
 		Short:   "Stream what is applied to and deleted from one or more kinds",
 		Example: watchExample,
 		Long: `Watch lists the objects of each kind, prints them as APPLIED, then prints every
@@ -114,10 +117,16 @@ func (o *WatchOptions) Validate() error {
 	if err := o.target.resolve(); err != nil {
 		return err
 	}
-	if slices.ContainsFunc(o.targets, func(tg kube.Target) bool { return slices.Contains(tg.Names, "") }) {
+	if len(o.fileErrors) > 0 {
+		return errors.Unwrap(o.fileErrors[0]) // an object it cannot watch
+	}
+	if slices.ContainsFunc(o.targets, func(tg wanted) bool { return slices.Contains(tg.Names, "") }) {
 		return errEmptyName // a name no object has, which get reports and watch would wait for forever
 	}
 	o.printOpts.SeveralKinds = len(o.resources) > 1
+	// Objects of manifests in several namespaces get the NAMESPACE column
+	// too: two of one name would look the same without it.
+	o.printOpts.AllNamespaces = o.AllNamespaces || o.severalNamespaces()
 	return nil
 }
 

@@ -72,8 +72,8 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 				mu.Unlock()
 			}
 		})
-		if names := o.names(l.Resource()); len(names) > 0 {
-			wg.Go(func() { noteMissing(ctx, l, names, o.namespace, report) })
+		if src, names := o.sources[i], o.names(o.sources[i]); len(names) > 0 { // leases follow o.sources
+			wg.Go(func() { noteMissing(ctx, l, names, src.namespace, report) })
 		}
 	}
 	perr := o.print(ctx, printer, streams, wake)

@@ -45,7 +45,7 @@ func ResolveArgs(mapper meta.RESTMapper, args []Arg) ([]Target, error) {
 		if err != nil {
 			return nil, err
 		}
-		r := resourceOf(m)
+		r := ResourceOf(m)
 		switch {
 		case len(arg.Names) == 0 && seen[r.GVR]:
 		case len(arg.Names) > 0 && len(out) > 0 && out[len(out)-1].Resource == r:
@@ -59,7 +59,8 @@ func ResolveArgs(mapper meta.RESTMapper, args []Arg) ([]Target, error) {
 	return out, nil
 }
 
-func resourceOf(m *meta.RESTMapping) Resource {
+// ResourceOf is the Resource of a RESTMapper's mapping.
+func ResourceOf(m *meta.RESTMapping) Resource {
 	return Resource{GVR: m.Resource, Kind: m.GroupVersionKind.Kind, Namespaced: m.Scope.Name() == meta.RESTScopeNameNamespace}
 }
 
@@ -114,6 +115,6 @@ func RediscoverWith(mapper meta.RESTMapper) Rediscover {
 		if err != nil {
 			return Resource{}, fmt.Errorf("rediscovering %s: %w", r, err)
 		}
-		return resourceOf(m), nil
+		return ResourceOf(m), nil
 	}
 }

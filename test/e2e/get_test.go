@@ -64,10 +64,7 @@ func TestGetMatchesKubectl(t *testing.T) {
 	kc := cp.AdminKubeconfig()
 	createCM(t, cs, ns, "b-settings", map[string]string{"app": "web", "tier": "front"}, "k", "v")
 	createCM(t, cs, ns, "a-empty", map[string]string{"app": "db"})
-	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "token", Namespace: ns}, StringData: map[string]string{"a": "b"}}
-	if _, err := cs.CoreV1().Secrets(ns).Create(ctx, secret, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	createSecret(t, cs, ns, "token")
 	dep := &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: ns},
 		Spec: appsv1.DeploymentSpec{
@@ -111,10 +108,18 @@ func TestGetMatchesKubectl(t *testing.T) {
 		{"get", "cm", "a-empty,b-settings", "-n", ns},
 		{"get", "cm", "b-settings", `a=b\c`, "-n", ns, "-o", "name"},
 	}
+	matchKubectl(t, kc, cases, strings.NewReplacer())
+}
+
+// matchKubectl runs each of cases with kubectl and kubectl-reflect, with
+// kubeconfig, and compares their stdout (AGE loosely), stderr and exit
+// codes. A subtest is named by its arguments, through names.
+func matchKubectl(t *testing.T, kubeconfig string, cases [][]string, names *strings.Replacer) {
+	t.Helper()
 	for _, args := range cases {
-		t.Run(strings.Join(args[1:], " "), func(t *testing.T) {
-			want, wantErr, wantCode := kubectl(t, kc, args...)
-			got, gotErr, gotCode := runOnce(t, nil, append(args, "--kubeconfig", kc)...)
+		t.Run(names.Replace(strings.Join(args[1:], " ")), func(t *testing.T) {
+			want, wantErr, wantCode := kubectl(t, kubeconfig, args...)
+			got, gotErr, gotCode := runOnce(t, nil, append(args, "--kubeconfig", kubeconfig)...)
 			if normalizeAge(got) != normalizeAge(want) {
 				t.Errorf("stdout differs from kubectl's\n--- kubectl reflect:\n%s\n--- kubectl:\n%s", got, want)
 			}

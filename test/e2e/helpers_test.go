@@ -143,6 +143,16 @@ func updateCM(t *testing.T, cs kubernetes.Interface, ns, name, key, value string
 	return out
 }
 
+func createSecret(t *testing.T, cs kubernetes.Interface, ns, name string) *corev1.Secret {
+	t.Helper()
+	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}, StringData: map[string]string{"a": "b"}}
+	out, err := cs.CoreV1().Secrets(ns).Create(context.Background(), s, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatalf("creating secret %s: %v", name, err)
+	}
+	return out
+}
+
 func deleteCM(t *testing.T, cs kubernetes.Interface, ns, name string) {
 	t.Helper()
 	if err := cs.CoreV1().ConfigMaps(ns).Delete(context.Background(), name, metav1.DeleteOptions{}); err != nil {
