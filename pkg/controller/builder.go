@@ -42,6 +42,12 @@ type Options struct {
 	// TracerProvider makes one span per reconcile (see tracing.go); nil
 	// makes none.
 	TracerProvider trace.TracerProvider
+	// Namespace, when set, reconciles only the requests of that namespace
+	// (and of cluster-scoped roots): the inputs may read more (the
+	// mirror's copies live in other namespaces than their sources), but a
+	// request of another namespace is dropped before it is queued, as a
+	// predicate of controller-runtime's would drop it.
+	Namespace string
 }
 
 // ReconcileRecord is what one reconcile did.

@@ -224,8 +224,16 @@ func (c *Controller) enqueue(in *Input, key store.Key, obj *object.Object, listi
 	}
 	t := Trigger{Kind: TriggerChange, Resource: in.resource.String(), Key: key}
 	for _, req := range in.requests(c.root.resource, obj) {
-		c.sched.add(req, t, p, c.opts.Debounce)
+		if c.wants(req) {
+			c.sched.add(req, t, p, c.opts.Debounce)
+		}
 	}
+}
+
+// wants says whether req is this controller's to reconcile (see
+// Options.Namespace).
+func (c *Controller) wants(req Request) bool {
+	return c.opts.Namespace == "" || req.Namespace == "" || req.Namespace == c.opts.Namespace
 }
 
 // Ready is closed once every input has synced and the initial backlog is
@@ -241,6 +249,8 @@ func (c *Controller) ReconcileAll() {
 		return
 	}
 	for _, obj := range c.root.List() {
-		c.sched.add(store.KeyOf(obj), Trigger{Kind: TriggerAll}, backlog, 0)
+		if req := store.KeyOf(obj); c.wants(req) {
+			c.sched.add(req, Trigger{Kind: TriggerAll}, backlog, 0)
+		}
 	}
 }

@@ -411,3 +411,39 @@ func TestBuildRejects(t *testing.T) {
 		})
 	}
 }
+
+// TestControllerNamespace: with Options.Namespace, only the requests of
+// that namespace are reconciled, whatever the inputs read and however a
+// request comes (a root's change, a mapped change, ReconcileAll).
+func TestControllerNamespace(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := reflectortest.NewServer()
+		apply(t, srv, generators, generator("ns1", "g1"))
+		apply(t, srv, generators, generator("ns2", "g2"))
+		rec := &recorder{}
+		c, _ := newTestController(t, srv, rec, Options{Namespace: "ns1"})
+		stop := started(t, c)
+		synctest.Wait()
+		want := []Request{{Namespace: "ns1", Name: "g1"}}
+		if got := requestsOf(rec.take()); !slices.Equal(got, want) {
+			t.Fatalf("initial reconciles %v, want %v", got, want)
+		}
+		apply(t, srv, configMaps, ownedBy("ns2", "c2", "ConfigMapGenerator", "kubectl-reflect.io/v1alpha1", "g2", true))
+		apply(t, srv, namespaces, `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"ns2"}}`)
+		apply(t, srv, namespaces, `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"ns1"}}`)
+		synctest.Wait()
+		want = []Request{{Namespace: "ns1", Name: "g"}}
+		if got := requestsOf(rec.take()); !slices.Equal(got, want) {
+			t.Fatalf("after changes in both namespaces: reconciles %v, want %v", got, want)
+		}
+		c.ReconcileAll()
+		synctest.Wait()
+		want = []Request{{Namespace: "ns1", Name: "g1"}}
+		if got := requestsOf(rec.take()); !slices.Equal(got, want) {
+			t.Fatalf("ReconcileAll: reconciles %v, want %v", got, want)
+		}
+		if err := stop(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -457,6 +457,12 @@ func TestMirrorNamespaceScoped(t *testing.T) {
 	if !w.absent(dst, "theirs") {
 		t.Errorf("%s/theirs was copied by a mirror scoped to %s", others, mine)
 	}
+	// Nor is any object of another namespace reconciled (a line each).
+	for _, l := range strings.Split(p.Stderr.String(), "\n") {
+		if f := strings.Fields(l); len(f) > 2 && strings.HasPrefix(f[1], "mirror-") && !strings.HasPrefix(f[2], mine+"/") {
+			t.Errorf("a mirror scoped to %s reconciled: %q", mine, l)
+		}
+	}
 }
 
 // TestMirrorSecretType: a Secret's copy has its source's type (a TLS

@@ -68,7 +68,9 @@ func newController(env controllers.Env, k kind, manager string) (*controller.Con
 	// reconciles the source. The same resource and scope as For: one store.
 	b.Watches(k.resource, all, copyToSource)
 	r.nsInput = b.Watches(namespaces, all, r.namespaceToSources)
-	c, err := b.Build(r, env.Options)
+	opts := env.Options
+	opts.Namespace = env.Namespace // -n NS mirrors the sources of NS only
+	c, err := b.Build(r, opts)
 	if err != nil {
 		return nil, fmt.Errorf("mirror: %w", err)
 	}

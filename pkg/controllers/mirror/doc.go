@@ -32,7 +32,8 @@
 // since is never written or deleted on a stale judgement. Objects that
 // stand where a copy should be and are not mirrors are never written: a
 // Warning event (NotAMirror) says so. With Env.Namespace set (-n NS) only
-// the sources of NS are mirrored; every input still reads all namespaces,
+// the sources of NS are mirrored (controller.Options.Namespace: no object of
+// another namespace is reconciled); every input still reads all namespaces,
 // where the copies are. Like every controller's, its first reconcile waits
 // for every store's first list (pkg/controller).
 //

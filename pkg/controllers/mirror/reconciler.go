@@ -42,9 +42,6 @@ var reflectsNeedle = []byte(`"` + annReflects + `"`)
 
 // Reconcile reconciles the object at req as a source (see planFor).
 func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
-	if r.env.Namespace != "" && req.Namespace != r.env.Namespace {
-		return controller.Result{}, nil // -n NS mirrors the sources of NS only
-	}
 	log := klog.FromContext(ctx)
 	s, err := r.read(ctx, req)
 	if err != nil {
