@@ -34,7 +34,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, c *cached, req req
 	} else {
 		body = e.appendObject(nil, o)
 	}
-	writeRaw(w, "application/json", body)
+	writeRaw(w, "application/json", append(body, '\n')) // as the API server ends a JSON answer
 }
 
 // listOptions are a LIST's parameters.

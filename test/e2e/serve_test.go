@@ -173,6 +173,8 @@ func TestServeMatchesKubectl(t *testing.T) {
 		{"get", "secrets", "-n", ns, "--field-selector", "type=Opaque"},
 		{"get", "widgets", "-n", ns, "--field-selector", "spec.color=red"},
 		{"get", "ns", ns},
+		{"get", "--raw", "/api/v1/namespaces/" + ns + "/configmaps/b"}, // the API server's bytes, its final newline too
+		{"get", "--raw", "/api/v1/namespaces/" + ns + "/configmaps/nope"},
 	}
 	for _, args := range cases {
 		t.Run(strings.Join(args[1:], " "), func(t *testing.T) {
