@@ -31,6 +31,7 @@ type snapshot struct {
 	res   kube.Resource // r's
 	names []string
 	objs  []*object.Object
+	err   error // instead, what a manifest's object cannot be read for (wanted.err)
 }
 
 // Run syncs a reflector per kind, takes the stores' snapshots and prints
@@ -58,7 +59,10 @@ func (o *GetOptions) Run(ctx context.Context) error {
 		return errInterrupted // print nothing half-listed
 	}
 	snaps := o.snapshots(leases, failed)
-	missing := append(slices.Clip(o.fileErrors), o.missing(snaps)...)
+	missing := o.missing(snaps)
+	if o.fromFiles() {
+		missing = slices.Concat(o.misplaced, missing, o.unread)
+	}
 	if o.humanReadable() {
 		var written bool
 		written, err = o.printTables(tables(snaps), withKind(snaps))
@@ -71,10 +75,8 @@ func (o *GetOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, m := range missing {
-		// Under a table, kubectl prints a manifest's object bare, even alone.
-		alone := len(missing) == 1 && !(o.humanReadable() && errors.As(m, new(fileError)))
-		fmt.Fprintln(o.ErrOut, missingMessage(m, alone))
+	for _, line := range o.errorLines(missing) {
+		fmt.Fprintln(o.ErrOut, line)
 	}
 	if len(failed) > 0 || len(missing) > 0 {
 		return errReported
@@ -111,6 +113,10 @@ func (o *GetOptions) sync(ctx context.Context, leases []*reflector.Lease, report
 func (o *GetOptions) snapshots(leases []*reflector.Lease, failed map[*reflector.Lease]bool) []snapshot {
 	var snaps []snapshot
 	for _, tg := range o.targets {
+		if tg.err != nil {
+			snaps = append(snaps, snapshot{err: tg.err})
+			continue
+		}
 		i := slices.Index(o.sources, tg.source()) // leases follow o.sources
 		if r := leases[i]; !failed[r] {
 			snaps = append(snaps, snapshot{r: r, res: tg.Resource, names: tg.Names, objs: pick(r, tg)})
@@ -140,17 +146,21 @@ func pick(r *reflector.Lease, tg wanted) []*object.Object {
 }
 
 // missing lists NotFound errors for the names that are not in the
-// snapshots, in the order given. A manifest's object that a selector
-// leaves out is not missing: kubectl get -f -l says nothing of it.
+// snapshots, and the errors of manifests' objects that cannot be read, in
+// the order given. A manifest's object that a selector leaves out is not
+// missing: kubectl get -f -l says nothing of it.
 func (o *GetOptions) missing(snaps []snapshot) []error {
-	if o.fromFiles() && o.selects() {
-		return nil
-	}
+	filtered := o.fromFiles() && o.selects()
 	var errs []error
 	for _, s := range snaps {
+		if s.err != nil {
+			errs = append(errs, s.err)
+			continue
+		}
 		gr := s.res.GVR.GroupResource()
 		for _, name := range s.names {
 			switch {
+			case filtered:
 			case name == "":
 				errs = append(errs, errEmptyName)
 			case o.IgnoreNotFound:
@@ -160,6 +170,22 @@ func (o *GetOptions) missing(snaps []snapshot) []error {
 		}
 	}
 	return errs
+}
+
+// errorLines words the errors get reports after what it printed, as
+// kubectl get does: one by one (see missingMessage), but for get -f as a
+// table, or as one manifest that printed nothing, whose errors keep the
+// shape of its resource builder's (fileErrorLines).
+func (o *GetOptions) errorLines(missing []error) []string {
+	if o.fromFiles() && (o.humanReadable() || o.fileSingle) {
+		listed := missing[len(o.misplaced):]
+		return fileErrorLines(o.misplaced, listed, o.humanReadable())
+	}
+	lines := make([]string, len(missing))
+	for i, m := range missing {
+		lines[i] = missingMessage(m, len(missing) == 1)
+	}
+	return lines
 }
 
 // missingMessage words err as kubectl does: a server's error as "Error
@@ -183,7 +209,7 @@ func withKind(snaps []snapshot) bool {
 	var first *kube.Resource
 	for _, s := range snaps {
 		switch {
-		case len(s.names) > 0 && len(s.objs) == 0:
+		case s.err != nil, len(s.names) > 0 && len(s.objs) == 0:
 		case first == nil:
 			first = &s.res
 		case s.res != *first:

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -62,5 +63,38 @@ func TestMissingMessage(t *testing.T) {
 		if got := missingMessage(tt.err, tt.alone); got != tt.want {
 			t.Errorf("missingMessage(%v, %v) = %q, want %q", tt.err, tt.alone, got, tt.want)
 		}
+	}
+}
+
+// TestFileErrorLines: get -f words its errors as kubectl's checkErr prints
+// the tree its resource builder returns (misplaced objects, then the
+// list's errors nested), a level deeper for a table.
+func TestFileErrorLines(t *testing.T) {
+	notFound := apierrors.NewNotFound(schema.GroupResource{Resource: "configmaps"}, "nope")
+	notFound2 := apierrors.NewNotFound(schema.GroupResource{Resource: "secrets"}, "gone")
+	misplaced := errors.New("the namespace from the provided object \"a\" does not match")
+	noNamespace := errors.New(`no namespace set on resource /v1, Resource=configmaps "x"`)
+	tests := []struct {
+		name              string
+		misplaced, listed []error
+		table             bool
+		want              []string
+	}{
+		{"none", nil, nil, true, nil},
+		{"NotFound in a table", nil, []error{notFound}, true, []string{`Error from server (NotFound): configmaps "nope" not found`}},
+		{"NotFound alone", nil, []error{notFound}, false, []string{`Error from server (NotFound): configmaps "nope" not found`}},
+		{"no namespace in a table", nil, []error{noNamespace}, true, []string{noNamespace.Error()}},
+		{"no namespace alone", nil, []error{noNamespace}, false, []string{"error: " + noNamespace.Error()}},
+		{"misplaced alone", []error{misplaced}, nil, true, []string{"error: " + misplaced.Error()}},
+		{"misplaced and NotFound", []error{misplaced}, []error{notFound}, true, []string{misplaced.Error(), `configmaps "nope" not found`}},
+		{"misplaced and two NotFound", []error{misplaced}, []error{notFound, notFound2}, false,
+			[]string{misplaced.Error(), `[configmaps "nope" not found, secrets "gone" not found]`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := fileErrorLines(tt.misplaced, tt.listed, tt.table); !slices.Equal(got, tt.want) {
+				t.Errorf("fileErrorLines = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -50,10 +50,11 @@ type target struct {
 	// directory, no -R); if it holds one object, that is printed alone
 	// rather than in a List, and no object of it if one cannot be read.
 	fileSingle bool
-	// fileErrors are the objects of manifests that cannot be read (a
-	// fileError each: see resolveFiles), reported as kubectl get does.
-	fileErrors []error
-	daemon     *daemon.Daemon // serving this identity, if one runs (findDaemon)
+	// misplaced are the objects of manifests in another namespace than
+	// --namespace; unread are the documents the resource builder could
+	// not read as objects (an unknown kind). See resolveFiles.
+	misplaced, unread []error
+	daemon            *daemon.Daemon // serving this identity, if one runs (findDaemon)
 	// daemonMapper is the daemon's discovery, once read (atDaemon).
 	daemonMapper meta.RESTMapper
 }
@@ -65,6 +66,9 @@ type wanted struct {
 	// namespace is where its objects are: the command's ("" for all),
 	// or a manifest object's ("" for a cluster-scoped one).
 	namespace string
+	// err, for a manifest's object that names no namespace under
+	// --all-namespaces, is what get reports in its place; it has no source.
+	err error
 }
 
 // source is one reflector of a command: a resource in a namespace (""
@@ -203,6 +207,9 @@ func (t *target) resolveWith(getter genericclioptions.RESTClientGetter, replaceA
 func (t *target) index() {
 	t.sources, t.resources = t.sources[:0], t.resources[:0]
 	for _, tg := range t.targets {
+		if tg.err != nil {
+			continue
+		}
 		if src := tg.source(); !slices.Contains(t.sources, src) {
 			t.sources = append(t.sources, src)
 		}

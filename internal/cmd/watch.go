@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -117,8 +116,8 @@ func (o *WatchOptions) Validate() error {
 	if err := o.target.resolve(); err != nil {
 		return err
 	}
-	if len(o.fileErrors) > 0 {
-		return errors.Unwrap(o.fileErrors[0]) // an object it cannot watch
+	if err := o.firstFileError(); err != nil {
+		return err // an object it cannot watch
 	}
 	if slices.ContainsFunc(o.targets, func(tg wanted) bool { return slices.Contains(tg.Names, "") }) {
 		return errEmptyName // a name no object has, which get reports and watch would wait for forever

@@ -32,7 +32,8 @@ func kubeconfigIn(t *testing.T, cp *controlplane.ControlPlane, ns string) string
 // manifests writes, under a new directory: in files/, a manifest of
 // objects in two namespaces (ns, named by the manifest, and none: the
 // command's) and, in a subdirectory, a file holding one ConfigMap; a
-// manifest of objects that do not exist; a kustomization of other. It
+// manifest of objects that do not exist; one of an object that does not
+// exist, one in other and one that does; a kustomization of other. It
 // returns the directory.
 func manifests(t *testing.T, ns, other string) string {
 	t.Helper()
@@ -61,6 +62,18 @@ metadata: {name: nope, namespace: ` + ns + `}
 apiVersion: v1
 kind: Secret
 metadata: {name: nope-too, namespace: ` + ns + `}
+`,
+		"mixed.yaml": `apiVersion: v1
+kind: ConfigMap
+metadata: {name: nope, namespace: ` + ns + `}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: elsewhere, namespace: ` + other + `}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: token, namespace: ` + ns + `}
 `,
 		"kz/kustomization.yaml": "namespace: " + other + "\nresources:\n- cm.yaml\n",
 		"kz/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: elsewhere}\n",
@@ -115,6 +128,13 @@ func TestGetFilesMatchesKubectl(t *testing.T) {
 		{"get", "-f", app, "-n", ns},
 		{"get", "-f", app, "-n", ns, "-o", "name"},
 		{"get", "-f", app, "-f", one, "-n", ns, "-o", "name"},
+		// Errors as kubectl's resource builder nests them (fileErrorLines).
+		{"get", "-f", filepath.Join(dir, "mixed.yaml"), "-n", ns},
+		{"get", "-f", filepath.Join(dir, "mixed.yaml"), "-n", ns, "-o", "name"},
+		{"get", "-f", filepath.Join(dir, "mixed.yaml"), "-f", one, "-n", ns, "-o", "name"},
+		{"get", "-f", filepath.Join(dir, "absent.yaml"), "-f", filepath.Join(dir, "mixed.yaml"), "-n", ns},
+		{"get", "-f", one, "-n", other},
+		{"get", "-f", one, "-n", other, "-o", "name"},
 		{"get", "cm", "-f", app},
 		{"get", "-f", one, "-k", filepath.Join(dir, "kz")},
 		{"get", "-f", filepath.Join(dir, "missing.yaml")},
