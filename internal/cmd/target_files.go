@@ -44,14 +44,15 @@ func (t *target) resolveFiles() error {
 	}
 	for _, info := range infos {
 		res := kube.ResourceOf(info.Mapping)
-		switch {
-		case !res.Namespaced:
-		case info.Namespace == "": // -A, and the manifest names none
+		if res.Namespaced && info.Namespace == "" { // -A, and the manifest names none
 			t.targets = append(t.targets, wanted{err: fmt.Errorf("no namespace set on resource %s %q", info.Mapping.Resource, info.Name)})
 			continue
-		case t.explicitNamespace && info.Namespace != t.namespace: // cli-runtime's RequireNamespace
-			t.misplaced = append(t.misplaced, fmt.Errorf("the namespace from the provided object %q does not match the namespace %q. You must pass '--namespace=%s' to perform this operation.", info.Namespace, t.namespace, info.Namespace))
-			continue
+		}
+		if t.explicitNamespace {
+			if err := resource.RequireNamespace(t.namespace)(info, nil); err != nil {
+				t.misplaced = append(t.misplaced, err)
+				continue
+			}
 		}
 		t.targets = appendFileObject(t.targets, wanted{
 			Target:    kube.Target{Resource: res, Names: []string{info.Name}},

@@ -139,7 +139,7 @@ func (o *WatchOptions) validatePrintFlags() error {
 	if o.printOpts, err = o.PrintFlags.options(); err != nil {
 		return err
 	}
-	o.printOpts.AllNamespaces, o.printOpts.Color, o.printOpts.Diff = o.AllNamespaces, o.color, o.Diff
+	o.printOpts.Color, o.printOpts.Diff = o.color, o.Diff // AllNamespaces once resolved (Validate)
 	if w := o.PrintFlags.sortByWarning(); w != "" {
 		fmt.Fprintln(o.ErrOut, "warning: "+w)
 	}
