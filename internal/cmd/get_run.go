@@ -3,7 +3,6 @@ package cmd
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -27,11 +26,14 @@ import (
 // snapshot is what get prints of one target: the objects found of the
 // names asked, or every object.
 type snapshot struct {
-	r     *reflector.Lease
-	res   kube.Resource // r's
-	names []string
-	objs  []*object.Object
-	err   error // instead, what a manifest's object cannot be read for (wanted.err)
+	res     kube.Resource
+	names   []string
+	objs    []*object.Object
+	columns []object.Column // the server's, for a table
+	// err, instead, is what the target cannot be read for: its list failed
+	// (or a GET of one of its names, see fetch), or it is a manifest's
+	// object that cannot be read (wanted.err).
+	err error
 }
 
 // Run syncs a reflector per kind, takes the stores' snapshots and prints
@@ -54,11 +56,14 @@ func (o *GetOptions) Run(ctx context.Context) error {
 		return err
 	}
 	defer release()
-	failed := o.sync(ctx, leases, report)
+	failed := o.sync(ctx, leases)
 	if ctx.Err() != nil {
 		return errInterrupted // print nothing half-listed
 	}
-	snaps := o.snapshots(leases, failed)
+	snaps := o.snapshots(ctx, leases, failed, read)
+	if ctx.Err() != nil {
+		return errInterrupted
+	}
 	missing := o.missing(snaps)
 	if o.fromFiles() {
 		missing = slices.Concat(o.misplaced, missing, o.unread)
@@ -66,7 +71,7 @@ func (o *GetOptions) Run(ctx context.Context) error {
 	if o.humanReadable() {
 		var written bool
 		written, err = o.printTables(tables(snaps), withKind(snaps))
-		if !written && err == nil && len(failed) == 0 && len(missing) == 0 && !o.IgnoreNotFound {
+		if !written && err == nil && len(missing) == 0 && !o.IgnoreNotFound {
 			o.noResources()
 		}
 	} else if !o.fromFiles() || !o.fileSingle || len(missing) == 0 {
@@ -78,28 +83,28 @@ func (o *GetOptions) Run(ctx context.Context) error {
 	for _, line := range o.errorLines(missing) {
 		fmt.Fprintln(o.ErrOut, line)
 	}
-	if len(failed) > 0 || len(missing) > 0 {
+	if len(missing) > 0 {
 		return errReported
 	}
 	return nil
 }
 
 // sync waits for every reflector's first list and then stops it (its
-// store stays as listed), and returns those that failed for good (already
-// reported): a request that fails oneShotAttempts times in a row, or an
-// error retrying cannot fix.
-func (o *GetOptions) sync(ctx context.Context, leases []*reflector.Lease, report *reporter) map[*reflector.Lease]bool {
+// store stays as listed), and returns the errors of those that failed for
+// good: a request that fails oneShotAttempts times in a row, or an error
+// retrying cannot fix. get reports them after what it printed, in the
+// order of its arguments, as kubectl does (see snapshots).
+func (o *GetOptions) sync(ctx context.Context, leases []*reflector.Lease) map[*reflector.Lease]error {
 	var mu sync.Mutex
-	failed := map[*reflector.Lease]bool{}
+	failed := map[*reflector.Lease]error{}
 	var wg sync.WaitGroup
 	for _, l := range leases {
 		wg.Go(func() {
 			err := reflector.WaitForSync(ctx, l)
 			l.Release() // listed: get reads what it has
 			if err != nil && ctx.Err() == nil {
-				report.errorf("%v", err)
 				mu.Lock()
-				failed[l] = true
+				failed[l] = err
 				mu.Unlock()
 			}
 		})
@@ -108,18 +113,24 @@ func (o *GetOptions) sync(ctx context.Context, leases []*reflector.Lease, report
 	return failed
 }
 
-// snapshots takes what get prints of each target, in the order given,
-// leaving out the resources that failed.
-func (o *GetOptions) snapshots(leases []*reflector.Lease, failed map[*reflector.Lease]bool) []snapshot {
+// snapshots takes what get prints of each target, in the order given: the
+// objects its store holds, or, when its list failed, the error, or what
+// GETs of its names read (fetch) where kubectl's GETs could succeed.
+func (o *GetOptions) snapshots(ctx context.Context, leases []*reflector.Lease, failed map[*reflector.Lease]error, read kube.Scope) []snapshot {
 	var snaps []snapshot
 	for _, tg := range o.targets {
 		if tg.err != nil {
 			snaps = append(snaps, snapshot{err: tg.err})
 			continue
 		}
-		i := slices.Index(o.sources, tg.source()) // leases follow o.sources
-		if r := leases[i]; !failed[r] {
-			snaps = append(snaps, snapshot{r: r, res: tg.Resource, names: tg.Names, objs: pick(r, tg)})
+		r := leases[slices.Index(o.sources, tg.source())] // leases follow o.sources
+		switch err := failed[r]; {
+		case err == nil:
+			snaps = append(snaps, snapshot{res: tg.Resource, names: tg.Names, objs: pick(r, tg), columns: r.Columns()})
+		case o.byName(tg, err):
+			snaps = append(snaps, o.fetch(ctx, tg, read)...)
+		default:
+			snaps = append(snaps, snapshot{res: tg.Resource, err: err})
 		}
 	}
 	return snaps
@@ -154,7 +165,9 @@ func (o *GetOptions) missing(snaps []snapshot) []error {
 	var errs []error
 	for _, s := range snaps {
 		if s.err != nil {
-			errs = append(errs, s.err)
+			if !o.IgnoreNotFound || !apierrors.IsNotFound(s.err) {
+				errs = append(errs, s.err)
+			}
 			continue
 		}
 		gr := s.res.GVR.GroupResource()
@@ -186,20 +199,6 @@ func (o *GetOptions) errorLines(missing []error) []string {
 		lines[i] = missingMessage(m, len(missing) == 1)
 	}
 	return lines
-}
-
-// missingMessage words err as kubectl does: a server's error as "Error
-// from server (Reason): ...", another as "error: ..." when alone, bare
-// among others.
-func missingMessage(err error, alone bool) string {
-	var status apierrors.APIStatus
-	switch {
-	case errors.As(err, &status):
-		return fmt.Sprintf("Error from server (%s): %v", status.Status().Reason, err)
-	case alone:
-		return "error: " + err.Error()
-	}
-	return err.Error()
 }
 
 // withKind says whether kubectl's tables name objects with their kind: when
@@ -257,7 +256,7 @@ func (o *GetOptions) printTables(snaps []snapshot, withKind bool) (written bool,
 		}
 		w := printers.GetNewTabWriter(out)
 		for _, objs := range chunks(s.objs, o.chunkSize()) {
-			table, err := output.Table(*kindOf(res), s.r.Columns(), objs, output.TableOptions{
+			table, err := output.Table(*kindOf(res), s.columns, objs, output.TableOptions{
 				Labels:      *o.PrintFlags.HumanReadableFlags.ShowLabels || len(*o.PrintFlags.HumanReadableFlags.ColumnLabels) > 0,
 				FullObjects: o.sortBy() != "",
 				Now:         now,

@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"errors"
+	"fmt"
+	"net/url"
 	"slices"
 	"testing"
 
@@ -9,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 )
 
 // TestWithKind: kubectl names the kind in its tables when its answer holds
@@ -32,7 +33,7 @@ func TestWithKind(t *testing.T) {
 		{"two kinds named, one found", []snapshot{with(cm, []string{"a"}, a), with(secret, []string{"a"}, nil)}, false},
 		{"two kinds named, both found", []snapshot{with(cm, []string{"a"}, a), with(secret, []string{"a"}, a)}, true},
 		{"one kind named twice", []snapshot{with(cm, []string{"a"}, a), with(secret, []string{"b"}, nil), with(cm, []string{"a"}, a)}, false},
-		{"one kind in two namespaces (a manifest)", []snapshot{with(cm, []string{"a"}, a), with(snapshot{r: &reflector.Lease{}, res: cmResource}, []string{"b"}, a)}, false},
+		{"one kind in two namespaces (a manifest)", []snapshot{with(cm, []string{"a"}, a), with(snapshot{res: cmResource}, []string{"b"}, a)}, false},
 		{"nothing", nil, false},
 	}
 	for _, tt := range tests {
@@ -48,6 +49,7 @@ func TestWithKind(t *testing.T) {
 // another "error: ..." alone and bare among others, as kubectl prints them.
 func TestMissingMessage(t *testing.T) {
 	notFound := apierrors.NewNotFound(schema.GroupResource{Resource: "configmaps"}, "nope")
+	forbidden := apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "", errors.New("no"))
 	tests := []struct {
 		err   error
 		alone bool
@@ -58,6 +60,10 @@ func TestMissingMessage(t *testing.T) {
 		{errEmptyName, true, "error: resource name may not be empty"},
 		{errEmptyName, false, "resource name may not be empty"},
 		{errors.New("x"), false, "x"},
+		// The server's error within ours, as a failed list returns it.
+		{fmt.Errorf("listing configmaps: %w", forbidden), true, `Error from server (Forbidden): ` + forbidden.Error()},
+		{fmt.Errorf("listing configmaps: %w", unauthorized), false, "error: You must be logged in to the server (Unauthorized)"},
+		{fmt.Errorf("listing configmaps: %w", refused), true, "The connection to the server 127.0.0.1:1 was refused - did you specify the right host or port?"},
 	}
 	for _, tt := range tests {
 		if got := missingMessage(tt.err, tt.alone); got != tt.want {
@@ -65,6 +71,11 @@ func TestMissingMessage(t *testing.T) {
 		}
 	}
 }
+
+var (
+	unauthorized = apierrors.NewUnauthorized("Unauthorized")
+	refused      = &url.Error{Op: "Get", URL: "https://127.0.0.1:1/api", Err: errors.New("dial tcp 127.0.0.1:1: connect: connection refused")}
+)
 
 // TestFileErrorLines: get -f words its errors as kubectl's checkErr prints
 // the tree its resource builder returns (misplaced objects, then the

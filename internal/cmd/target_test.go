@@ -8,7 +8,6 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 )
 
 var (
@@ -56,21 +55,20 @@ func TestTargetNames(t *testing.T) {
 // TestTables: kubectl starts a table where the resource changes among the
 // objects it prints, so targets that found nothing do not split a table.
 func TestTables(t *testing.T) {
-	cm, secret := &reflector.Lease{}, &reflector.Lease{}
 	a, b, c := &object.Object{Name: "a"}, &object.Object{Name: "b"}, &object.Object{Name: "c"}
 	got := tables([]snapshot{
-		{r: cm, res: cmResource, objs: []*object.Object{a}},
-		{r: secret, res: secretResource}, // secret/nope
-		{r: cm, res: cmResource, objs: []*object.Object{b}},
-		{r: secret, res: secretResource, objs: []*object.Object{c}},
-		{r: cm, res: cmResource},
+		{res: cmResource, objs: []*object.Object{a}},
+		{res: secretResource}, // secret/nope
+		{res: cmResource, objs: []*object.Object{b}},
+		{res: secretResource, objs: []*object.Object{c}},
+		{res: cmResource},
 	})
-	want := []snapshot{{r: cm, objs: []*object.Object{a, b}}, {r: secret, objs: []*object.Object{c}}}
+	want := []snapshot{{res: cmResource, objs: []*object.Object{a, b}}, {res: secretResource, objs: []*object.Object{c}}}
 	if len(got) != len(want) {
 		t.Fatalf("tables = %+v, want %+v", got, want)
 	}
 	for i := range want {
-		if got[i].r != want[i].r || !reflect.DeepEqual(got[i].objs, want[i].objs) {
+		if got[i].res != want[i].res || !reflect.DeepEqual(got[i].objs, want[i].objs) {
 			t.Errorf("table %d = %+v, want %+v", i, got[i], want[i])
 		}
 	}

@@ -218,6 +218,12 @@ func (c *Client) request(ep *endpoint, list bool) *rest.Request {
 	if c.scope.FieldSelector != "" {
 		req.Param("fieldSelector", c.scope.FieldSelector)
 	}
+	return c.accept(req, list)
+}
+
+// accept asks req's answer in the form of the scope: a Table, metadata
+// only (of a list, or of one object or event), or the objects.
+func (c *Client) accept(req *rest.Request, list bool) *rest.Request {
 	switch {
 	case c.scope.Table:
 		include := "Object"

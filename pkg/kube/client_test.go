@@ -373,6 +373,10 @@ func TestServerErrors(t *testing.T) {
 			_, err := c.List(t.Context(), watch.ListRequest{})
 			return err
 		}},
+		{"Get", func(t *testing.T, c *Client) error {
+			_, err := c.Get(t.Context(), "a")
+			return err
+		}},
 		{"Watch", func(t *testing.T, c *Client) error {
 			s, err := c.Watch(t.Context(), watch.WatchRequest{})
 			if err == nil {

@@ -10,7 +10,8 @@
 // item at a time. LISTs ask for gzip and are unzipped with klauspost/compress
 // on the read-ahead goroutine (inflate.go, readahead.go). A Client answered 404 finds its resource again through
 // discovery (Client.Rediscover, RediscoverWith): a custom resource whose
-// definition was deleted may come back serving another version.
+// definition was deleted may come back serving another version. Client.Get
+// reads one object by name (get.go), for `get` where a list is refused.
 //
 // It exists apart from pkg/watch so that the watcher stays a pure state
 // machine tested with scripted clients, and apart from the commands so that

@@ -118,7 +118,7 @@ func TestServeOnDemandForbidden(t *testing.T) {
 		t.Errorf("Info = %+v, want no resource kept", info)
 	}
 	_, stderr, code := runOnce(t, []string{"XDG_RUNTIME_DIR=" + dir}, "get", "secrets", "-A", "--kubeconfig", cp.UserKubeconfig())
-	assertOneLineError(t, stderr, code, `secrets is forbidden: User "unprivileged" cannot list resource "secrets"`)
+	assertKubectlError(t, cp.UserKubeconfig(), stderr, code, "get", "secrets", "-A", "--cache-dir", filepath.Join(dir, "cache-apiserver"))
 }
 
 // TestServeOnDemandOneWatch: concurrent first requests of a kind through
