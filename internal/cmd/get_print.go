@@ -145,8 +145,10 @@ func (o *GetOptions) printGeneric(snaps []snapshot) error {
 	if s := o.sortBy(); s != "" {
 		printer = &get.SortingPrinter{Delegate: printer, SortField: s}
 	}
-	if oneAtATime && format == "name" {
-		return printNames(printer, snaps, o.Out) // what the name printer does with a List
+	if format == "name" && o.sortBy() == "" {
+		// What the name printer does with a List, or with one object: its
+		// kind is the resource's, which a PartialObjectMetadata's is not.
+		return printNames(printer, snaps, o.Out)
 	}
 	var obj runtime.Object
 	if o.singleItem() {

@@ -116,6 +116,7 @@ func TestGetFilesMatchesKubectl(t *testing.T) {
 		{"get", "-f", one, "-o", "yaml"}, // one object of one file: printed alone
 		{"get", "-f", one, "-f", one, "-o", "name"},
 		{"get", "-f", one, "-o", "jsonpath={.metadata.name}"},
+		{"get", "-f", one, "-o", "name"}, // one object alone: its kind is the resource's
 		{"get", "-f", filepath.Join(dir, "absent.yaml")},
 		{"get", "-f", filepath.Join(dir, "absent.yaml"), "-o", "name"},
 		{"get", "-f", filepath.Join(dir, "absent.yaml"), "-f", one, "--ignore-not-found"},

@@ -107,6 +107,9 @@ func TestGetMatchesKubectl(t *testing.T) {
 		// Names no object can have, which a field selector must escape.
 		{"get", "cm", "a-empty,b-settings", "-n", ns},
 		{"get", "cm", "b-settings", `a=b\c`, "-n", ns, "-o", "name"},
+		// One object by name, printed alone: its kind is the resource's.
+		{"get", "cm", "b-settings", "-n", ns, "-o", "name"},
+		{"get", "cm/b-settings", "-n", ns, "-o", "name"},
 	}
 	matchKubectl(t, kc, cases, strings.NewReplacer())
 }

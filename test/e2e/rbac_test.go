@@ -39,6 +39,7 @@ func TestGetWithoutListMatchesKubectl(t *testing.T) {
 		as(getter, "get", "cm", "a", "-o", "json"),
 		as(getter, "get", "cm", "a", "b", "-o", "yaml"),
 		as(getter, "get", "cm", "a", "b", "-o", "name"),
+		as(getter, "get", "cm", "a", "-o", "name"),
 		as(getter, "get", "cm", "a", "-o", "wide", "--show-labels"),
 		as(getter, "get", "cm", "a", "-L", "app"),
 		as(getter, "get", "cm", "nope", "--ignore-not-found"),
