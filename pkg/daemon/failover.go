@@ -22,9 +22,16 @@ type Gone struct{ gone atomic.Bool }
 // through a daemon until the daemon fails to answer, then through the API
 // server, for good. The daemon's resourceVersions are the API server's, so
 // a watch resumes at the API server from the last one the daemon sent.
+//
+// A daemon that refuses the resource (403 Forbidden: it caches every
+// namespace, which a user allowed to read one namespace may not list) is
+// passed by for this resource alone: its requests go to the server, whose
+// answer, the objects or its own refusal, is the one the user would have
+// had without a daemon.
 type Failover struct {
 	daemon, server reflector.Client
 	gone           *Gone
+	refused        atomic.Bool // the daemon answered 403 to this resource
 }
 
 var _ reflector.Client = (*Failover)(nil)
@@ -53,10 +60,24 @@ func (f *Failover) Columns() []object.Column {
 }
 
 func (f *Failover) current() reflector.Client {
-	if f.gone.gone.Load() {
+	if f.atServer() {
 		return f.server
 	}
 	return f.daemon
+}
+
+// atServer says whether requests go to the server: the daemon is gone, or
+// it refused this resource.
+func (f *Failover) atServer() bool { return f.gone.gone.Load() || f.refused.Load() }
+
+// refuses says whether err, from the daemon, refuses the resource (see
+// Failover), and marks it refused if so.
+func (f *Failover) refuses(err error) bool {
+	if !apierrors.IsForbidden(err) {
+		return false
+	}
+	f.refused.Store(true)
+	return true
 }
 
 // failed says whether err, from the daemon, means that it is gone: it did
@@ -76,11 +97,11 @@ func (f *Failover) failed(ctx context.Context, err error) bool {
 // nothing to the server, so its failure is returned and the watcher lists
 // again, from the server.
 func (f *Failover) List(ctx context.Context, req watch.ListRequest) (watch.Page[*object.Object], error) {
-	if f.gone.gone.Load() {
+	if f.atServer() {
 		return f.server.List(ctx, req)
 	}
 	page, err := f.daemon.List(ctx, req)
-	if f.failed(ctx, err) && req.Continue == "" {
+	if (f.refuses(err) || f.failed(ctx, err)) && req.Continue == "" {
 		return f.server.List(ctx, req)
 	}
 	return page, err
@@ -88,11 +109,11 @@ func (f *Failover) List(ctx context.Context, req watch.ListRequest) (watch.Page[
 
 // Watch watches through the daemon, or the server when the daemon is gone.
 func (f *Failover) Watch(ctx context.Context, req watch.WatchRequest) (watch.Stream[*object.Object], error) {
-	if f.gone.gone.Load() {
+	if f.atServer() {
 		return f.server.Watch(ctx, req)
 	}
 	s, err := f.daemon.Watch(ctx, req)
-	if f.failed(ctx, err) {
+	if f.refuses(err) || f.failed(ctx, err) {
 		return f.server.Watch(ctx, req)
 	}
 	if err != nil {

@@ -142,6 +142,51 @@ func TestFailoverList(t *testing.T) {
 	}
 }
 
+// TestFailoverRefused: a resource the daemon refuses (403) is read from
+// the server from then on, a list or a watch alike, whatever the server
+// answers; the command's other resources stay at the daemon.
+func TestFailoverRefused(t *testing.T) {
+	forbidden := apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "", errors.New("cluster scope"))
+	serverForbidden := apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "", errors.New("namespace"))
+	tests := []struct {
+		name        string
+		call        func(*Failover) error
+		server      *scripted
+		wantErr     error
+		daemonAsked []string
+		serverAsked []string
+	}{
+		{"list", func(f *Failover) error { _, err := f.List(t.Context(), watch.ListRequest{}); return err },
+			&scripted{}, nil, []string{"list"}, []string{"list"}},
+		{"list refused by the server too", func(f *Failover) error { _, err := f.List(t.Context(), watch.ListRequest{}); return err },
+			&scripted{listErr: serverForbidden}, serverForbidden, []string{"list"}, []string{"list"}},
+		{"a later page", func(f *Failover) error { _, err := f.List(t.Context(), watch.ListRequest{Continue: "c"}); return err },
+			&scripted{}, forbidden, []string{"list"}, nil},
+		{"watch (a streaming list)", func(f *Failover) error {
+			s, err := f.Watch(t.Context(), watch.WatchRequest{SendInitialEvents: true})
+			if err == nil {
+				s.Close()
+			}
+			return err
+		}, &scripted{}, nil, []string{"watch "}, []string{"watch "}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			daemon, gone := &scripted{listErr: forbidden, watchErr: forbidden}, &Gone{}
+			f, other := NewFailover(daemon, tt.server, gone), NewFailover(&scripted{}, &scripted{}, gone)
+			if err := tt.call(f); !errors.Is(err, tt.wantErr) {
+				t.Errorf("error %v, want %v", err, tt.wantErr)
+			}
+			if !slices.Equal(daemon.asked, tt.daemonAsked) || !slices.Equal(tt.server.asked, tt.serverAsked) {
+				t.Errorf("daemon asked %v, server %v; want %v, %v", daemon.asked, tt.server.asked, tt.daemonAsked, tt.serverAsked)
+			}
+			if f.current() != tt.server || other.current() != other.daemon {
+				t.Errorf("later requests at the server: %v; the other resource's at the daemon: %v", f.current() == tt.server, other.current() == other.daemon)
+			}
+		})
+	}
+}
+
 func errText(err error) string {
 	if errors.Is(err, io.EOF) {
 		return "EOF"

@@ -121,6 +121,37 @@ func TestServeOnDemandForbidden(t *testing.T) {
 	assertKubectlError(t, cp.UserKubeconfig(), stderr, code, "get", "secrets", "-A", "--cache-dir", filepath.Join(dir, "cache-apiserver"))
 }
 
+// TestServeNamespaceScopedUser: a user who may read ConfigMaps in one
+// namespace only gets them from `kubectl reflect get` and `watch` while a
+// daemon of theirs runs, whose cache of every namespace they may not fill:
+// the daemon's refusal sends those commands to the API server, as if no
+// daemon ran, for that kind alone.
+func TestServeNamespaceScopedUser(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	createCM(t, cs, ns, "visible", nil)
+	allowConfigMapsOnly(t, ns)
+	dir := t.TempDir()
+	startServeIn(t, dir, cp.UserKubeconfig())
+	env := []string{"XDG_RUNTIME_DIR=" + dir}
+	user := "--kubeconfig=" + cp.UserKubeconfig()
+
+	for _, args := range [][]string{{"get", "cm", "-n", ns}, {"get", "cm", "visible", "-n", ns, "-o", "name"}} {
+		want, _, _ := kubectl(t, cp.UserKubeconfig(), args...)
+		got, stderr, code := runOnce(t, env, append(args, user)...)
+		if code != 0 || normalizeAge(got) != normalizeAge(want) {
+			t.Errorf("%v through the daemon: exit %d, stderr %q, stdout\n%s\nkubectl's:\n%s", args, code, stderr, got, want)
+		}
+	}
+	_, stderr, code := runOnce(t, env, "get", "secrets", "-n", ns, user)
+	assertKubectlError(t, cp.UserKubeconfig(), stderr, code, "get", "secrets", "-n", ns)
+	out, stderr, code := runOnce(t, env, "watch", "cm", "-n", ns, "-o", "name", "--max-events", "1", user)
+	if code != 0 || out != "configmap/visible\n" {
+		t.Errorf("watch through the daemon: exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+}
+
 // TestServeOnDemandOneWatch: concurrent first requests of a kind through
 // the daemon make one LIST and one WATCH at the API server.
 func TestServeOnDemandOneWatch(t *testing.T) {
