@@ -38,6 +38,7 @@ type target struct {
 	// command reads, in their namespaces, instead of resource arguments.
 	Files resource.FilenameOptions
 
+	verb              string   // the command: get, watch, serve
 	args              []string // the resource arguments as typed
 	namespace         string
 	explicitNamespace bool // --namespace given: a manifest's objects must be there
@@ -107,12 +108,12 @@ func (t *target) watcherOptions() watch.Options { return watch.Options{List: lis
 
 // complete keeps the resource arguments (see kube.ParseArgs) and reads
 // the namespace. verb names the command in kubectl's answer to no
-// arguments, written to errOut.
+// arguments, written to errOut, and in the examples of ParseArgs's errors.
 func (t *target) complete(args []string, errOut io.Writer, verb string) error {
 	if len(args) == 0 && !t.fromFiles() {
 		return noKind(errOut, verb)
 	}
-	t.args = args
+	t.verb, t.args = verb, args
 	var err error
 	if t.namespace, t.explicitNamespace, err = t.configFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
 		return fmt.Errorf("reading the kubeconfig: %w", err)
@@ -180,7 +181,7 @@ func (t *target) resolveWith(getter genericclioptions.RESTClientGetter, replaceA
 	args, err := kube.ParseArgs(t.args, kube.ArgsOptions{
 		Selector:       t.selects(),
 		ReplaceAliases: replaceAliases,
-		Command:        "kubectl reflect",
+		Command:        "kubectl reflect " + t.verb,
 	})
 	if err != nil {
 		return err

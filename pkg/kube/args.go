@@ -24,9 +24,9 @@ type ArgsOptions struct {
 	// comma-separated list of kinds: cli-runtime's
 	// resource.Builder.ReplaceAliases. Nil expands nothing.
 	ReplaceAliases func(kinds string) string
-	// Command is how the user invokes the command, for the examples in
-	// messages ("kubectl reflect"); empty, the program's file name, as
-	// cli-runtime says it.
+	// Command is how the user invokes the command, its verb included, for
+	// the examples in messages ("kubectl reflect watch"); empty, the
+	// program's file name and "get", as cli-runtime says it.
 	Command string
 }
 
@@ -117,13 +117,13 @@ func parseTuples(args []string, opts ArgsOptions) ([]Arg, error) {
 
 // separateTypeError is cli-runtime's error for KIND/NAME beside other
 // arguments with command, when set, in its examples instead of the
-// program's file name (kubectl-reflect, where the user typed kubectl
-// reflect).
+// program's file name and get (kubectl-reflect get, where the user typed
+// kubectl reflect watch).
 func separateTypeError(err error, command string) error {
 	if command == "" {
 		return err
 	}
 	return fmt.Errorf("there is no need to specify a resource type as a separate argument when passing "+
-		"arguments in resource/name form (e.g. '%s get resource/<resource_name>' instead of "+
-		"'%s get resource resource/<resource_name>'", command, command)
+		"arguments in resource/name form (e.g. '%s resource/<resource_name>' instead of "+
+		"'%s resource resource/<resource_name>'", command, command)
 }

@@ -68,7 +68,7 @@ func TestParseArgsErrors(t *testing.T) {
 	// ArgsOptions.Command names it instead.
 	mixed := func(command string) string {
 		return `there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. '` +
-			command + ` get resource/<resource_name>' instead of '` + command + ` get resource resource/<resource_name>'`
+			command + ` resource/<resource_name>' instead of '` + command + ` resource resource/<resource_name>'`
 	}
 	tests := []struct {
 		args     []string
@@ -77,10 +77,10 @@ func TestParseArgsErrors(t *testing.T) {
 		want     string
 	}{
 		{args: nil, want: "no resource type given"},
-		{args: []string{"cm", "cm/a"}, want: mixed(filepath.Base(os.Args[0]))},
-		{args: []string{"cm/a", "b"}, want: mixed(filepath.Base(os.Args[0]))},
-		{args: []string{"cm/a", "secret/b", "c"}, want: mixed(filepath.Base(os.Args[0]))},
-		{args: []string{"cm", "cm/a"}, command: "kubectl reflect", want: mixed("kubectl reflect")},
+		{args: []string{"cm", "cm/a"}, want: mixed(filepath.Base(os.Args[0]) + " get")},
+		{args: []string{"cm/a", "b"}, want: mixed(filepath.Base(os.Args[0]) + " get")},
+		{args: []string{"cm/a", "secret/b", "c"}, want: mixed(filepath.Base(os.Args[0]) + " get")},
+		{args: []string{"cm", "cm/a"}, command: "kubectl reflect watch", want: mixed("kubectl reflect watch")},
 		{args: []string{"cm/a/b"}, want: "arguments in resource/name form may not have more than one slash"},
 		{args: []string{"cm,secret", "a/b"}, want: "arguments in resource/name form may not have more than one slash"},
 		{args: []string{"cm/"}, want: "arguments in resource/name form must have a single resource and name"},

@@ -53,7 +53,7 @@ func TestBadInput(t *testing.T) {
 		{"malformed kubeconfig", []string{"watch", "cm", "--kubeconfig", malformed}, "error loading config file"},
 		{"missing kubeconfig", []string{"watch", "cm", "--kubeconfig", filepath.Join(dir, "missing")}, "no such file"},
 		{"name across namespaces", []string{"watch", "cm", "x", "-A", kc}, "across all namespaces"},
-		{"kind/name and name", []string{"watch", "cm/x", "y", kc}, "resource/name form"},
+		{"kind/name and name", []string{"watch", "cm/x", "y", kc}, "resource/name form (e.g. 'kubectl reflect watch resource/<resource_name>'"},
 		{"unknown output", []string{"watch", "cm", "-o", "xml", kc}, `output format "xml"`},
 		{"bad jsonpath", []string{"watch", "cm", "-o", "jsonpath={.a[", kc}, "jsonpath"},
 		{"unknown event type", []string{"watch", "cm", "--events", "created", kc}, `"created"`},
