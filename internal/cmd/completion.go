@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -47,6 +48,7 @@ func initCompletion(root *cobra.Command, flags *genericclioptions.ConfigFlags) {
 			continue
 		}
 		c.Long = completionLong
+		c.RunE = noShell
 		for _, shell := range c.Commands() {
 			// Cobra's text runs "kubectl-reflect completion SHELL"; through
 			// kubectl the same command is "kubectl reflect completion SHELL".
@@ -58,6 +60,19 @@ func initCompletion(root *cobra.Command, flags *genericclioptions.ConfigFlags) {
 		return filterPrefix(names, toComplete), cobra.ShellCompDirectiveNoFileComp
 	})
 	registerKubeconfigCompletion(root, flags)
+}
+
+// noShell refuses `completion` without a shell, as kubectl completion
+// does, where cobra would print the help and exit 0 (an unknown shell is
+// cobra's unknown command once the command runs).
+func noShell(c *cobra.Command, _ []string) error {
+	var shells []string
+	for _, shell := range c.Commands() {
+		if shell.IsAvailableCommand() {
+			shells = append(shells, shell.Name())
+		}
+	}
+	return fmt.Errorf("shell not specified; one of %s", strings.Join(shells, ", "))
 }
 
 // completeKindArgs completes `KIND[,KIND...] [NAME...]`: kinds for the

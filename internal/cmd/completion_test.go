@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -219,6 +220,18 @@ func TestCompletionCommandHelpReadsKubectlReflect(t *testing.T) {
 	for _, want := range []string{"kubectl reflect completion [command]", "kubectl_complete-reflect", "bash", "zsh", "fish", "powershell"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("completion --help lacks %q:\n%s", want, help)
+		}
+	}
+	for _, tt := range []struct{ args, want string }{
+		{"", "shell not specified; one of bash, fish, powershell, zsh"},
+		{"nope", `unknown command "nope" for "kubectl reflect completion"`},
+	} {
+		root := NewCmdReflect(genericiooptions.IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard})
+		root.SetOut(io.Discard)
+		root.SetErr(io.Discard)
+		root.SetArgs(append([]string{"completion"}, strings.Fields(tt.args)...))
+		if err := root.Execute(); err == nil || err.Error() != tt.want {
+			t.Errorf("completion %s: error %v, want %q", tt.args, err, tt.want)
 		}
 	}
 	for _, shell := range []string{"bash", "zsh", "fish", "powershell"} {
