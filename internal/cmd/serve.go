@@ -216,6 +216,7 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 	h := serve.New(serve.Options{
 		Resources: resources, Version: version,
 		OpenAPI:  serve.OpenAPI(client, strings.TrimSuffix(o.config.Host, "/"), time.Minute, time.Now),
+		Reviews:  serve.Reviews(client, strings.TrimSuffix(o.config.Host, "/")),
 		OnDemand: o.onDemand(set, rc, dc, known),
 	})
 	defer h.Close()

@@ -244,7 +244,17 @@ func (fx *fixture) do(method, path string, headers ...string) (int, string) {
 
 // request is do for any goroutine: it fails nothing.
 func (fx *fixture) request(method, path string, headers ...string) (int, string, error) {
-	req, err := http.NewRequest(method, fx.server.URL+path, nil)
+	return fx.exchange(method, path, nil, headers...)
+}
+
+// post POSTs body, with the daemon's token unless headers set another
+// Authorization.
+func (fx *fixture) post(path, body string, headers ...string) (int, string, error) {
+	return fx.exchange(http.MethodPost, path, strings.NewReader(body), append([]string{"Authorization", "Bearer secret"}, headers...)...)
+}
+
+func (fx *fixture) exchange(method, path string, in io.Reader, headers ...string) (int, string, error) {
+	req, err := http.NewRequest(method, fx.server.URL+path, in)
 	if err != nil {
 		return 0, "", err
 	}

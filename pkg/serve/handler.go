@@ -53,6 +53,9 @@ type Options struct {
 	Version []byte
 	// OpenAPI, if set, answers /openapi/...; nil answers 404.
 	OpenAPI http.Handler
+	// Reviews, if set, answers the POSTs of self reviews (see Reviews);
+	// nil refuses them as writes (405).
+	Reviews http.Handler
 	// BookmarkInterval is how often a watch that allows bookmarks is sent
 	// one; zero is a minute, as the API server does.
 	BookmarkInterval time.Duration
@@ -176,6 +179,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		} else {
 			writeText(w, http.StatusServiceUnavailable, "not every resource has synced yet")
 		}
+		return
+	}
+	if r.Method == http.MethodPost && h.opts.Reviews != nil && selfReviewPath.MatchString(path) {
+		h.opts.Reviews.ServeHTTP(w, r)
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {

@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"io"
 	"net/http"
 	"sync"
 	"time"
@@ -27,11 +26,8 @@ type openAPI struct {
 }
 
 type openAPIDoc struct {
-	code        int
-	contentType string
-	etag        string
-	body        []byte
-	fetched     time.Time
+	*answer
+	fetched time.Time
 }
 
 func (o *openAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -51,32 +47,15 @@ func (o *openAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			o.mu.Unlock()
 		}
 	}
-	if doc.contentType != "" {
-		w.Header().Set("Content-Type", doc.contentType)
-	}
-	if doc.etag != "" {
-		w.Header().Set("Etag", doc.etag)
-	}
-	w.WriteHeader(doc.code)
-	_, _ = w.Write(doc.body)
+	doc.write(w)
 }
 
 func (o *openAPI) fetch(r *http.Request) (*openAPIDoc, error) {
-	req, err := http.NewRequestWithContext(r.Context(), http.MethodGet, o.host+r.URL.RequestURI(), nil)
+	get := r.Clone(r.Context())
+	get.Method = http.MethodGet // a HEAD too
+	a, err := forward(o.client, o.host, get, nil)
 	if err != nil {
 		return nil, err
 	}
-	if a := r.Header.Get("Accept"); a != "" {
-		req.Header.Set("Accept", a)
-	}
-	resp, err := o.client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
-	return &openAPIDoc{code: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), etag: resp.Header.Get("Etag"), body: body, fetched: o.now()}, nil
+	return &openAPIDoc{answer: a, fetched: o.now()}, nil
 }

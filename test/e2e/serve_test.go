@@ -175,6 +175,10 @@ func TestServeMatchesKubectl(t *testing.T) {
 		{"get", "ns", ns},
 		{"get", "--raw", "/api/v1/namespaces/" + ns + "/configmaps/b"}, // the API server's bytes, its final newline too
 		{"get", "--raw", "/api/v1/namespaces/" + ns + "/configmaps/nope"},
+		// The self reviews k9s asks before it lists, passed to the API server.
+		{"auth", "can-i", "list", "configmaps", "-n", ns},
+		{"auth", "can-i", "--list", "-n", ns},
+		{"auth", "whoami"},
 	}
 	for _, args := range cases {
 		t.Run(strings.Join(args[1:], " "), func(t *testing.T) {
