@@ -213,10 +213,15 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("making an HTTP client: %w", err)
 	}
+	host := strings.TrimSuffix(o.config.Host, "/")
+	upstream, err := serve.Upstream(client.Transport, host)
+	if err != nil {
+		return fmt.Errorf("reading the server's address: %w", err)
+	}
 	h := serve.New(serve.Options{
 		Resources: resources, Version: version,
-		OpenAPI:  serve.OpenAPI(client, strings.TrimSuffix(o.config.Host, "/"), time.Minute, time.Now),
-		Reviews:  serve.Reviews(client, strings.TrimSuffix(o.config.Host, "/")),
+		OpenAPI:  serve.OpenAPI(client, host, time.Minute, time.Now),
+		Upstream: upstream,
 		OnDemand: o.onDemand(set, rc, dc, known),
 	})
 	defer h.Close()

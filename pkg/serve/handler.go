@@ -53,9 +53,10 @@ type Options struct {
 	Version []byte
 	// OpenAPI, if set, answers /openapi/...; nil answers 404.
 	OpenAPI http.Handler
-	// Reviews, if set, answers the POSTs of self reviews (see Reviews);
-	// nil refuses them as writes (405).
-	Reviews http.Handler
+	// Upstream, if set, answers the requests passed to the API server
+	// (see Upstream: self reviews, pods' logs); nil refuses the reviews as
+	// writes (405) and the logs as not cached (404).
+	Upstream http.Handler
 	// BookmarkInterval is how often a watch that allows bookmarks is sent
 	// one; zero is a minute, as the API server does.
 	BookmarkInterval time.Duration
@@ -181,8 +182,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	if r.Method == http.MethodPost && h.opts.Reviews != nil && selfReviewPath.MatchString(path) {
-		h.opts.Reviews.ServeHTTP(w, r)
+	if h.opts.Upstream != nil && passed(r, path) {
+		h.opts.Upstream.ServeHTTP(w, r)
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
