@@ -11,9 +11,9 @@
 // proxies objects to or from the API server. Only the OpenAPI documents that kubectl reads before a write (to
 // validate it, then meet the 405) are fetched from the server, by the
 // handler that OpenAPI returns, and the self reviews (may I? what may I?
-// who am I?, which k9s asks before it lists a kind) and pods' logs are
-// passed to it by the handler that Upstream returns: they create nothing,
-// and the reviews ask about the daemon's identity, the one it serves. WithToken guards it with a bearer token,
+// who am I?, which k9s asks before it lists a kind) are passed to it by
+// the handler that Upstream returns: they create nothing and ask about the
+// daemon's identity, the one it serves. WithToken guards it with a bearer token,
 // /debug/status (Handler.Status: each resource's objects, resourceVersion,
 // open watches, events sent and current subscriber lag) included. Collector
 // turns the same into Prometheus metrics, with a histogram of the

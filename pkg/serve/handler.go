@@ -53,9 +53,8 @@ type Options struct {
 	Version []byte
 	// OpenAPI, if set, answers /openapi/...; nil answers 404.
 	OpenAPI http.Handler
-	// Upstream, if set, answers the requests passed to the API server
-	// (see Upstream: self reviews, pods' logs); nil refuses the reviews as
-	// writes (405) and the logs as not cached (404).
+	// Upstream, if set, answers the self reviews, passed to the API server
+	// (see Upstream); nil refuses them as writes (405).
 	Upstream http.Handler
 	// BookmarkInterval is how often a watch that allows bookmarks is sent
 	// one; zero is a minute, as the API server does.

@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"bufio"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,11 +9,9 @@ import (
 	"testing"
 )
 
-// upstream is an API server that answers a review with a review's answer
-// and a log with its lines, a followed one line by line (the second once
-// next is closed), and records what it was asked.
+// upstream is an API server that answers every request with a review's
+// answer and records what it was asked.
 type upstream struct {
-	next chan struct{}
 	mu   sync.Mutex
 	seen []string // "METHOD URI Authorization body"
 }
@@ -24,19 +21,9 @@ func (u *upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	u.mu.Lock()
 	u.seen = append(u.seen, strings.Join([]string{r.Method, r.URL.RequestURI(), r.Header.Get("Authorization"), string(body)}, " "))
 	u.mu.Unlock()
-	if r.Method == http.MethodPost {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusCreated)
-		_, _ = io.WriteString(w, `{"kind":"SelfSubjectAccessReview","status":{"allowed":true}}`)
-		return
-	}
-	w.Header().Set("Content-Type", "text/plain")
-	_, _ = io.WriteString(w, "line 1\n")
-	if r.URL.Query().Get("follow") == "true" {
-		w.(http.Flusher).Flush()
-		<-u.next
-	}
-	_, _ = io.WriteString(w, "line 2\n")
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusCreated)
+	_, _ = io.WriteString(w, `{"kind":"SelfSubjectAccessReview","status":{"allowed":true}}`)
 }
 
 func (u *upstream) asked() []string {
@@ -60,7 +47,8 @@ func newUpstreamFixture(t *testing.T, up *upstream) *fixture {
 // TestUpstreamReviews: the self reviews are passed to the API server, with
 // the daemon's credentials rather than the client's token, and its answer
 // returned as it is; other reviews, which ask about someone else, are
-// refused as writes, as they are without Upstream.
+// refused as writes, as they are without Upstream; nothing else is passed
+// (a pod's log is not cached).
 func TestUpstreamReviews(t *testing.T) {
 	up := &upstream{}
 	fx, bare := newUpstreamFixture(t, up), newFixture(t, 16)
@@ -103,42 +91,8 @@ func TestUpstreamReviews(t *testing.T) {
 	if code, _, _ := fx.post("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", review, "Authorization", ""); code != 401 {
 		t.Errorf("a review without the daemon's token = %d, want 401", code)
 	}
-}
-
-// TestUpstreamLogs: a pod's log is passed to the API server, a followed
-// one streamed line by line as the server sends it; without Upstream it is
-// not cached (404).
-func TestUpstreamLogs(t *testing.T) {
-	up := &upstream{next: make(chan struct{})}
-	fx := newUpstreamFixture(t, up)
-	code, body := fx.do("GET", "/api/v1/namespaces/a/pods/p/log?container=c&previous=true", "Authorization", "Bearer secret")
-	if code != 200 || body != "line 1\nline 2\n" {
-		t.Errorf("log = %d %q, want the server's lines", code, body)
-	}
-	if got := up.asked(); len(got) != 1 || got[0] != "GET /api/v1/namespaces/a/pods/p/log?container=c&previous=true  " {
-		t.Errorf("the server saw %q", got)
-	}
-
-	req, err := http.NewRequestWithContext(t.Context(), "GET", fx.server.URL+"/api/v1/namespaces/a/pods/p/log?follow=true", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer secret")
-	resp, err := fx.server.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	lines := bufio.NewReader(resp.Body)
-	if line, err := lines.ReadString('\n'); err != nil || line != "line 1\n" {
-		t.Fatalf("first line of a followed log: %q, %v", line, err) // the server holds the second until it is read
-	}
-	close(up.next)
-	if rest, err := io.ReadAll(lines); err != nil || string(rest) != "line 2\n" {
-		t.Errorf("rest of a followed log: %q, %v", rest, err)
-	}
-
-	if code, body := newFixture(t, 16).do("GET", "/api/v1/namespaces/a/pods/p/log", "Authorization", "Bearer secret"); code != 404 {
-		t.Errorf("log without Upstream = %d %s, want 404", code, body)
+	up.seen = nil
+	if code, body := fx.do("GET", "/api/v1/namespaces/a/pods/p/log", "Authorization", "Bearer secret"); code != 404 || !strings.Contains(body, "is not cached") || len(up.asked()) != 0 {
+		t.Errorf("a pod's log = %d %s (the server asked %d times), want 404 not cached", code, body, len(up.asked()))
 	}
 }

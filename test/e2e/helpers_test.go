@@ -5,14 +5,10 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
-	"strings"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
@@ -171,24 +167,4 @@ func runOnce(t *testing.T, env []string, args ...string) (string, string, int) {
 	cmd := exec.Command(binary, args...)
 	cmd.Env = append(append(os.Environ(), "NO_COLOR=1"), env...)
 	return testkit.Run(t, cmd)
-}
-
-// createPod creates a pod that never runs (no node here runs it), once the
-// namespace's default ServiceAccount, which admission requires, exists.
-func createPod(t *testing.T, cs kubernetes.Interface, ns, name string) {
-	t.Helper()
-	pod := &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
-		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "busybox"}}},
-	}
-	err := wait.PollUntilContextTimeout(context.Background(), 20*time.Millisecond, patience, true, func(ctx context.Context) (bool, error) {
-		_, err := cs.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{})
-		if apierrors.IsForbidden(err) && strings.Contains(err.Error(), "service account") {
-			return false, nil // the ServiceAccount controller has not made it yet
-		}
-		return err == nil, err
-	})
-	if err != nil {
-		t.Fatalf("creating pod %s/%s: %v", ns, name, err)
-	}
 }

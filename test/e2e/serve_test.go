@@ -138,7 +138,6 @@ func TestServeMatchesKubectl(t *testing.T) {
 		t.Fatal(err)
 	}
 	createWidgets(t, cp.AdminConfig(), cp.AdminKubeconfig(), ns)
-	createPod(t, cs, ns, "idle")
 	d := startServe(t, cp, "cm,secrets,widgets.example.com")
 	d.caughtUp(t, cs)
 
@@ -180,9 +179,6 @@ func TestServeMatchesKubectl(t *testing.T) {
 		{"auth", "can-i", "list", "configmaps", "-n", ns},
 		{"auth", "can-i", "--list", "-n", ns},
 		{"auth", "whoami"},
-		// A pod's log, passed to the API server (this pod never ran).
-		{"logs", "idle", "-n", ns},
-		{"logs", "idle", "-n", ns, "--previous"},
 	}
 	for _, args := range cases {
 		t.Run(strings.Join(args[1:], " "), func(t *testing.T) {
