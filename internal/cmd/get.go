@@ -36,6 +36,7 @@ type GetOptions struct {
 	// list as a table of its own, aligned as it comes (see printTables).
 	ChunkSize int64
 	getWatchFlags
+	raw rawGet // --raw
 }
 
 // NewCmdGet is `kubectl reflect get`.
@@ -56,6 +57,7 @@ With -w or --watch-only it is "kubectl reflect watch" with get's flags.`,
 	o.PrintFlags.AddFlags(c)
 	o.getWatchFlags.addFlags(c)
 	c.Flags().BoolVar(&o.IgnoreNotFound, "ignore-not-found", false, "If the requested object does not exist the command will return exit code 0.")
+	c.Flags().StringVar(&o.raw.Path, "raw", "", "Raw URI to request from the API server, written as it answers, as kubectl get --raw does.")
 	c.Flags().Int64Var(&o.ChunkSize, "chunk-size", 500, "Print large lists in chunks of this many objects, each aligned as kubectl aligns the pages it lists (with --list-mode=paged, list them so too). Pass 0 to print one table.")
 	return c
 }

@@ -24,9 +24,16 @@ func (f *getWatchFlags) addFlags(c *cobra.Command) {
 
 var errWatchEventsWithoutWatch = errors.New("--output-watch-events option can only be used with --watch or --watch-only")
 
-// getRunE runs `get`, or `watch` under -w or --watch-only.
+// getRunE runs `get`, or `watch` under -w or --watch-only, or a GET of
+// the --raw path.
 func getRunE(o *GetOptions) func(*cobra.Command, []string) error {
 	return func(c *cobra.Command, args []string) error {
+		if o.raw.Path != "" {
+			if err := o.raw.validate(o, args); err != nil {
+				return err
+			}
+			return o.raw.run(c.Context(), o)
+		}
 		if !o.Watch && !o.WatchOnly {
 			if o.OutputWatchEvents {
 				return errWatchEventsWithoutWatch

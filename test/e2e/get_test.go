@@ -107,6 +107,14 @@ func TestGetMatchesKubectl(t *testing.T) {
 		// Names no object can have, which a field selector must escape.
 		{"get", "cm", "a-empty,b-settings", "-n", ns},
 		{"get", "cm", "b-settings", `a=b\c`, "-n", ns, "-o", "name"},
+		// --raw: the API server's answer to a path, and kubectl's refusals.
+		{"get", "--raw", "/api/v1/namespaces/" + ns + "/configmaps/b-settings"},
+		{"get", "--raw", "/api/v1/namespaces/" + ns + "/configmaps/nope"},
+		{"get", "--raw", "/healthz"},
+		{"get", "cm", "--raw", "/api"},
+		{"get", "--raw", "/api", "-o", "json"},
+		{"get", "--raw", "/api", "-w"},
+		{"get", "--raw", "%zz"},
 		// One object by name, printed alone: its kind is the resource's.
 		{"get", "cm", "b-settings", "-n", ns, "-o", "name"},
 		{"get", "cm/b-settings", "-n", ns, "-o", "name"},

@@ -1,0 +1,61 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	"k8s.io/kubectl/pkg/rawhttp"
+)
+
+// rawGet is get's --raw: the API server's answer to a GET of a path,
+// written as it comes, as kubectl get --raw writes it (kubectl's
+// rawhttp.RawGet). No store holds what a path answers: it is asked of the
+// API server, never of a daemon.
+type rawGet struct {
+	Path string
+}
+
+// validate refuses what kubectl get refuses beside --raw, in its words.
+func (r rawGet) validate(o *GetOptions, args []string) error {
+	switch {
+	case len(args) > 0:
+		return errors.New("arguments may not be passed when --raw is specified")
+	case o.Watch || o.WatchOnly || o.LabelSelector != "":
+		return errors.New("--raw may not be specified with other flags that filter the server request or alter the output")
+	case *o.PrintFlags.OutputFormat != "":
+		return errors.New("--raw and --output are mutually exclusive")
+	}
+	if _, err := url.ParseRequestURI(r.Path); err != nil {
+		return fmt.Errorf("--raw must be a valid URL path: %w", err)
+	}
+	return nil
+}
+
+// run GETs the path and writes the answer to o.Out; the server's error is
+// reported as kubectl reports it.
+func (r rawGet) run(ctx context.Context, o *GetOptions) error {
+	cfg, err := o.configFlags.ToRESTConfig()
+	if err != nil {
+		return err
+	}
+	cfg = rest.CopyConfig(cfg)
+	cfg.GroupVersion, cfg.APIPath = &schema.GroupVersion{Version: "v1"}, "/api"
+	cfg.NegotiatedSerializer = scheme.Codecs.WithoutConversion()
+	rc, err := rest.RESTClientFor(cfg)
+	if err != nil {
+		return fmt.Errorf("creating a REST client: %w", err)
+	}
+	if err := rawhttp.RawGet(rc, o.IOStreams, r.Path); err != nil {
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
+		fmt.Fprintln(o.ErrOut, missingMessage(err, true))
+		return errReported
+	}
+	return nil
+}
