@@ -17,9 +17,8 @@
 // warnings and list progress, and the reflector hooks that feed it),
 // get*.go (`get`: get_run.go reads, get_print.go prints with kubectl's
 // printers; get_watch.go runs `watch` for `get -w`; get_raw.go is --raw;
-// get_fetch.go
-// reads named objects with a GET each where a list is refused, as kubectl
-// get reads them), errmsg.go (errors in kubectl get's words), serve.go
+// get_fetch.go reads named objects with a GET each where a list is
+// refused, as kubectl get reads them), errmsg.go (errors in kubectl get's words), serve.go
 // (`serve`: reflectors of every namespace behind pkg/serve's handler, one
 // per identity through pkg/daemon's lock; serve_ondemand.go: the kinds it
 // adds on demand and the Info it keeps true; serve_socket.go: its unix
