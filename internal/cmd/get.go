@@ -37,6 +37,10 @@ type GetOptions struct {
 	ChunkSize int64
 	getWatchFlags
 	raw rawGet // --raw
+	// ServerPrint is kubectl's --server-print: false prints NAME and AGE
+	// (and labels), kubectl's own table for a kind, not the server's
+	// columns.
+	ServerPrint bool
 }
 
 // NewCmdGet is `kubectl reflect get`.
@@ -57,6 +61,7 @@ With -w or --watch-only it is "kubectl reflect watch" with get's flags.`,
 	o.PrintFlags.AddFlags(c)
 	o.getWatchFlags.addFlags(c)
 	c.Flags().BoolVar(&o.IgnoreNotFound, "ignore-not-found", false, "If the requested object does not exist the command will return exit code 0.")
+	c.Flags().BoolVar(&o.ServerPrint, "server-print", true, "If true, print the server's columns (its Table), as kubectl does; false prints NAME and AGE.")
 	c.Flags().StringVar(&o.raw.Path, "raw", "", "Raw URI to request from the API server, written as it answers, as kubectl get --raw does.")
 	c.Flags().Int64Var(&o.ChunkSize, "chunk-size", 500, "Print large lists in chunks of this many objects, each aligned as kubectl aligns the pages it lists (with --list-mode=paged, list them so too). Pass 0 to print one table.")
 	return c
@@ -98,6 +103,10 @@ func (o *GetOptions) chunkSize() int {
 	}
 	return int(o.ChunkSize)
 }
+
+// serverColumns says whether a table has the server's columns (its Table
+// with every object), or kubectl's own NAME and AGE (--server-print=false).
+func (o *GetOptions) serverColumns() bool { return o.humanReadable() && o.ServerPrint }
 
 // humanReadable is true for the table formats (the default and wide).
 func (o *GetOptions) humanReadable() bool {

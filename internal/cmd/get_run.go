@@ -35,7 +35,7 @@ func (o *GetOptions) Run(ctx context.Context) error {
 	// A table is cells and metadata, and a name is metadata, unless
 	// --sort-by reads the objects.
 	read := kube.Scope{
-		Table:        o.humanReadable(),
+		Table:        o.serverColumns(),
 		MetadataOnly: (o.humanReadable() || *o.PrintFlags.OutputFormat == "name") && o.sortBy() == "",
 		Prune:        object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields},
 	}

@@ -48,10 +48,11 @@ func getRunE(o *GetOptions) func(*cobra.Command, []string) error {
 // every event type, no limit.
 func (o *GetOptions) asWatch() *WatchOptions {
 	return &WatchOptions{
-		target:     o.target,
-		IOStreams:  o.IOStreams,
-		PrintFlags: watchPrintFlags{PrintFlags: o.PrintFlags, OutputWatchEvents: o.OutputWatchEvents},
-		WatchOnly:  o.WatchOnly,
-		Events:     []string{"applied", "deleted"},
+		target:        o.target,
+		IOStreams:     o.IOStreams,
+		PrintFlags:    watchPrintFlags{PrintFlags: o.PrintFlags, OutputWatchEvents: o.OutputWatchEvents},
+		WatchOnly:     o.WatchOnly,
+		noServerPrint: !o.ServerPrint,
+		Events:        []string{"applied", "deleted"},
 	}
 }

@@ -49,6 +49,9 @@ type WatchOptions struct {
 	color     bool
 	progress  bool
 	printOpts output.Options // what the print flags ask for, checked by Validate
+	// noServerPrint is get -w --server-print=false: tables of NAME and AGE,
+	// not the server's columns.
+	noServerPrint bool
 }
 
 // NewCmdWatch is `kubectl reflect watch`.

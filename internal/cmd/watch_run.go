@@ -29,7 +29,7 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	// is metadata.
 	table := !o.Diff && o.PrintFlags.table()
 	read := kube.Scope{
-		Table: table, MetadataOnly: table || !o.Diff && o.PrintFlags.format() == "name",
+		Table: table && !o.noServerPrint, MetadataOnly: table || !o.Diff && o.PrintFlags.format() == "name",
 		Prune: object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields},
 	}
 	report := newReporter(o.ErrOut, o.progress)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -115,11 +116,33 @@ func TestGetMatchesKubectl(t *testing.T) {
 		{"get", "--raw", "/api", "-o", "json"},
 		{"get", "--raw", "/api", "-w"},
 		{"get", "--raw", "%zz"},
+		// --server-print=false: kubectl's own NAME and AGE, not the server's columns.
+		{"get", "cm", "-n", ns, "--server-print=false"},
+		{"get", "cm", "b-settings", "-n", ns, "--server-print=false", "-o", "wide", "--show-labels"},
+		{"get", "cm,secrets", "-n", ns, "--server-print=false", "-L", "app"},
+		{"get", "cm", "-n", ns, "--server-print=false", "--sort-by", ".metadata.name", "--no-headers"},
 		// One object by name, printed alone: its kind is the resource's.
 		{"get", "cm", "b-settings", "-n", ns, "-o", "name"},
 		{"get", "cm/b-settings", "-n", ns, "-o", "name"},
 	}
 	matchKubectl(t, kc, cases, strings.NewReplacer())
+}
+
+// TestGetWatchServerPrintFalse: get -w --server-print=false prints
+// kubectl's own NAME and AGE, under our EVENT column, not the server's
+// columns (DATA for a ConfigMap).
+func TestGetWatchServerPrintFalse(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	createCM(t, cs, ns, "a", nil, "k", "v")
+	p := start(t, cp, "get", "cm", "-n", ns, "-w", "--server-print=false")
+	if got := strings.Fields(p.Next()); !slices.Equal(got, []string{"EVENT", "NAME", "AGE"}) {
+		t.Errorf("header %q, want EVENT NAME AGE", got)
+	}
+	if got := strings.Fields(p.Next()); len(got) != 3 || got[0] != "APPLIED" || got[1] != "a" {
+		t.Errorf("row %q, want APPLIED a AGE", got)
+	}
 }
 
 // matchKubectl runs each of cases with kubectl and kubectl-reflect, with
