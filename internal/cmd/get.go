@@ -1,12 +1,15 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/kubectl/pkg/cmd/get"
+	cmdutil "k8s.io/kubectl/pkg/cmd/util"
 )
 
 const getExample = `  # List config maps, secrets and deployments of every namespace, as kubectl would
@@ -41,6 +44,9 @@ type GetOptions struct {
 	// (and labels), kubectl's own table for a kind, not the server's
 	// columns.
 	ServerPrint bool
+	// Subresource is kubectl's --subresource: named objects' status or
+	// scale, read with a GET each (see fetch).
+	Subresource string
 }
 
 // NewCmdGet is `kubectl reflect get`.
@@ -62,6 +68,7 @@ With -w or --watch-only it is "kubectl reflect watch" with get's flags.`,
 	o.getWatchFlags.addFlags(c)
 	c.Flags().BoolVar(&o.IgnoreNotFound, "ignore-not-found", false, "If the requested object does not exist the command will return exit code 0.")
 	c.Flags().BoolVar(&o.ServerPrint, "server-print", true, "If true, print the server's columns (its Table), as kubectl does; false prints NAME and AGE.")
+	cmdutil.AddSubresourceFlags(c, &o.Subresource, "If specified, gets the subresource of the requested objects (status, scale), with a GET each, as kubectl does.")
 	c.Flags().StringVar(&o.raw.Path, "raw", "", "Raw URI to request from the API server, written as it answers, as kubectl get --raw does.")
 	c.Flags().Int64Var(&o.ChunkSize, "chunk-size", 500, "Print large lists in chunks of this many objects, each aligned as kubectl aligns the pages it lists (with --list-mode=paged, list them so too). Pass 0 to print one table.")
 	return c
@@ -89,7 +96,16 @@ func (o *GetOptions) Validate() error {
 			return fmt.Errorf("invalid --sort-by %q: %w", s, err)
 		}
 	}
-	return o.target.resolve()
+	if err := o.target.resolve(); err != nil {
+		return err
+	}
+	if o.fromFiles() {
+		o.Subresource = "" // kubectl get -f reads the objects themselves, whatever --subresource says
+	}
+	if o.Subresource != "" && slices.ContainsFunc(o.targets, func(tg wanted) bool { return tg.err == nil && len(tg.Names) == 0 }) {
+		return errors.New("subresource cannot be used when bulk resources are specified")
+	}
+	return nil
 }
 
 func (o *GetOptions) sortBy() string { return *o.PrintFlags.HumanReadableFlags.SortBy }
@@ -107,6 +123,13 @@ func (o *GetOptions) chunkSize() int {
 // serverColumns says whether a table has the server's columns (its Table
 // with every object), or kubectl's own NAME and AGE (--server-print=false).
 func (o *GetOptions) serverColumns() bool { return o.humanReadable() && o.ServerPrint }
+
+// namesOnly says whether get prints names (-o name) that are the
+// resource's kind and the objects' names, which their metadata alone
+// gives; a subresource's are its own kind's (scale.autoscaling/NAME).
+func (o *GetOptions) namesOnly() bool {
+	return *o.PrintFlags.OutputFormat == "name" && o.Subresource == ""
+}
 
 // humanReadable is true for the table formats (the default and wide).
 func (o *GetOptions) humanReadable() bool {

@@ -19,10 +19,10 @@ func (o *GetOptions) byName(tg wanted, err error) bool {
 		(apierrors.IsForbidden(err) || apierrors.IsMethodNotSupported(err))
 }
 
-// fetch reads tg's objects with a GET each, at the API server, as kubectl
-// get does: a snapshot per name in the order given, holding the object or
-// the GET's error (a NotFound too: the server's words, which missing
-// leaves out under --ignore-not-found).
+// fetch reads tg's objects (their --subresource, if given) with a GET
+// each, at the API server, as kubectl get does: a snapshot per name in the
+// order given, holding the object or the GET's error (a NotFound too: the
+// server's words, which missing leaves out under --ignore-not-found).
 func (o *GetOptions) fetch(ctx context.Context, tg wanted, read kube.Scope) []snapshot {
 	rc, err := kube.NewRESTClient(o.config)
 	if err != nil {
@@ -36,7 +36,7 @@ func (o *GetOptions) fetch(ctx context.Context, tg wanted, read kube.Scope) []sn
 			snaps = append(snaps, s) // missing reports it
 			continue
 		}
-		if obj, err := client.Get(ctx, name); err != nil {
+		if obj, err := client.Get(ctx, name, o.Subresource); err != nil {
 			s = snapshot{res: tg.Resource, err: err}
 		} else {
 			s.objs, s.columns = []*object.Object{obj}, client.Columns()

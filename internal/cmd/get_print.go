@@ -145,7 +145,7 @@ func (o *GetOptions) printGeneric(snaps []snapshot) error {
 	if s := o.sortBy(); s != "" {
 		printer = &get.SortingPrinter{Delegate: printer, SortField: s}
 	}
-	if format == "name" && o.sortBy() == "" {
+	if o.namesOnly() && o.sortBy() == "" {
 		// What the name printer does with a List, or with one object: its
 		// kind is the resource's, which a PartialObjectMetadata's is not.
 		return printNames(printer, snaps, o.Out)

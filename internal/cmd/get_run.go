@@ -36,24 +36,12 @@ func (o *GetOptions) Run(ctx context.Context) error {
 	// --sort-by reads the objects.
 	read := kube.Scope{
 		Table:        o.serverColumns(),
-		MetadataOnly: (o.humanReadable() || *o.PrintFlags.OutputFormat == "name") && o.sortBy() == "",
+		MetadataOnly: (o.humanReadable() || o.namesOnly()) && o.sortBy() == "",
 		Prune:        object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields},
 	}
-	report := newReporter(o.ErrOut, isTerminal(o.ErrOut))
-	opts := o.oneShotOptions()
-	opts.PageSize = o.ChunkSize // --list-mode=paged; 0 is the default
-	leases, release, err := o.acquire(opts, report.hooks(false), read)
+	snaps, err := o.read(ctx, read)
 	if err != nil {
 		return err
-	}
-	defer release()
-	failed := o.sync(ctx, leases)
-	if ctx.Err() != nil {
-		return errInterrupted // print nothing half-listed
-	}
-	snaps := o.snapshots(ctx, leases, failed, read)
-	if ctx.Err() != nil {
-		return errInterrupted
 	}
 	missing := o.missing(snaps)
 	if o.fromFiles() {
@@ -78,6 +66,37 @@ func (o *GetOptions) Run(ctx context.Context) error {
 		return errReported
 	}
 	return nil
+}
+
+// read takes what get prints of each target: the snapshots of stores,
+// or, with --subresource, what a GET of each named object's subresource
+// answers (no store holds subresources). Interrupted, it returns
+// errInterrupted: get prints nothing half-read.
+func (o *GetOptions) read(ctx context.Context, read kube.Scope) ([]snapshot, error) {
+	if o.Subresource != "" {
+		var snaps []snapshot
+		for _, tg := range o.targets {
+			snaps = append(snaps, o.fetch(ctx, tg, read)...)
+		}
+		return snaps, ctx.Err()
+	}
+	report := newReporter(o.ErrOut, isTerminal(o.ErrOut))
+	opts := o.oneShotOptions()
+	opts.PageSize = o.ChunkSize // --list-mode=paged; 0 is the default
+	leases, release, err := o.acquire(opts, report.hooks(false), read)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	failed := o.sync(ctx, leases)
+	if ctx.Err() != nil {
+		return nil, errInterrupted // print nothing half-listed
+	}
+	snaps := o.snapshots(ctx, leases, failed, read)
+	if ctx.Err() != nil {
+		return nil, errInterrupted
+	}
+	return snaps, nil
 }
 
 // sync waits for every reflector's first list and then stops it (its

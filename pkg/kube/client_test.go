@@ -374,7 +374,7 @@ func TestServerErrors(t *testing.T) {
 			return err
 		}},
 		{"Get", func(t *testing.T, c *Client) error {
-			_, err := c.Get(t.Context(), "a")
+			_, err := c.Get(t.Context(), "a", "")
 			return err
 		}},
 		{"Watch", func(t *testing.T, c *Client) error {

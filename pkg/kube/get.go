@@ -9,16 +9,17 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 )
 
-// Get reads the object called name, as List reads the objects of the
-// client's scope: a Table of one row (whose columns Columns returns
+// Get reads the object called name, or its subresource (status, scale)
+// unless subresource is "", as List reads the objects of the client's
+// scope: a Table of one row (whose columns Columns returns
 // afterwards), its metadata, or the object, pruned. It is not a reflector's
 // request: `get` falls back on it for a user allowed to read objects by
 // name but not to list them, as kubectl get reads named objects. The
 // scope's selectors and Names do not apply to it. Errors are the server's
 // Status (NotFound when there is no such object), wrapped.
-func (c *Client) Get(ctx context.Context, name string) (*object.Object, error) {
+func (c *Client) Get(ctx context.Context, name, subresource string) (*object.Object, error) {
 	ep := c.ep.Load()
-	res := c.accept(c.rest.Get().AbsPath(ep.path, name), false).Do(ctx)
+	res := c.accept(c.rest.Get().AbsPath(ep.path, name, subresource), false).Do(ctx)
 	body, err := res.Raw()
 	if err != nil {
 		err = res.Error() // the server's Status, which Raw does not read

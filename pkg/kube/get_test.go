@@ -40,7 +40,7 @@ func TestGet(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			api := &fakeAPI{status: http.StatusOK, body: tt.body}
 			c := NewClient(serve(t, api), configMaps, tt.scope)
-			obj, err := c.Get(t.Context(), "a")
+			obj, err := c.Get(t.Context(), "a", "")
 			if err != nil {
 				t.Fatalf("Get: %v", err)
 			}
