@@ -35,7 +35,7 @@ func TestGetSubresourceMatchesKubectl(t *testing.T) {
 		{"get", "pod", "idle", "--subresource", "status", "-o", "jsonpath={.status.phase}"},
 		{"get", "pod", "idle", "--subresource", "status", "-o", "name"},
 		{"get", "cm", "kube-root-ca.crt", "--subresource", "status"}, // none: the server's 404
-		{"get", "deploy", "--subresource", "scale"},                   // no name
+		{"get", "deploy", "--subresource", "scale"},                  // no name
 	}
 	matchKubectl(t, kc, cases, strings.NewReplacer())
 }
