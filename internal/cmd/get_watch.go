@@ -53,6 +53,7 @@ func (o *GetOptions) asWatch() *WatchOptions {
 		PrintFlags:    watchPrintFlags{PrintFlags: o.PrintFlags, OutputWatchEvents: o.OutputWatchEvents},
 		WatchOnly:     o.WatchOnly,
 		noServerPrint: !o.ServerPrint,
+		kubectlErrors: true,
 		Events:        []string{"applied", "deleted"},
 	}
 }

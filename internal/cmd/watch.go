@@ -52,6 +52,9 @@ type WatchOptions struct {
 	// noServerPrint is get -w --server-print=false: tables of NAME and AGE,
 	// not the server's columns.
 	noServerPrint bool
+	// kubectlErrors is get -w: a kind that fails for good is reported as
+	// kubectl get reports it (Error from server (Forbidden): ...).
+	kubectlErrors bool
 }
 
 // NewCmdWatch is `kubectl reflect watch`.

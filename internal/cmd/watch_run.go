@@ -62,7 +62,7 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 				return
 			}
 			if err := l.Err(); err != nil {
-				report.errorf("%v", err)
+				o.reportFailure(report, err)
 				s.end(wake)
 				mu.Lock()
 				failures++
@@ -206,4 +206,14 @@ func (o *WatchOptions) track(s *stream, c store.Change[*object.Object], dst []ou
 
 func kindOf(res kube.Resource) *output.Kind {
 	return &output.Kind{Kind: res.Kind, Group: res.GVR.Group, Resource: res.GVR.Resource, Namespaced: res.Namespaced}
+}
+
+// reportFailure reports a kind that failed for good: as `error: ...`, or,
+// for get -w, in kubectl get's words (missingMessage).
+func (o *WatchOptions) reportFailure(report *reporter, err error) {
+	if o.kubectlErrors {
+		report.line("", "%s", missingMessage(err, true))
+		return
+	}
+	report.errorf("%v", err)
 }

@@ -104,6 +104,10 @@ func TestForbidden(t *testing.T) {
 		_, stderr, code := runOnce(t, nil, "get", "secrets", "-n", ns, user)
 		assertKubectlError(t, cp.UserKubeconfig(), stderr, code, "get", "secrets", "-n", ns)
 	})
+	t.Run("get -w only kind", func(t *testing.T) {
+		_, stderr, code := runOnce(t, nil, "get", "secrets", "-n", ns, "-w", user)
+		assertKubectlError(t, cp.UserKubeconfig(), stderr, code, "get", "secrets", "-n", ns, "-w")
+	})
 	t.Run("get one of two kinds", func(t *testing.T) {
 		out, stderr, code := runOnce(t, nil, "get", "configmaps,secrets", "-n", ns, "-o", "name", user)
 		if out != "configmap/visible\n" {
