@@ -73,12 +73,15 @@ func (o *GetOptions) Run(ctx context.Context) error {
 // answers (no store holds subresources). Interrupted, it returns
 // errInterrupted: get prints nothing half-read.
 func (o *GetOptions) read(ctx context.Context, read kube.Scope) ([]snapshot, error) {
-	if o.Subresource != "" {
+	if o.Subresource != "" { // resource arguments only: -f reads the objects
 		var snaps []snapshot
 		for _, tg := range o.targets {
 			snaps = append(snaps, o.fetch(ctx, tg, read)...)
 		}
-		return snaps, ctx.Err()
+		if ctx.Err() != nil {
+			return nil, errInterrupted
+		}
+		return snaps, nil
 	}
 	report := newReporter(o.ErrOut, isTerminal(o.ErrOut))
 	opts := o.oneShotOptions()
