@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"bytes"
 	"io"
 	"net/http"
 	"sync"
@@ -28,8 +27,11 @@ type openAPI struct {
 }
 
 type openAPIDoc struct {
-	*answer
-	fetched time.Time
+	code        int
+	contentType string
+	etag        string
+	body        []byte
+	fetched     time.Time
 }
 
 func (o *openAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -49,64 +51,32 @@ func (o *openAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			o.mu.Unlock()
 		}
 	}
-	doc.write(w)
+	if doc.contentType != "" {
+		w.Header().Set("Content-Type", doc.contentType)
+	}
+	if doc.etag != "" {
+		w.Header().Set("Etag", doc.etag)
+	}
+	w.WriteHeader(doc.code)
+	_, _ = w.Write(doc.body)
 }
 
 func (o *openAPI) fetch(r *http.Request) (*openAPIDoc, error) {
-	get := r.Clone(r.Context())
-	get.Method = http.MethodGet // a HEAD too
-	a, err := forward(o.client, o.host, get, nil)
+	req, err := http.NewRequestWithContext(r.Context(), http.MethodGet, o.host+r.URL.RequestURI(), nil)
 	if err != nil {
 		return nil, err
 	}
-	return &openAPIDoc{answer: a, fetched: o.now()}, nil
-}
-
-// answer is an API server's answer, read whole.
-type answer struct {
-	code        int
-	contentType string
-	etag        string
-	body        []byte
-}
-
-func (a *answer) write(w http.ResponseWriter) {
-	if a.contentType != "" {
-		w.Header().Set("Content-Type", a.contentType)
+	if a := r.Header.Get("Accept"); a != "" {
+		req.Header.Set("Accept", a)
 	}
-	if a.etag != "" {
-		w.Header().Set("Etag", a.etag)
-	}
-	w.WriteHeader(a.code)
-	_, _ = w.Write(a.body)
-}
-
-// forward asks the server at host, through client (whose credentials are
-// the daemon's), what r asks, with body, and reads its answer. Only the
-// method, the path and query, Accept and Content-Type go: not r's
-// credentials, which are the daemon's token.
-func forward(client *http.Client, host string, r *http.Request, body []byte) (*answer, error) {
-	var in io.Reader
-	if body != nil {
-		in = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(r.Context(), r.Method, host+r.URL.RequestURI(), in)
-	if err != nil {
-		return nil, err
-	}
-	for _, h := range []string{"Accept", "Content-Type"} {
-		if v := r.Header.Get(h); v != "" {
-			req.Header.Set(h, v)
-		}
-	}
-	resp, err := client.Do(req)
+	resp, err := o.client.Do(req)
 	if err != nil {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	out, err := io.ReadAll(resp.Body)
+	body, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return nil, err
 	}
-	return &answer{code: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), etag: resp.Header.Get("Etag"), body: out}, nil
+	return &openAPIDoc{code: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), etag: resp.Header.Get("Etag"), body: body, fetched: o.now()}, nil
 }
