@@ -47,7 +47,7 @@ func TestGetWithoutListMatchesKubectl(t *testing.T) {
 		as(getter, "get", "ns", ns, "default", "-o", "name"),
 		as(getter, "get", "-f", manifest),
 		as(getter, "get", "-f", manifest, "-o", "json"),
-		// Neither list nor get: the server's errors.
+		// Lists refused (and a user who may not even get): the server's errors.
 		as(getter, "get", "cm"),
 		as(getter, "get", "cm,secrets"),
 		as(getter, "get", "cm", "-o", "json"),
