@@ -11,7 +11,8 @@
 // on the read-ahead goroutine (inflate.go, readahead.go). A Client answered 404 finds its resource again through
 // discovery (Client.Rediscover, RediscoverWith): a custom resource whose
 // definition was deleted may come back serving another version. Client.Get
-// reads one object by name (get.go), for `get` where a list is refused.
+// reads one object, or its subresource, by name (get.go), for `get` where
+// a list is refused and for --subresource.
 //
 // It exists apart from pkg/watch so that the watcher stays a pure state
 // machine tested with scripted clients, and apart from the commands so that

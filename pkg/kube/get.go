@@ -13,9 +13,10 @@ import (
 // unless subresource is "", as List reads the objects of the client's
 // scope: a Table of one row (whose columns Columns returns
 // afterwards), its metadata, or the object, pruned. It is not a reflector's
-// request: `get` falls back on it for a user allowed to read objects by
-// name but not to list them, as kubectl get reads named objects. The
-// scope's selectors and Names do not apply to it. Errors are the server's
+// request: `get` uses it where no store answers, as kubectl get reads
+// named objects: for a user allowed to read objects by name but not to
+// list them, and for subresources. The scope's selectors and Names do not
+// apply to it. Errors are the server's
 // Status (NotFound when there is no such object), wrapped.
 func (c *Client) Get(ctx context.Context, name, subresource string) (*object.Object, error) {
 	ep := c.ep.Load()
