@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"net/url"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/kubernetes/scheme"
-	"k8s.io/client-go/rest"
+	cmdutil "k8s.io/kubectl/pkg/cmd/util"
 	"k8s.io/kubectl/pkg/rawhttp"
 )
 
@@ -39,14 +37,7 @@ func (r rawGet) validate(o *GetOptions, args []string) error {
 // run GETs the path and writes the answer to o.Out; the server's error is
 // reported as kubectl reports it.
 func (r rawGet) run(ctx context.Context, o *GetOptions) error {
-	cfg, err := o.configFlags.ToRESTConfig()
-	if err != nil {
-		return err
-	}
-	cfg = rest.CopyConfig(cfg)
-	cfg.GroupVersion, cfg.APIPath = &schema.GroupVersion{Version: "v1"}, "/api"
-	cfg.NegotiatedSerializer = scheme.Codecs.WithoutConversion()
-	rc, err := rest.RESTClientFor(cfg)
+	rc, err := cmdutil.NewFactory(o.configFlags).RESTClient() // the client kubectl get --raw uses
 	if err != nil {
 		return fmt.Errorf("creating a REST client: %w", err)
 	}
