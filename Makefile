@@ -22,7 +22,7 @@ KREW_MANIFEST ?= krew/reflect.yaml
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 DIST := $(GO) run ./hack/dist
 
-.PHONY: all build test unit e2e bench demo lint vet fmt clean controlplane dist krew-manifest validate-krew-manifest image
+.PHONY: all build test unit e2e fuzz bench demo lint vet fmt clean controlplane dist krew-manifest validate-krew-manifest image
 
 all: build
 
@@ -45,6 +45,17 @@ unit:
 
 e2e: controlplane
 	$(GO) test -race -timeout 40m -count=1 ./test/...
+
+## fuzz: explore from the seeds of every fuzz target (the readers of what servers send), FUZZTIME
+## each; `make test` runs the seeds and the crashers kept in testdata/fuzz. A crash writes its input
+## to the package's testdata/fuzz: commit it with the fix, and it stays a test.
+FUZZTIME ?= 30s
+fuzz:
+	@set -e; for pkg in $$(git grep -l '^func Fuzz' -- '*_test.go' | xargs -n1 dirname | sort -u); do \
+	  for target in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$pkg/*_test.go); do \
+	    echo "$$pkg $$target"; $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) ./$$pkg; \
+	  done; \
+	done
 
 bench: controlplane build
 	$(GO) run ./test/bench -publish BENCHMARKS.md $(BENCHFLAGS)

@@ -116,7 +116,10 @@ func identity(doc string) (ns, name, uid, rv string, hasKind bool) {
 }
 
 // Decode reads one JSON object, and cells, the JSON array of its printer
-// cells when the server sent a Table. When known holds an object of the same
+// cells when the server sent a Table. raw must be valid JSON, as every value
+// pkg/kube reads is once it is whole: Decode does not validate it again (a
+// second pass over every object), and what it makes of invalid JSON is
+// unspecified, though it never panics. When known holds an object of the same
 // namespace, name and resourceVersion (and cells or none, as this one),
 // Decode returns that one: a relist of unchanged objects then allocates
 // nothing.
@@ -146,7 +149,14 @@ func (d *Decoder) Decode(raw, cells []byte, known Known) (*Object, error) {
 	d.scratch = doc[:0]
 	// One allocation holds name, uid and resourceVersion, so that a store's
 	// keys pin nothing else; the namespace is interned (objects share few).
-	meta := name + uid + rv
+	// Not name + uid + rv: with uid and rv empty, Go returns name itself,
+	// which points into raw, the caller's buffer.
+	var b strings.Builder
+	b.Grow(len(name) + len(uid) + len(rv))
+	b.WriteString(name)
+	b.WriteString(uid)
+	b.WriteString(rv)
+	meta := b.String()
 	o := &Object{
 		Namespace:       unique.Make(ns).Value(),
 		Name:            meta[:len(name)],

@@ -127,6 +127,38 @@ func TestDecodePruneLeavesInputAlone(t *testing.T) {
 	}
 }
 
+// TestDecodeCopiesIdentity: an object's identity owns its bytes, whichever
+// of its fields are empty: the caller reuses the buffer it decoded from (the
+// fuzzer found a name that changed with the next read when uid and
+// resourceVersion were missing).
+func TestDecodeCopiesIdentity(t *testing.T) {
+	for _, raw := range []string{
+		`{"metadata":{"name":"a"}}`,
+		`{"metadata":{"namespace":"n","name":"a"}}`,
+		`{"metadata":{"name":"a","uid":"u"}}`,
+		`{"metadata":{"resourceVersion":"1"}}`,
+		`{"metadata":{"name":"a","uid":"u","resourceVersion":"1"}}`,
+	} {
+		t.Run(raw, func(t *testing.T) {
+			buf := []byte(raw)
+			o, err := Decode(buf, Prune{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := *o
+			for i := range buf {
+				buf[i] = 'x'
+			}
+			if o.Namespace != before.Namespace || o.Name != before.Name || o.UID != before.UID || o.ResourceVersion != before.ResourceVersion {
+				t.Fatalf("identity changed with the buffer: %+v", o)
+			}
+			if got := strings.Join([]string{o.Namespace, o.Name, o.UID, o.ResourceVersion}, "|"); strings.Contains(got, "x") {
+				t.Fatalf("identity %q reads the caller's buffer", got)
+			}
+		})
+	}
+}
+
 // TestDecodeRejectsNonObjects: anything but a JSON object is an error.
 func TestDecodeRejectsNonObjects(t *testing.T) {
 	for _, raw := range []string{"", "   ", "null", "[]", `[{"metadata":{}}]`, `"x"`, "42", "true", "garbage"} {
