@@ -41,7 +41,7 @@ var (
 
 // cm is a ConfigMap at resourceVersion rv with labels k=v,... and the
 // cells a server sends (Name, Data, Age).
-func cm(t *testing.T, ns, name string, rv int, labels ...string) *object.Object {
+func cm(t testing.TB, ns, name string, rv int, labels ...string) *object.Object {
 	t.Helper()
 	lbl := map[string]string{}
 	for _, kv := range labels {
@@ -123,7 +123,7 @@ func (s *fakeStream) Close() { s.once.Do(func() { close(s.closed) }) }
 // fixture is a handler over one reflector of ConfigMaps, served by an
 // httptest server.
 type fixture struct {
-	t      *testing.T
+	t      testing.TB
 	f      *fakeServer
 	lease  *reflector.Lease
 	server *httptest.Server
@@ -131,19 +131,19 @@ type fixture struct {
 	h      *Handler
 }
 
-func newFixture(t *testing.T, history int, objects ...*object.Object) *fixture {
+func newFixture(t testing.TB, history int, objects ...*object.Object) *fixture {
 	t.Helper()
 	return newFixtureWith(t, history, time.Hour, objects...)
 }
 
-func newFixtureWith(t *testing.T, history int, bookmarks time.Duration, objects ...*object.Object) *fixture {
+func newFixtureWith(t testing.TB, history int, bookmarks time.Duration, objects ...*object.Object) *fixture {
 	t.Helper()
 	return newFixtureOpts(t, history, Options{BookmarkInterval: bookmarks}, objects...)
 }
 
 // newFixtureOpts is a fixture whose handler has opts (its Resources, Version
 // and Now are the fixture's).
-func newFixtureOpts(t *testing.T, history int, opts Options, objects ...*object.Object) *fixture {
+func newFixtureOpts(t testing.TB, history int, opts Options, objects ...*object.Object) *fixture {
 	t.Helper()
 	f := &fakeServer{objects: objects, rv: "10", events: make(chan watch.WatchEvent[*object.Object]), watches: make(chan struct{}, 10)}
 	set := reflector.NewSet(reflector.SetOptions{NewClient: f.newClient, History: history})
@@ -292,7 +292,7 @@ func (e watchEvent) String() string {
 
 // watchClient reads a watch's events as they come.
 type watchClient struct {
-	t      *testing.T
+	t      testing.TB
 	code   int
 	events chan watchEvent // closed at the end of the stream
 }
