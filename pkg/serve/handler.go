@@ -25,6 +25,8 @@ type Source interface {
 	Columns() []object.Column
 	Synced() <-chan struct{}
 	Get(store.Key) (*object.Object, bool)
+	// Snapshot is every object, in the API server's order
+	// (store.CompareKeys), and the resourceVersion they are current to.
 	Snapshot() ([]*object.Object, string)
 	ResourceVersion() string
 	Subscribe(ctx context.Context, opts store.SubscribeOptions) *store.Subscription[*object.Object]

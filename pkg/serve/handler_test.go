@@ -183,36 +183,6 @@ func TestPaging(t *testing.T) {
 	}
 }
 
-// TestKeyOrder pins the comparison of keys as etcd orders them.
-func TestKeyOrder(t *testing.T) {
-	tests := []struct {
-		ans, an, bns, bn string
-		want             int
-	}{
-		{"a", "x", "a", "x", 0},
-		{"a", "x", "a", "y", -1},
-		{"a-b", "y", "a", "x", -1}, // '-' < '/'
-		{"a", "x", "ab", "x", -1},  // '/' < 'b'
-		{"", "x", "", "xy", -1},
-		{"", "b", "", "a", 1},
-	}
-	for _, tt := range tests {
-		if got := compareKey(tt.ans, tt.an, tt.bns, tt.bn); got != tt.want {
-			t.Errorf("compareKey(%s/%s, %s/%s) = %d, want %d", tt.ans, tt.an, tt.bns, tt.bn, got, tt.want)
-		}
-		if got := strings.Compare(join(tt.ans, tt.an), join(tt.bns, tt.bn)); got != tt.want {
-			t.Errorf("the joined keys compare %d, want %d", got, tt.want)
-		}
-	}
-}
-
-func join(ns, name string) string {
-	if ns == "" {
-		return name
-	}
-	return ns + "/" + name
-}
-
 // TestTooLarge: a resourceVersion the cache has not reached is waited for;
 // one it does not reach in time is answered as the API server does (504,
 // cause ResourceVersionTooLarge; an ERROR event for a watch).

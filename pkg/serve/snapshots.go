@@ -47,7 +47,6 @@ func (s *snapshots) current(src Source) *snapshot {
 		return sn
 	}
 	items, rv := src.Snapshot()
-	sortByKey(items)
 	return &snapshot{rv: rv, items: items}
 }
 

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"cmp"
 	"fmt"
 	"time"
 )
@@ -17,10 +16,6 @@ func (k Key) String() string {
 		return k.Name
 	}
 	return k.Namespace + "/" + k.Name
-}
-
-func compareKeys(a, b Key) int {
-	return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 }
 
 // Object is what a Store keeps: anything with a namespace, a name and a

@@ -205,7 +205,7 @@ func (v *view) apply(c Change[*obj]) error {
 // equal reports how the view differs from the store's state (by rv).
 func (v *view) equal(s *Store[*obj]) string {
 	var got []string
-	for _, k := range slices.SortedFunc(maps.Keys(v.items), compareKeys) {
+	for _, k := range slices.SortedFunc(maps.Keys(v.items), CompareKeys) {
 		got = append(got, v.items[k].String())
 	}
 	return diffStrings(got, state(s))

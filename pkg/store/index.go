@@ -94,6 +94,6 @@ func (ix *indexes[T]) keys(name, value string) ([]Key, bool) {
 	for k := range byVal[value] {
 		keys = append(keys, k)
 	}
-	slices.SortFunc(keys, compareKeys)
+	slices.SortFunc(keys, CompareKeys)
 	return keys, true
 }

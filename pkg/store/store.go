@@ -171,7 +171,7 @@ func diff[T Object](old map[Key]T, relist *relistBuffer[T], was, rv string, agai
 			gone = append(gone, k)
 		}
 	}
-	slices.SortFunc(gone, compareKeys)
+	slices.SortFunc(gone, CompareKeys)
 	changes := make([]Change[T], 0, len(gone))
 	for _, k := range gone {
 		changes = append(changes, Change[T]{Type: Deleted, Key: k, Object: old[k], Old: old[k], HasOld: true, ResourceVersion: was})
@@ -269,7 +269,7 @@ func (s *Store[T]) Get(k Key) (T, bool) {
 }
 
 // List returns a snapshot of the objects for which keep returns true (all
-// when keep is nil), sorted by namespace and name.
+// when keep is nil), in the API server's order (see CompareKeys).
 func (s *Store[T]) List(keep func(T) bool) []T {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -283,14 +283,12 @@ func (s *Store[T]) listLocked(keep func(T) bool) []T {
 			out = append(out, obj)
 		}
 	}
-	slices.SortFunc(out, func(a, b T) int {
-		return cmp.Or(cmp.Compare(a.GetNamespace(), b.GetNamespace()), cmp.Compare(a.GetName(), b.GetName()))
-	})
+	slices.SortFunc(out, func(a, b T) int { return CompareKeys(KeyOf(a), KeyOf(b)) })
 	return out
 }
 
 // Snapshot returns the objects for which keep returns true (all when keep
-// is nil), sorted by namespace and name, and the resourceVersion they are
+// is nil), in the API server's order (see CompareKeys), and the resourceVersion they are
 // current to, both read at the same instant: a consumer that lists then
 // watches from rv misses nothing and sees nothing twice.
 func (s *Store[T]) Snapshot(keep func(T) bool) (items []T, rv string) {
@@ -301,7 +299,7 @@ func (s *Store[T]) Snapshot(keep func(T) bool) (items []T, rv string) {
 
 // ByIndex returns a snapshot of the objects under value in the named index
 // (NamespaceIndex or one of Options.Indexes) for which keep returns true
-// (all when keep is nil), sorted by namespace and name.
+// (all when keep is nil), in the API server's order (see CompareKeys).
 func (s *Store[T]) ByIndex(name, value string, keep func(T) bool) ([]T, error) {
 	if name == NamespaceIndex {
 		s.addNamespaceIndex()

@@ -27,7 +27,7 @@ func TestScripted(t *testing.T) {
 		name:      "first list: Applied in list order, then Synced",
 		events:    relist("10", "ns/b@3", "ns/a@5", "default/c@1", "node1@2"),
 		want:      []string{"Applied ns/b@3", "Applied ns/a@5", "Applied default/c@1", "Applied node1@2", "Synced"},
-		wantState: []string{"node1@2", "default/c@1", "ns/a@5", "ns/b@3"},
+		wantState: []string{"default/c@1", "node1@2", "ns/a@5", "ns/b@3"},
 		wantRV:    "10",
 	}, {
 		name:   "empty first list still syncs",

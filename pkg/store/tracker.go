@@ -52,6 +52,6 @@ func appendGone[T Object](dst []Change[T], gone map[Key]T, rv string) []Change[T
 	for k, obj := range gone {
 		dst = append(dst, Change[T]{Type: Deleted, Key: k, Object: obj, Old: obj, HasOld: true, ResourceVersion: rv})
 	}
-	slices.SortFunc(dst[n:], func(a, b Change[T]) int { return compareKeys(a.Key, b.Key) })
+	slices.SortFunc(dst[n:], func(a, b Change[T]) int { return CompareKeys(a.Key, b.Key) })
 	return dst
 }

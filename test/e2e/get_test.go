@@ -128,6 +128,33 @@ func TestGetMatchesKubectl(t *testing.T) {
 	matchKubectl(t, kc, cases, strings.NewReplacer())
 }
 
+// TestGetAllNamespacesInKubectlsOrder: across namespaces, objects are
+// printed in the API server's order, that of their keys NAMESPACE/NAME:
+// namespace "N-b" before "N" ('-' < '/'), as kubectl prints them, not
+// sorted by namespace then name.
+func TestGetAllNamespacesInKubectlsOrder(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	longer := ns + "-b"
+	if _, err := cs.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: longer}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.CoreV1().Namespaces().Delete(context.Background(), longer, metav1.DeleteOptions{}) })
+	labels := map[string]string{"order": ns}
+	for _, name := range []string{"x", "x-y", "x.y", "x0"} {
+		createCM(t, cs, ns, name, labels)
+		createCM(t, cs, longer, name, labels)
+	}
+	sel := "order=" + ns
+	matchKubectl(t, cp.AdminKubeconfig(), [][]string{
+		{"get", "cm", "-A", "-l", sel},
+		{"get", "cm", "-A", "-l", sel, "-o", "name"},
+		{"get", "cm", "-A", "-l", sel, "-o", "json"},
+		{"get", "cm", "-A", "-l", sel, "-o", "jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name} {end}"},
+	}, strings.NewReplacer(ns, "NS"))
+}
+
 // TestGetWatchServerPrintFalse: get -w --server-print=false prints
 // kubectl's own NAME and AGE, under our EVENT column, not the server's
 // columns (DATA for a ConfigMap).

@@ -1,0 +1,53 @@
+package store
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCompareKeys pins the API server's order of keys: the strings
+// NAMESPACE/NAME (or NAME) compared.
+func TestCompareKeys(t *testing.T) {
+	tests := []struct {
+		a, b Key
+		want int
+	}{
+		{Key{"a", "x"}, Key{"a", "x"}, 0},
+		{Key{"a", "x"}, Key{"a", "y"}, -1},
+		{Key{"a-b", "y"}, Key{"a", "x"}, -1}, // '-' < '/'
+		{Key{"app-dev", "z"}, Key{"app", "a"}, -1},
+		{Key{"a", "x"}, Key{"ab", "x"}, -1}, // '/' < 'b'
+		{Key{"ab", "a"}, Key{"b", "a"}, -1},
+		{Key{"b", "a"}, Key{"ab", "z"}, 1},
+		{Key{"", "x"}, Key{"", "xy"}, -1},
+		{Key{"", "b"}, Key{"", "a"}, 1},
+		{Key{"a", "x"}, Key{"", "a/x"}, 0}, // a continue token's key
+		{Key{"a", "x"}, Key{"", "a/"}, 1},
+		{Key{"a", "x"}, Key{"", "a-"}, 1},
+		{Key{"a", "x"}, Key{"", "a0"}, -1},
+		{Key{"", "a"}, Key{"a", ""}, -1},
+	}
+	for _, tt := range tests {
+		if got := CompareKeys(tt.a, tt.b); got != tt.want {
+			t.Errorf("CompareKeys(%v, %v) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+		if got := CompareKeys(tt.b, tt.a); got != -tt.want {
+			t.Errorf("CompareKeys(%v, %v) = %d, want %d", tt.b, tt.a, got, -tt.want)
+		}
+		if got := strings.Compare(tt.a.String(), tt.b.String()); got != tt.want {
+			t.Errorf("the keys as strings compare %d, want %d", got, tt.want)
+		}
+	}
+}
+
+// FuzzCompareKeys: CompareKeys is the comparison of the keys as strings.
+func FuzzCompareKeys(f *testing.F) {
+	f.Add("a-b", "y", "a", "x")
+	f.Add("a", "x", "", "a/x")
+	f.Fuzz(func(t *testing.T, ans, an, bns, bn string) {
+		a, b := Key{ans, an}, Key{bns, bn}
+		if got, want := CompareKeys(a, b), strings.Compare(a.String(), b.String()); got != want {
+			t.Fatalf("CompareKeys(%q, %q) = %d, the strings compare %d", a, b, got, want)
+		}
+	})
+}
