@@ -24,9 +24,10 @@ var errReported = errors.New("errors were reported")
 
 // NewCmdReflect is the root command, `kubectl reflect`.
 func NewCmdReflect(streams genericiooptions.IOStreams) *cobra.Command {
+	warnings := newServerWarnings(streams.ErrOut)
 	flags := genericclioptions.NewConfigFlags(true).
 		WithWarningPrinter(streams). // the RESTMapper's, e.g. an ambiguous short name
-		WithWrapConfigFn(printServerWarnings(streams.ErrOut))
+		WithWrapConfigFn(warnings.wrapConfig)
 	root := &cobra.Command{
 		Use:   "kubectl-reflect",
 		Short: "Watch and query Kubernetes objects the way controllers do",
@@ -43,12 +44,15 @@ other clients as a read-only API (serve), or runs built-in controllers on them
 	flags.AddFlags(root.PersistentFlags())
 	verbosity := root.PersistentFlags().IntP("v", "v", 0, "Log level of client-go's logs on stderr (0: none)")
 	addProfileFlags(root.PersistentFlags())
+	root.PersistentFlags().BoolVar(&warnings.asErrors, "warnings-as-errors", false,
+		"Treat warnings received from the server as errors and exit with a non-zero exit code")
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
 		if err := setupLogs(*verbosity); err != nil {
 			return err
 		}
 		return startProfile(root)
 	}
+	root.PersistentPostRunE = func(*cobra.Command, []string) error { return warnings.err() }
 	registry := builtins()
 	root.AddCommand(NewCmdWatch(flags, streams), NewCmdGet(flags, streams), NewCmdServe(flags, streams), NewCmdVersion(streams),
 		NewCmdRunController(flags, streams, registry), NewCmdCRD(flags, streams, registry))
@@ -56,16 +60,44 @@ other clients as a read-only API (serve), or runs built-in controllers on them
 	return root
 }
 
-// printServerWarnings is a ConfigFlags.WrapConfigFn that prints the
-// warnings servers send (a deprecated API, an ignored field) as kubectl
-// does: "Warning: MESSAGE" on errOut, yellow on a terminal, each message
-// once per process however many requests (a list, every watch) carry it.
-// Without it client-go hands them to klog, which setupLogs silences.
-func printServerWarnings(errOut io.Writer) func(*rest.Config) *rest.Config {
-	handler := rest.NewWarningWriter(errOut, rest.WarningWriterOptions{Deduplicate: true, Color: printers.AllowsColorOutput(errOut)})
-	return func(c *rest.Config) *rest.Config {
-		c.WarningHandler = handler
-		return c
+// serverWarnings prints the warnings servers send (a deprecated API, an
+// ignored field) as kubectl does: "Warning: MESSAGE" on stderr, yellow on a
+// terminal, each message once per process however many requests (a list,
+// every watch) carry it. Without it client-go hands them to klog, which
+// setupLogs silences. With --warnings-as-errors, a command that succeeded
+// fails if any came, as kubectl's does.
+type serverWarnings struct {
+	handler interface { // rest.NewWarningWriter's, an unexported type
+		rest.WarningHandler
+		WarningCount() int
+	}
+	asErrors bool // --warnings-as-errors
+}
+
+func newServerWarnings(errOut io.Writer) *serverWarnings {
+	return &serverWarnings{handler: rest.NewWarningWriter(errOut, rest.WarningWriterOptions{Deduplicate: true, Color: printers.AllowsColorOutput(errOut)})}
+}
+
+// wrapConfig is a ConfigFlags.WrapConfigFn: every client made from the
+// flags' config reports its warnings to w.
+func (w *serverWarnings) wrapConfig(c *rest.Config) *rest.Config {
+	c.WarningHandler = w.handler
+	return c
+}
+
+// err is kubectl's error for the warnings printed, under
+// --warnings-as-errors; nil otherwise.
+func (w *serverWarnings) err() error {
+	if !w.asErrors {
+		return nil
+	}
+	switch n := w.handler.WarningCount(); n {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("%d warning received", n)
+	default:
+		return fmt.Errorf("%d warnings received", n)
 	}
 }
 

@@ -41,6 +41,27 @@ func TestServerWarningsLikeKubectl(t *testing.T) {
 	}
 }
 
+// TestWarningsAsErrorsLikeKubectl: with --warnings-as-errors, a command
+// that got a warning from the server prints it and fails as kubectl's does
+// ("error: 1 warning received"); without a warning it succeeds.
+func TestWarningsAsErrorsLikeKubectl(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns := namespace(t, cs)
+	createEndpoints(t, cs, ns, "ep-1")
+	createCM(t, cs, ns, "a", nil)
+	matchKubectl(t, cp.AdminKubeconfig(), [][]string{
+		{"get", "cs", "etcd-0", "--warnings-as-errors"},
+		{"get", "endpoints", "-n", ns, "-o", "name", "--warnings-as-errors"},
+		{"get", "cm", "-n", ns, "-o", "name", "--warnings-as-errors"},
+		{"get", "endpoints", "nope", "-n", ns, "--warnings-as-errors"}, // the command's error, not the warnings'
+	}, strings.NewReplacer(ns, "NS"))
+	_, stderr, code := runOnce(t, nil, "watch", "endpoints", "-n", ns, "--timeout", "1s", "--warnings-as-errors", "--kubeconfig", cp.AdminKubeconfig())
+	if code != 1 || !strings.HasSuffix(stderr, "error: 1 warning received\n") {
+		t.Errorf("watch: exit %d, stderr %q; want 1 and the warnings' error", code, stderr)
+	}
+}
+
 // TestWatchPrintsServerWarningOnce: a watch prints a warning once, however
 // many responses carry it (the list, then the watch) and however many
 // events follow.
