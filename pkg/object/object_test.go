@@ -224,9 +224,10 @@ func TestUnstructuredError(t *testing.T) {
 	}
 }
 
-// TestDecodeCellsAsEncodingJSON: DecodeCells gives what encoding/json gives
-// for a []any, whatever the cells: escapes, numbers of every form, nesting.
-func TestDecodeCellsAsEncodingJSON(t *testing.T) {
+// TestDecodeCellsAsKubectl: DecodeCells gives what kubectl's JSON decoder
+// (k8s.io/apimachinery/pkg/util/json) gives for a []any, whatever the cells:
+// escapes, numbers of every form, nesting.
+func TestDecodeCellsAsKubectl(t *testing.T) {
 	for _, cells := range []string{
 		`[]`, ` [ "a" , 1 ] `, `["\u00e9\n\"q\"", "café 😀", "<b>&amp;</b>", ""]`,
 		`[0, -0, 1.5, -2e3, 1E-7, 123456789012345678901234567890, 0.1]`,
@@ -236,13 +237,13 @@ func TestDecodeCellsAsEncodingJSON(t *testing.T) {
 		got, err := o.DecodeCells()
 		want, wantErr := o.decodeCellsJSON()
 		if err != nil || wantErr != nil || !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: DecodeCells = %#v, %v; encoding/json: %#v, %v", cells, got, err, want, wantErr)
+			t.Errorf("%s: DecodeCells = %#v, %v; kubectl's decoder: %#v, %v", cells, got, err, want, wantErr)
 		}
 	}
 }
 
 // BenchmarkDecodeCells: a ConfigMap's row of printer cells, as get reads
-// 20,000 of them, against encoding/json.
+// 20,000 of them, against kubectl's JSON decoder.
 func BenchmarkDecodeCells(b *testing.B) {
 	o := &Object{data: `{}`, Cells: []byte(`["bench-000123",1,"5m2s"]`)}
 	b.Run("gjson", func(b *testing.B) {
@@ -253,7 +254,7 @@ func BenchmarkDecodeCells(b *testing.B) {
 			}
 		}
 	})
-	b.Run("encoding-json", func(b *testing.B) {
+	b.Run("util-json", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := o.decodeCellsJSON(); err != nil {
@@ -273,11 +274,13 @@ func TestDecodeCells(t *testing.T) {
 	}{
 		{name: "none", cells: nil, want: nil},
 		{name: "empty", cells: []byte(`[]`), want: []any{}},
-		{name: "mixed", cells: []byte(`["cm1", 2, "5m", null, true]`), want: []any{"cm1", float64(2), "5m", nil, true}},
+		{name: "mixed", cells: []byte(`["cm1", 2, "5m", null, true]`), want: []any{"cm1", int64(2), "5m", nil, true}},
+		{name: "numbers", cells: []byte(`[2000000000, -0, 1.5, 1e3, 1.0, 123456789012345678901234567890]`),
+			want: []any{int64(2000000000), int64(0), 1.5, float64(1000), float64(1), 1.2345678901234568e+29}},
 		{name: "not an array", cells: []byte(`{"a":1}`), wantErr: true},
 		{name: "malformed", cells: []byte(`["cm1",`), wantErr: true},
 		{name: "a number out of range", cells: []byte(`["cm1", 1e999]`), wantErr: true},
-		{name: "an object and an array", cells: []byte(`[{"a":[1,"b"]}, [null]]`), want: []any{map[string]any{"a": []any{float64(1), "b"}}, []any{nil}}},
+		{name: "an object and an array", cells: []byte(`[{"a":[1,"b"]}, [null]]`), want: []any{map[string]any{"a": []any{int64(1), "b"}}, []any{nil}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

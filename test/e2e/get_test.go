@@ -121,6 +121,9 @@ func TestGetMatchesKubectl(t *testing.T) {
 		{"get", "cm", "b-settings", "-n", ns, "--server-print=false", "-o", "wide", "--show-labels"},
 		{"get", "cm,secrets", "-n", ns, "--server-print=false", "-L", "app"},
 		{"get", "cm", "-n", ns, "--server-print=false", "--sort-by", ".metadata.name", "--no-headers"},
+		// Integers in cells print as integers (2000000000, not 2e+09).
+		{"get", "priorityclasses"},
+		{"get", "pc", "system-node-critical", "-o", "wide", "--show-kind"},
 		// One object by name, printed alone: its kind is the resource's.
 		{"get", "cm", "b-settings", "-n", ns, "-o", "name"},
 		{"get", "cm/b-settings", "-n", ns, "-o", "name"},
