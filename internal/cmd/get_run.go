@@ -86,7 +86,9 @@ func (o *GetOptions) read(ctx context.Context, read kube.Scope) ([]snapshot, err
 	report := newReporter(o.ErrOut, isTerminal(o.ErrOut))
 	opts := o.oneShotOptions()
 	opts.PageSize = o.ChunkSize // --list-mode=paged; 0 is the default
-	leases, release, err := o.acquire(opts, report.hooks(false), read)
+	// Stores list in the server's order, which kubectl prints (a Table's
+	// rows may be sorted by the server).
+	leases, release, err := o.acquire(reflector.SetOptions{Watch: &opts, Hooks: report.hooks(false), ListOrder: true}, read)
 	if err != nil {
 		return nil, err
 	}

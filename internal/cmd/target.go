@@ -303,17 +303,19 @@ func (t *target) scope(src source, read kube.Scope) kube.Scope {
 func wholeObjects(read kube.Scope) bool { return !read.MetadataOnly }
 
 // acquire starts the command's reflectors, one per source (a resource in
-// a namespace), from a reflector.Set of its own with the watcher options
-// opts and hooks, each reading what read says (see scope), and returns
-// their leases in the order of t.sources, and a function that
-// releases them all (and waits for the reflectors to stop).
-func (t *target) acquire(opts watch.Options, hooks reflector.Hooks, read kube.Scope) ([]*reflector.Lease, func(), error) {
+// a namespace), from a reflector.Set of its own with setOpts (their
+// watcher options, hooks and stores; acquire sets the clients), each
+// reading what read says (see scope), and returns their leases in the
+// order of t.sources, and a function that releases them all (and waits for
+// the reflectors to stop).
+func (t *target) acquire(setOpts reflector.SetOptions, read kube.Scope) ([]*reflector.Lease, func(), error) {
 	newClient, err := t.newClients()
 	if err != nil {
 		return nil, nil, err
 	}
 	tuneGC(wholeObjects(read))
-	set := reflector.NewSet(reflector.SetOptions{NewClient: newClient, Watch: &opts, Hooks: hooks})
+	setOpts.NewClient = newClient
+	set := reflector.NewSet(setOpts)
 	leases := make([]*reflector.Lease, 0, len(t.sources))
 	for _, src := range t.sources {
 		leases = append(leases, set.Acquire(src.res, t.scope(src, read)))

@@ -8,6 +8,7 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
@@ -33,7 +34,8 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 		Prune: object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields},
 	}
 	report := newReporter(o.ErrOut, o.progress)
-	leases, release, err := o.acquire(o.streamOptions(), report.hooks(true), read)
+	opts := o.streamOptions()
+	leases, release, err := o.acquire(reflector.SetOptions{Watch: &opts, Hooks: report.hooks(true)}, read)
 	if err != nil {
 		return err
 	}

@@ -61,13 +61,14 @@ type Reflector struct {
 
 // New gives client a store, and the store's objects to client, so that a
 // relist reuses the unchanged objects instead of decoding them again.
-func New(client Client) *Reflector { return NewWithHistory(client, 0) }
+func New(client Client) *Reflector { return NewWithStore(client, store.Options[*object.Object]{}) }
 
-// NewWithHistory is New with a store that keeps its latest history changes
-// (store.Options.History), so that a subscriber may resume after a
-// resourceVersion (Lease.SubscribeFrom).
-func NewWithHistory(client Client, history int) *Reflector {
-	st := store.New(store.Options[*object.Object]{History: history})
+// NewWithStore is New with a store made with opts: one that keeps its
+// latest changes (History), so that a subscriber may resume after a
+// resourceVersion (Lease.SubscribeFrom), or lists in the server's order
+// (ListOrder).
+func NewWithStore(client Client, opts store.Options[*object.Object]) *Reflector {
+	st := store.New(opts)
 	client.Reuse(func(namespace, name string) (*object.Object, bool) {
 		return st.Get(store.Key{Namespace: namespace, Name: name})
 	})

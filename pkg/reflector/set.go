@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
@@ -31,6 +32,10 @@ type SetOptions struct {
 	// keeps, so that a consumer may resume after a resourceVersion
 	// (Lease.SubscribeFrom: a WATCH endpoint's resume); zero keeps none.
 	History int
+	// ListOrder makes each reflector's store list in the order of its
+	// latest list, the server's (store.Options.ListOrder): what a one-shot
+	// get prints.
+	ListOrder bool
 }
 
 // DefaultWatchOptions are a Set's watcher options unless SetOptions.Watch
@@ -195,7 +200,7 @@ func (s *Set) Acquire(res kube.Resource, scope kube.Scope) *Lease {
 // start runs a new reflector; the caller holds s.mu.
 func (s *Set) start(k key, res kube.Resource, scope kube.Scope) *entry {
 	ctx, cancel := context.WithCancel(context.Background())
-	e := &entry{key: k, r: NewWithHistory(s.opts.NewClient(res, scope), s.opts.History), cancel: cancel, done: make(chan struct{})}
+	e := &entry{key: k, r: NewWithStore(s.opts.NewClient(res, scope), store.Options[*object.Object]{History: s.opts.History, ListOrder: s.opts.ListOrder}), cancel: cancel, done: make(chan struct{})}
 	s.running[k] = e
 	go func() {
 		err := e.r.Run(ctx, *s.opts.Watch, s.opts.Hooks)

@@ -144,9 +144,12 @@ func next(t testing.TB, sub *Subscription[*obj]) Change[*obj] {
 }
 
 // state renders the store's List as "ns/name@rv" strings.
-func state(s *Store[*obj]) []string {
+func state(s *Store[*obj]) []string { return describeObjects(s.List(nil)) }
+
+// describeObjects renders objects as "ns/name@rv" strings.
+func describeObjects(objs []*obj) []string {
 	var out []string
-	for _, o := range s.List(nil) {
+	for _, o := range objs {
 		out = append(out, o.String())
 	}
 	return out

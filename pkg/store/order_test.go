@@ -1,6 +1,7 @@
 package store
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -50,4 +51,49 @@ func FuzzCompareKeys(f *testing.F) {
 			t.Fatalf("CompareKeys(%q, %q) = %d, the strings compare %d", a, b, got, want)
 		}
 	})
+}
+
+// TestListOrder: with Options.ListOrder, List and Snapshot keep the latest
+// list's order (the server's), objects added since after it in key order,
+// and a relist's order replaces the first's; without, key order.
+func TestListOrder(t *testing.T) {
+	tests := []struct {
+		name      string
+		listOrder bool
+		events    []ev
+		want      []string
+	}{{
+		name:   "key order by default",
+		events: relist("10", "ns/b@1", "app/x@2", "app-dev/x@3"),
+		want:   []string{"app-dev/x@3", "app/x@2", "ns/b@1"},
+	}, {
+		name:      "the list's order",
+		listOrder: true,
+		events:    relist("10", "ns/b@1", "app/x@2", "app-dev/x@3"),
+		want:      []string{"ns/b@1", "app/x@2", "app-dev/x@3"},
+	}, {
+		name:      "added since: after, in key order; deleted: gone",
+		listOrder: true,
+		events: script(relist("10", "ns/b@1", "app/x@2", "app-dev/x@3"),
+			applyEv("z/z@11"), applyEv("a/a@12"), applyEv("app/x@13"), deleteEv("ns/b@14")),
+		want: []string{"app/x@13", "app-dev/x@3", "a/a@12", "z/z@11"},
+	}, {
+		name:      "a relist's order",
+		listOrder: true,
+		events:    script(relist("10", "ns/b@1", "app/x@2"), relist("20", "app/x@2", "c/c@15", "ns/b@1")),
+		want:      []string{"app/x@2", "c/c@15", "ns/b@1"},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := New[*obj](Options[*obj]{ListOrder: tt.listOrder})
+			mustApply(t, s, tt.events...)
+			if got := state(s); !slices.Equal(got, tt.want) {
+				t.Errorf("List = %q, want %q", got, tt.want)
+			}
+			items, _ := s.Snapshot(nil)
+			if got := describeObjects(items); !slices.Equal(got, tt.want) {
+				t.Errorf("Snapshot = %q, want %q", got, tt.want)
+			}
+		})
+	}
 }

@@ -29,6 +29,14 @@ type Options[T Object] struct {
 	// API server's watch cache does): a resume from before the relist's
 	// resourceVersion is then ErrTooOld, and the subscriber lists again.
 	History int
+	// ListOrder makes List and Snapshot return objects in the order of the
+	// latest list, the server's, rather than in key order: the API server
+	// sorts some Tables' rows (FlowSchemas by precedence) and resources it
+	// does not keep in etcd (ComponentStatuses, aggregated APIs) list in
+	// orders of their own, which kubectl get prints. Objects added since
+	// come after the listed ones, in key order. It costs a map entry per
+	// object: for one-shot commands, not long-lived stores.
+	ListOrder bool
 }
 
 // Store keeps the current state of one resource.
@@ -45,6 +53,7 @@ type Store[T Object] struct {
 	rv      string
 	synced  chan struct{}
 	history *history[T] // nil unless Options.History
+	listed  []Key       // the latest list's keys, in its order; nil unless Options.ListOrder
 
 	subsMu sync.Mutex // guards subs; taken inside mu, never the other way
 	subs   map[*Subscription[T]]struct{}
@@ -141,6 +150,9 @@ func (s *Store[T]) swapRelist(rv string) {
 	}
 	changes := diff(s.items, buf, s.rv, rv, s.isSynced())
 	s.items, s.indexes, s.rv = buf.items, indexes, rv
+	if s.opts.ListOrder {
+		s.listed = buf.order
+	}
 	for _, c := range changes {
 		s.notifyLocked(c)
 	}
@@ -269,7 +281,8 @@ func (s *Store[T]) Get(k Key) (T, bool) {
 }
 
 // List returns a snapshot of the objects for which keep returns true (all
-// when keep is nil), in the API server's order (see CompareKeys).
+// when keep is nil), in the API server's order (see CompareKeys), or the
+// latest list's (Options.ListOrder).
 func (s *Store[T]) List(keep func(T) bool) []T {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -278,6 +291,9 @@ func (s *Store[T]) List(keep func(T) bool) []T {
 
 func (s *Store[T]) listLocked(keep func(T) bool) []T {
 	out := make([]T, 0, len(s.items))
+	if s.listed != nil {
+		return s.inListOrderLocked(out, keep)
+	}
 	for _, obj := range s.items {
 		if keep == nil || keep(obj) {
 			out = append(out, obj)
@@ -287,10 +303,42 @@ func (s *Store[T]) listLocked(keep func(T) bool) []T {
 	return out
 }
 
+// inListOrderLocked appends the objects keep keeps to out in the order of
+// the latest list (Options.ListOrder), then those added since in key
+// order. Nothing is sorted unless objects were added since.
+func (s *Store[T]) inListOrderLocked(out []T, keep func(T) bool) []T {
+	found := 0
+	for _, k := range s.listed {
+		obj, ok := s.items[k]
+		if !ok {
+			continue // deleted since
+		}
+		found++
+		if keep == nil || keep(obj) {
+			out = append(out, obj)
+		}
+	}
+	if found == len(s.items) {
+		return out
+	}
+	listed := make(map[Key]bool, len(s.listed))
+	for _, k := range s.listed {
+		listed[k] = true
+	}
+	n := len(out)
+	for k, obj := range s.items {
+		if !listed[k] && (keep == nil || keep(obj)) {
+			out = append(out, obj)
+		}
+	}
+	slices.SortFunc(out[n:], func(a, b T) int { return CompareKeys(KeyOf(a), KeyOf(b)) })
+	return out
+}
+
 // Snapshot returns the objects for which keep returns true (all when keep
-// is nil), in the API server's order (see CompareKeys), and the resourceVersion they are
-// current to, both read at the same instant: a consumer that lists then
-// watches from rv misses nothing and sees nothing twice.
+// is nil), in List's order, and the resourceVersion they are current to,
+// both read at the same instant: a consumer that lists then watches from rv
+// misses nothing and sees nothing twice.
 func (s *Store[T]) Snapshot(keep func(T) bool) (items []T, rv string) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()

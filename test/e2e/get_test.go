@@ -121,6 +121,10 @@ func TestGetMatchesKubectl(t *testing.T) {
 		{"get", "cm", "b-settings", "-n", ns, "--server-print=false", "-o", "wide", "--show-labels"},
 		{"get", "cm,secrets", "-n", ns, "--server-print=false", "-L", "app"},
 		{"get", "cm", "-n", ns, "--server-print=false", "--sort-by", ".metadata.name", "--no-headers"},
+		// The server's order, where it is not the keys': it sorts FlowSchemas'
+		// rows by precedence.
+		{"get", "flowschemas"},
+		{"get", "flowschemas", "-o", "name"},
 		// Integers in cells print as integers (2000000000, not 2e+09).
 		{"get", "priorityclasses"},
 		{"get", "pc", "system-node-critical", "-o", "wide", "--show-kind"},
