@@ -108,10 +108,12 @@
 // lists again (it cannot be told which of the changes that share it were
 // seen), and none is sent a change twice nor one that did not happen.
 //
-// Printer cells are those the server sent with each object; the Age column
-// is computed again at each answer from metadata.creationTimestamp. Other
-// date columns (of custom resources) show the age they had when the object
-// last changed.
+// Printer cells are those the server sent with each object, but for those
+// its printers compute from the time of the request, computed again at each
+// answer from the object as they would (timecells.go): every Age, an
+// Event's Last Seen and First Seen, a running Job's Duration, a CronJob's
+// Last Schedule, a Pod's "Restarts (T ago)". Other date columns (of custom
+// resources) show the age they had when the object last changed.
 //
 // The package knows HTTP and the API's wire format; it knows nothing about
 // flags, kubeconfigs, TLS or how the reflectors are started.

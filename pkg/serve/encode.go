@@ -2,7 +2,6 @@ package serve
 
 import (
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -10,7 +9,6 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/duration"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
@@ -22,8 +20,8 @@ type encoder struct {
 	form form
 	// Table form.
 	columns       []object.Column
-	age           int    // index of the Age column, -1 when none
-	includeObject string // None, Metadata (the default) or Object
+	times         []timeColumn // the columns computed again at each answer (Age, ...)
+	includeObject string       // None, Metadata (the default) or Object
 	now           time.Time
 }
 
@@ -37,9 +35,11 @@ func newEncoder(c *cached, f form, includeObject string, now time.Time) *encoder
 		if e.columns == nil {
 			e.columns = defaultColumns
 		}
-		// The Age column, as the built-in printers (type string) and custom
-		// resources' default columns (type date) call it.
-		e.age = slices.IndexFunc(e.columns, func(c object.Column) bool { return c.Name == "Age" })
+		names := make([]string, len(e.columns))
+		for i, c := range e.columns {
+			names[i] = c.Name
+		}
+		e.times = timeColumns(e.res.GVR.GroupResource(), names)
 	}
 	return e
 }
@@ -85,13 +85,13 @@ func appendPartial(dst []byte, meta gjson.Result) []byte {
 	return append(append(dst, raw...), '}')
 }
 
-// appendRow appends o's Table row: its cells, the Age computed now, and the
-// object as includeObject asks.
+// appendRow appends o's Table row: its cells, those of times (the Age, ...)
+// computed now, and the object as includeObject asks.
 func (e *encoder) appendRow(dst []byte, o *object.Object) []byte {
 	raw := o.JSON() // unpacked once per row
 	meta := gjson.GetBytes(raw, "metadata")
 	dst = append(dst, `{"cells":`...)
-	dst = append(dst, e.cells(o, meta)...)
+	dst = append(dst, e.cells(o, raw, meta)...)
 	switch e.includeObject {
 	case "None":
 	case "Object":
@@ -104,27 +104,24 @@ func (e *encoder) appendRow(dst []byte, o *object.Object) []byte {
 	return append(dst, '}')
 }
 
-// cells are o's printer cells with the Age computed now from meta, its
-// metadata.
-func (e *encoder) cells(o *object.Object, meta gjson.Result) []byte {
+// cells are o's printer cells with those of e.times computed now from
+// raw, o's JSON, and meta, its metadata.
+func (e *encoder) cells(o *object.Object, raw []byte, meta gjson.Result) []byte {
 	cells := o.Cells
 	if cells == nil {
 		cells = mustJSON([]string{o.Name, ""})
 	}
-	if e.age < 0 {
-		return cells
-	}
-	age := "<unknown>"
-	if ts := meta.Get("creationTimestamp").Str; ts != "" {
-		if t, err := time.Parse(time.RFC3339, ts); err == nil {
-			age = duration.HumanDuration(e.now.Sub(t))
+	cached := cells
+	for _, c := range e.times {
+		v, ok := c.cell(timedRow{obj: raw, meta: meta, cells: cached, path: c.path}, e.now)
+		if !ok {
+			continue
+		}
+		if out, err := sjson.SetBytes(cells, c.path, v); err == nil {
+			cells = out
 		}
 	}
-	out, err := sjson.SetBytes(cells, strconv.Itoa(e.age), age)
-	if err != nil {
-		return cells
-	}
-	return out
+	return cells
 }
 
 // appendColumns appends the Table's columnDefinitions.
