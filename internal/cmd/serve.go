@@ -163,7 +163,10 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 		return err
 	}
 	defer lock.Release()
-	rc, err := kube.NewRESTClient(o.config)
+	warnings := &serve.Warnings{} // the API server's about each resource, which the daemon's answers repeat
+	cfg := rest.CopyConfig(o.config)
+	cfg.Wrap(warnings.Wrap)
+	rc, err := kube.NewRESTClient(cfg)
 	if err != nil {
 		return err
 	}
@@ -223,6 +226,7 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 		OpenAPI:  serve.OpenAPI(client, host, time.Minute, time.Now),
 		Upstream: upstream,
 		OnDemand: o.onDemand(set, rc, dc, known),
+		Warnings: warnings,
 	})
 	defer h.Close()
 	ctrlCtx, stopRunning := context.WithCancel(ctx)

@@ -56,6 +56,9 @@ func Find(ctx context.Context, cfg *rest.Config) (*Daemon, error) {
 	if err != nil {
 		return nil, nil // stopped between the two reads
 	}
+	// The daemon repeats the API server's warnings (a deprecated version):
+	// they are handled as cfg handles the server's.
+	dcfg.WarningHandler, dcfg.WarningHandlerWithContext = cfg.WarningHandler, cfg.WarningHandlerWithContext
 	if viaSocket := withSocket(dcfg, files.Socket); viaSocket != nil && ready(ctx, viaSocket) {
 		return &Daemon{Info: info, Files: files, Config: viaSocket}, nil
 	}

@@ -113,7 +113,9 @@
 // answer from the object as they would (timecells.go): every Age, an
 // Event's Last Seen and First Seen, a running Job's Duration, a CronJob's
 // Last Schedule, a Pod's "Restarts (T ago)". Other date columns (of custom
-// resources) show the age they had when the object last changed.
+// resources) show the age they had when the object last changed. Answers
+// about a resource carry the Warning headers of the API server's latest
+// answer about it (Warnings: a deprecated version).
 //
 // The package knows HTTP and the API's wire format; it knows nothing about
 // flags, kubeconfigs, TLS or how the reflectors are started.

@@ -74,6 +74,9 @@ type Options struct {
 	// OnDemand, if set, adds the resources clients ask for beyond
 	// Resources while serving (see OnDemand); nil answers them 404.
 	OnDemand *OnDemand
+	// Warnings, if set, are the API server's warnings about each resource
+	// (a deprecated version), which answers about it carry too.
+	Warnings *Warnings
 }
 
 // Handler serves the Kubernetes API's read requests from its Resources,

@@ -71,6 +71,7 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, path str
 		writeStatus(w, r, notFoundPath())
 		return
 	}
+	h.opts.Warnings.addTo(w.Header(), req.gvr)
 	q := r.URL.Query()
 	switch {
 	case req.watchPath || isTrue(q.Get("watch")):

@@ -173,6 +173,7 @@ func TestServeMatchesKubectl(t *testing.T) {
 		{"get", "secrets", "-n", ns, "--field-selector", "type=Opaque"},
 		{"get", "widgets", "-n", ns, "--field-selector", "spec.color=red"},
 		{"get", "ns", ns},
+		{"get", "endpoints", "-n", ns}, // added on demand; the API server's deprecation warning
 		{"get", "--raw", "/api/v1/namespaces/" + ns + "/configmaps/b"}, // the API server's bytes, its final newline too
 		{"get", "--raw", "/api/v1/namespaces/" + ns + "/configmaps/nope"},
 		// The self reviews k9s asks before it lists, passed to the API server.
