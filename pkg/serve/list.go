@@ -209,6 +209,9 @@ func paginate(sn *snapshot, f *filter, start, limit int) ([]*object.Object, meta
 
 // writeList writes a list of page in e's form, streaming it.
 func (h *Handler) writeList(w http.ResponseWriter, e *encoder, meta metav1.ListMeta, page []*object.Object) {
+	if e.form == formTable {
+		sortRows(e.res.GVR.GroupResource(), page)
+	}
 	w.Header().Set("Content-Type", "application/json")
 	bw := bufio.NewWriterSize(w, 64<<10)
 	_, _ = bw.Write(e.listHead(meta))

@@ -174,6 +174,7 @@ func TestServeMatchesKubectl(t *testing.T) {
 		{"get", "widgets", "-n", ns, "--field-selector", "spec.color=red"},
 		{"get", "ns", ns},
 		{"get", "endpoints", "-n", ns}, // added on demand; the API server's deprecation warning
+		{"get", "flowschemas"},         // rows sorted by precedence, as the API server's printer sorts them
 		{"get", "--raw", "/api/v1/namespaces/" + ns + "/configmaps/b"}, // the API server's bytes, its final newline too
 		{"get", "--raw", "/api/v1/namespaces/" + ns + "/configmaps/nope"},
 		// The self reviews k9s asks before it lists, passed to the API server.
