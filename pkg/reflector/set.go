@@ -200,7 +200,8 @@ func (s *Set) Acquire(res kube.Resource, scope kube.Scope) *Lease {
 // start runs a new reflector; the caller holds s.mu.
 func (s *Set) start(k key, res kube.Resource, scope kube.Scope) *entry {
 	ctx, cancel := context.WithCancel(context.Background())
-	e := &entry{key: k, r: NewWithStore(s.opts.NewClient(res, scope), store.Options[*object.Object]{History: s.opts.History, ListOrder: s.opts.ListOrder}), cancel: cancel, done: make(chan struct{})}
+	st := store.Options[*object.Object]{History: s.opts.History, ListOrder: s.opts.ListOrder}
+	e := &entry{key: k, r: NewWithStore(s.opts.NewClient(res, scope), st), cancel: cancel, done: make(chan struct{})}
 	s.running[k] = e
 	go func() {
 		err := e.r.Run(ctx, *s.opts.Watch, s.opts.Hooks)

@@ -34,8 +34,8 @@ type Options[T Object] struct {
 	// sorts some Tables' rows (FlowSchemas by precedence) and resources it
 	// does not keep in etcd (ComponentStatuses, aggregated APIs) list in
 	// orders of their own, which kubectl get prints. Objects added since
-	// come after the listed ones, in key order. It costs a map entry per
-	// object: for one-shot commands, not long-lived stores.
+	// come after the listed ones, in key order. It keeps the list's keys
+	// (a key per object): for one-shot commands, not long-lived stores.
 	ListOrder bool
 }
 
