@@ -19,7 +19,11 @@ func benchObjects(n int) []*obj {
 }
 
 func syncedStore(b *testing.B, objs []*obj) *Store[*obj] {
-	s := New[*obj](Options[*obj]{})
+	return syncedStoreWith(b, Options[*obj]{}, objs)
+}
+
+func syncedStoreWith(b *testing.B, opts Options[*obj], objs []*obj) *Store[*obj] {
+	s := New[*obj](opts)
 	mustApply(b, s, ev{Type: watch.Init})
 	for _, o := range objs {
 		mustApply(b, s, ev{Type: watch.InitApply, Object: o})
@@ -54,6 +58,23 @@ func BenchmarkApply(b *testing.B) {
 	b.StopTimer()
 	cancel()
 	wg.Wait()
+}
+
+// BenchmarkList20k: List of 20k objects (what get prints from), in key
+// order (a sort) and in the list's order (Options.ListOrder: a walk of the
+// list's keys, what get uses).
+func BenchmarkList20k(b *testing.B) {
+	for _, listOrder := range []bool{false, true} {
+		b.Run(fmt.Sprintf("ListOrder=%v", listOrder), func(b *testing.B) {
+			s := syncedStoreWith(b, Options[*obj]{ListOrder: listOrder}, benchObjects(20_000))
+			b.ReportAllocs()
+			for b.Loop() {
+				if len(s.List(nil)) != 20_000 {
+					b.Fatal("short list")
+				}
+			}
+		})
+	}
 }
 
 // BenchmarkRelist20k: a relist of 20k objects where nothing changed (fresh
