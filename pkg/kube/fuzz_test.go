@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/jsontest"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
@@ -18,20 +17,16 @@ import (
 // stream readers must not panic or loop, must return only valid JSON, and
 // must read the same however the bytes are cut into reads.
 
-// namedReader is one way of cutting a stream into reads.
-type namedReader struct {
-	name   string
-	reader func() io.Reader
-}
-
-// fuzzReaders cut a stream into reads: whole (first), a byte at a time, and
-// in reads of n bytes (the fuzzer's choice).
-func fuzzReaders(data []byte, n uint8) []namedReader {
-	return []namedReader{
-		{"whole", func() io.Reader { return bytes.NewReader(data) }},
-		{"one byte", func() io.Reader { return iotest.OneByteReader(bytes.NewReader(data)) }},
-		{"chunks", func() io.Reader { return &chunkReader{data: data, n: int(n)%64 + 1} }},
+// fuzzReaders cut a stream into reads as the unit tests do (chunkings:
+// whole, a byte at a time, halves) and in reads of n bytes (the fuzzer's
+// choice).
+func fuzzReaders(data []byte, n uint8) map[string]func() io.Reader {
+	s := string(data)
+	out := map[string]func() io.Reader{"chunks": func() io.Reader { return &chunkReader{data: data, n: int(n)%64 + 1} }}
+	for name, reader := range chunkings {
+		out[name] = func() io.Reader { return reader(s) }
 	}
+	return out
 }
 
 // chunkReader reads at most n bytes at a time.
@@ -80,16 +75,12 @@ func FuzzFrames(f *testing.F) {
 		f.Add([]byte(s), uint8(3))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, n uint8) {
-		var want []string
-		var wantEOF bool
-		for i, r := range fuzzReaders(data, n) {
-			got, err := readFrames(t, r.reader(), len(data))
-			if i == 0 {
-				want, wantEOF = got, err == io.EOF
-				continue
-			}
+		want, err := readFrames(t, bytes.NewReader(data), len(data))
+		wantEOF := err == io.EOF
+		for name, reader := range fuzzReaders(data, n) {
+			got, err := readFrames(t, reader(), len(data))
 			if !reflect.DeepEqual(got, want) || (err == io.EOF) != wantEOF {
-				t.Fatalf("read %s: %q (%v), read whole: %q (clean end %v)", r.name, got, err, want, wantEOF)
+				t.Fatalf("read %s: %q (%v), read whole: %q (clean end %v)", name, got, err, want, wantEOF)
 			}
 		}
 		if values, ok := jsonValues(data); ok && wantEOF && !reflect.DeepEqual(want, values) {
@@ -129,17 +120,16 @@ func FuzzDecodeList(f *testing.F) {
 		f.Add([]byte(s), uint8(5))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, n uint8) {
-		var want string
-		var wantErr bool
-		for i, r := range fuzzReaders(data, n) {
-			page, cols, err := decodeList(r.reader(), decodingOf(configMaps, Scope{}))
-			got := describePage(t, page.Items, page.ResourceVersion, page.Continue, cols)
-			if i == 0 {
-				want, wantErr = got, err != nil
-				continue
-			}
+		decode := func(r io.Reader) (string, error) {
+			page, cols, err := decodeList(r, decodingOf(configMaps, Scope{}))
+			return describePage(t, page.Items, page.ResourceVersion, page.Continue, cols), err
+		}
+		want, err := decode(bytes.NewReader(data))
+		wantErr := err != nil
+		for name, reader := range fuzzReaders(data, n) {
+			got, err := decode(reader())
 			if (err != nil) != wantErr || err == nil && got != want {
-				t.Fatalf("read %s: %s (%v); read whole: %s (error %v)", r.name, got, err, want, wantErr)
+				t.Fatalf("read %s: %s (%v); read whole: %s (error %v)", name, got, err, want, wantErr)
 			}
 		}
 		if wantErr {
