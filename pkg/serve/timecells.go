@@ -82,19 +82,19 @@ func sinceOr(path, none string) timeCell {
 // the last timestamp, or the series' last observation, or First Seen.
 func eventTime(lastPath, firstPath string, last bool) timeCell {
 	return func(row timedRow, now time.Time) (string, bool) {
-		obj := gjson.ParseBytes(row.obj)
-		first := since(obj.Get(firstPath), now)
-		if obj.Get(firstPath).Str == "" {
-			first = since(obj.Get("eventTime"), now)
+		firstTS := gjson.GetBytes(row.obj, firstPath)
+		if firstTS.Str == "" {
+			firstTS = gjson.GetBytes(row.obj, "eventTime")
 		}
+		first := since(firstTS, now)
 		if !last {
 			return first, true
 		}
 		seen := first
-		if ts := obj.Get(lastPath); ts.Str != "" {
+		if ts := gjson.GetBytes(row.obj, lastPath); ts.Str != "" {
 			seen = since(ts, now)
 		}
-		if series := obj.Get("series"); series.IsObject() {
+		if series := gjson.GetBytes(row.obj, "series"); series.IsObject() {
 			seen = since(series.Get("lastObservedTime"), now)
 		}
 		return seen, true
