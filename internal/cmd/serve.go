@@ -70,7 +70,8 @@ client-go programs and any API client from its stores: discovery, get, list
 (selectors, paging, Tables) and watch (resumed, bookmarks, streaming lists).
 Any other kind that the API server lists and watches, a client's first
 request of it adds (on demand; the API server's 403 when the user may not
-list it); with no KIND, every kind is added so.
+list it; for a user allowed some namespaces only, in the namespace asked);
+with no KIND, every kind is added so.
 It listens on 127.0.0.1 with TLS and a random bearer token, writes a
 kubeconfig for itself (0600) and prints its path; writes are refused.
 

@@ -119,7 +119,11 @@ func (o *ServeControlOptions) status(ctx context.Context, info daemon.Info) erro
 	fmt.Fprintf(o.Out, "Daemon pid %d at %s since %s\nkubeconfig: %s\n\n", info.PID, info.Server, info.Started.Format(time.RFC3339), o.files.Kubeconfig)
 	rows := make([][]string, 0, len(status))
 	for _, s := range status {
-		rows = append(rows, []string{s.Resource, strconv.Itoa(s.Objects), s.ResourceVersion,
+		name := s.Resource
+		if s.Namespace != "" {
+			name += " -n " + s.Namespace
+		}
+		rows = append(rows, []string{name, strconv.Itoa(s.Objects), s.ResourceVersion,
 			strconv.FormatInt(s.Watchers, 10), strconv.FormatInt(s.EventsSent, 10), formatLag(s.LagSeconds)})
 	}
 	if err := printPlainTable(o.Out, []string{"RESOURCE", "OBJECTS", "RESOURCEVERSION", "WATCHERS", "EVENTS SENT", "LAG"}, rows); err != nil {

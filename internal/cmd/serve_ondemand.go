@@ -84,13 +84,14 @@ func discoveryOf(known []metav1.APIResource, res kube.Resource) metav1.APIResour
 }
 
 // onDemand is how the handler adds the kinds that clients ask for: a
-// reflector of all namespaces on set, as those of the kinds given.
+// reflector on set, as those of the kinds given, of all namespaces (or of
+// one, when the handler asks for one).
 func (o *ServeOptions) onDemand(set *reflector.Set, rc rest.Interface, dc *discovery.DiscoveryClient, known []metav1.APIResource) *serve.OnDemand {
 	return &serve.OnDemand{
 		Discovered: known,
 		Rediscover: func(ctx context.Context) ([]metav1.APIResource, error) { return serverResources(ctx, dc) },
-		Start: func(ctx context.Context, res kube.Resource) (serve.Started, error) {
-			lease := set.Acquire(res, servedScope(kube.Scope{}))
+		Start: func(ctx context.Context, res kube.Resource, namespace string) (serve.Started, error) {
+			lease := set.Acquire(res, servedScope(kube.Scope{Namespace: namespace}))
 			return serve.Started{Source: lease, SelectableFields: selectableFields(ctx, rc, res)}, nil
 		},
 		Changed: o.published.update,

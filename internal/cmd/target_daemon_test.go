@@ -27,7 +27,7 @@ func TestDaemonMapperShortNameOrder(t *testing.T) {
 			{Name: "lamps", Group: "b.example.com", Version: "v1", Kind: "Lamp", Namespaced: true, ShortNames: []string{"quota"}},
 			{Name: "deployments", Group: "apps", Version: "v1", Kind: "Deployment", Namespaced: true, ShortNames: []string{"deploy"}},
 		},
-		Start: func(context.Context, kube.Resource) (serve.Started, error) { panic("nothing is read") },
+		Start: func(context.Context, kube.Resource, string) (serve.Started, error) { panic("nothing is read") },
 	}})
 	defer h.Close()
 	srv := httptest.NewServer(h)

@@ -26,8 +26,9 @@
 // reflector.Client that asks the daemon until it fails to answer (no
 // connection, or a stream that breaks off: an API status is an answer),
 // then the API server, for good (Gone is shared by the command's clients);
-// a resource the daemon refuses (403: its cache holds every namespace, and
-// the user may list one) is read from the API server, as without a daemon.
+// a resource the daemon refuses (403: the API server refused the daemon,
+// which asks as the same user) is read from the API server, as without a
+// daemon.
 // It needs no relist: the daemon's resourceVersions are the API server's
 // (the daemon's store keeps those its watch brought), so a watch that
 // broke off at the daemon is opened again at the server from the last

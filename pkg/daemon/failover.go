@@ -23,9 +23,9 @@ type Gone struct{ gone atomic.Bool }
 // server, for good. The daemon's resourceVersions are the API server's, so
 // a watch resumes at the API server from the last one the daemon sent.
 //
-// A daemon that refuses the resource (403 Forbidden: it caches every
-// namespace, which a user allowed to read one namespace may not list) is
-// passed by for this resource alone: its requests go to the server, whose
+// A daemon that refuses the resource (403 Forbidden: the user may not read
+// it in the namespaces asked; the daemon asks the API server as the user)
+// is passed by for this resource alone: its requests go to the server, whose
 // answer, the objects or its own refusal, is the one the user would have
 // had without a daemon.
 type Failover struct {

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"cmp"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -13,7 +14,10 @@ import (
 // /debug/status.
 type ResourceStatus struct {
 	// Resource is "resource.group" ("configmaps", "deployments.apps").
-	Resource        string `json:"resource"`
+	Resource string `json:"resource"`
+	// Namespace is the one namespace cached, for a user whom the API server
+	// refuses every namespace; "" for every namespace.
+	Namespace       string `json:"namespace,omitempty"`
 	Objects         int    `json:"objects"`
 	ResourceVersion string `json:"resourceVersion"`
 	// Watchers are the WATCHes open now.
@@ -35,12 +39,13 @@ type counters struct {
 	watchers, sent atomic.Int64
 }
 
-// Status reports every resource, ordered by name.
+// Status reports every resource, ordered by name, then namespace.
 func (h *Handler) Status() []ResourceStatus {
 	var out []ResourceStatus
 	for _, c := range h.served() {
 		out = append(out, ResourceStatus{
 			Resource:        c.res.String(),
+			Namespace:       c.namespace,
 			Objects:         objects(c.Source),
 			ResourceVersion: c.Source.ResourceVersion(),
 			Watchers:        c.counters.watchers.Load(),
@@ -48,7 +53,9 @@ func (h *Handler) Status() []ResourceStatus {
 			LagSeconds:      c.lag.current(time.Now()).Seconds(),
 		})
 	}
-	slices.SortFunc(out, func(a, b ResourceStatus) int { return strings.Compare(a.Resource, b.Resource) })
+	slices.SortFunc(out, func(a, b ResourceStatus) int {
+		return cmp.Or(strings.Compare(a.Resource, b.Resource), strings.Compare(a.Namespace, b.Namespace))
+	})
 	return out
 }
 

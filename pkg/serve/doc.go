@@ -59,9 +59,18 @@
 // that any number of first requests make one LIST and one WATCH at the
 // API server. If the reflector stops for good before its first list, the
 // API server's answer to it is the requests' answer (403 Forbidden with
-// the server's message when the user may not list or watch the resource
-// in every namespace, even if they may in one: the cache holds every
-// namespace or none), and nothing is kept: the next request tries again.
+// the server's message when the user may not list or watch the resource),
+// and nothing is kept: the next request tries again.
+//
+// A user may be allowed a resource in some namespaces only (a Role in
+// each): the API server refuses them its every namespace. A request of one
+// namespace that meets that refusal starts a reflector of that namespace
+// alone, served as the others (each namespace asked so has its own, kept
+// as those of every namespace are; a request of every namespace still
+// tries that first, and gets the server's 403); a cache of every
+// namespace, once there is one, answers for all. OnDemand.Changed and
+// daemon.Info name the resources cached in every namespace; Status names
+// each namespace's cache too.
 // A reflector that stops for good later (the user lost the right to
 // watch) is dropped: its watches end, so that their clients ask again and
 // hear why. OnDemand.Changed is told each time what is served changes

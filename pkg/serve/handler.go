@@ -91,13 +91,21 @@ type Handler struct {
 	lag *prometheus.HistogramVec
 
 	mu        sync.RWMutex
-	resources map[schema.GroupVersionResource]*cached
+	resources map[scope]*cached
+}
+
+// scope is what one cached source holds: a resource in one namespace, or
+// in every namespace ("").
+type scope struct {
+	gvr       schema.GroupVersionResource
+	namespace string
 }
 
 // cached is one served resource and its paged lists' snapshots.
 type cached struct {
 	Resource
 	res       kube.Resource
+	namespace string // the one namespace its source holds; "" for every namespace
 	snapshots *snapshots
 	counters  counters
 	lag       deliveryLag
@@ -107,10 +115,19 @@ type cached struct {
 	gone chan struct{}
 }
 
-func (h *Handler) newCached(r Resource, gone chan struct{}) *cached {
-	c := &cached{Resource: r, res: r.Source.Resource(), snapshots: newSnapshots(h.opts.ContinueTTL, h.opts.Now), gone: gone}
-	c.lag.hist = h.lag.WithLabelValues(c.res.String())
+func (h *Handler) newCached(r Resource, namespace string, gone chan struct{}) *cached {
+	c := &cached{Resource: r, res: r.Source.Resource(), namespace: namespace, snapshots: newSnapshots(h.opts.ContinueTTL, h.opts.Now), gone: gone}
+	c.lag.hist = h.lag.WithLabelValues(c.name())
 	return c
+}
+
+// name is c's resource as "resource.group", with " -n NAMESPACE" when its
+// source holds one namespace: in metrics' labels and /debug/status.
+func (c *cached) name() string {
+	if c.namespace == "" {
+		return c.res.String()
+	}
+	return c.res.String() + " -n " + c.namespace
 }
 
 // New returns a Handler for opts.Resources.
@@ -127,9 +144,9 @@ func New(opts Options) *Handler {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	h := &Handler{opts: opts, resources: map[schema.GroupVersionResource]*cached{}, lag: newLagHistogram()}
+	h := &Handler{opts: opts, resources: map[scope]*cached{}, lag: newLagHistogram()}
 	for _, r := range opts.Resources {
-		h.resources[r.Source.Resource().GVR] = h.newCached(r, nil)
+		h.resources[scope{gvr: r.Source.Resource().GVR}] = h.newCached(r, "", nil)
 	}
 	var known []metav1.APIResource
 	if opts.OnDemand != nil {
@@ -140,11 +157,16 @@ func New(opts Options) *Handler {
 	return h
 }
 
-// lookup returns the served resource of gvr, nil if there is none.
-func (h *Handler) lookup(gvr schema.GroupVersionResource) *cached {
+// lookup returns the served resource that answers a request of gvr in
+// namespace ("": every namespace): its cache of every namespace, else
+// that of namespace alone; nil if there is none.
+func (h *Handler) lookup(gvr schema.GroupVersionResource, namespace string) *cached {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	return h.resources[gvr]
+	if c := h.resources[scope{gvr: gvr}]; c != nil || namespace == "" {
+		return c
+	}
+	return h.resources[scope{gvr, namespace}]
 }
 
 // served returns every served resource.

@@ -102,7 +102,7 @@ func TestWatchDeliveryLag(t *testing.T) {
 	// a third event came, the first two are counted (and maybe the third).
 	fx.send(watch.WatchDeleted, cm(t, "a", "y", 13))
 	wc.expect("DELETED y@13")
-	if count := histogramOf(t, fx.h.lag, fx.h.resources[configMaps.GVR].res.String()).GetSampleCount(); count < 2 || count > 3 {
+	if count := histogramOf(t, fx.h.lag, fx.h.resources[scope{gvr: configMaps.GVR}].name()).GetSampleCount(); count < 2 || count > 3 {
 		t.Errorf("%d deliveries counted, want 2 or 3", count)
 	}
 	if st := fx.h.Status(); st[0].LagSeconds <= 0 || st[0].LagSeconds > patience.Seconds() {

@@ -33,14 +33,17 @@ type OnDemand struct {
 	// when a client reads /api or /apis over DiscoveryTTL after the last
 	// read. An error keeps what was read before.
 	Rediscover func(ctx context.Context) ([]metav1.APIResource, error)
-	// Start starts caching res in every namespace; required. The handler
-	// owns the source it returns, and releases it when the source stops for
-	// good (Owned.Err: the API server's answer to its LIST, such as 403
+	// Start starts caching res in every namespace, or in namespace alone
+	// when it is not "" (for a user whom the API server refuses every
+	// namespace: see Handler.resource); required. The handler owns the
+	// source it returns, and releases it when the source stops for good
+	// (Owned.Err: the API server's answer to its LIST, such as 403
 	// Forbidden, is then the answer to the requests that wait for it) or
 	// when the handler is closed. ctx ends when the handler is closed.
-	Start func(ctx context.Context, res kube.Resource) (Started, error)
-	// Changed, if set, is called with every served resource each time the
-	// handler adds or drops one; calls do not overlap.
+	Start func(ctx context.Context, res kube.Resource, namespace string) (Started, error)
+	// Changed, if set, is called with every resource served in every
+	// namespace each time the handler adds or drops one; calls do not
+	// overlap.
 	Changed func([]kube.Resource)
 	// SyncWait bounds how long a request waits for a new resource's first
 	// list before it is answered 504 (the cache keeps listing for the next
@@ -87,7 +90,7 @@ type onDemand struct {
 	mu      sync.Mutex // guards known, readAt, pending
 	known   []metav1.APIResource
 	readAt  time.Time
-	pending map[schema.GroupVersionResource]*pending
+	pending map[scope]*pending
 
 	changing sync.Mutex // serialises Changed
 }
@@ -110,7 +113,7 @@ func newOnDemand(o OnDemand, now func() time.Time) *onDemand {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &onDemand{
 		OnDemand: o, now: now, ctx: ctx, cancel: cancel,
-		known: o.Discovered, readAt: now(), pending: map[schema.GroupVersionResource]*pending{},
+		known: o.Discovered, readAt: now(), pending: map[scope]*pending{},
 	}
 }
 
@@ -124,17 +127,31 @@ func (h *Handler) Close() {
 	h.onDemand.wg.Wait()
 }
 
-// resource returns the resource a request of gvr reads: a served one, or
-// one added on demand now; nil, nil when the API server has none.
-func (h *Handler) resource(r *http.Request, gvr schema.GroupVersionResource) (*cached, *apierrors.StatusError) {
-	if c := h.lookup(gvr); c != nil || h.onDemand == nil {
+// resource returns the resource that answers req: a served one, or one
+// added on demand now; nil, nil when the API server has none. A request of
+// one namespace whose cache of every namespace the API server refuses
+// (403: a user allowed some namespaces only) is answered from a cache of
+// that namespace alone, added likewise; a request of every namespace then
+// gets the API server's 403, as it would from the API server.
+func (h *Handler) resource(r *http.Request, req request) (*cached, *apierrors.StatusError) {
+	if c := h.lookup(req.gvr, req.namespace); c != nil || h.onDemand == nil {
 		return c, nil
 	}
-	ar, ok := h.known(r.Context(), gvr)
+	ar, ok := h.known(r.Context(), req.gvr)
 	if !ok {
 		return nil, nil
 	}
-	p, serr := h.start(gvr, ar)
+	c, serr := h.await(r, scope{gvr: req.gvr}, ar)
+	if serr == nil || req.namespace == "" || !ar.Namespaced || !apierrors.IsForbidden(serr) {
+		return c, serr
+	}
+	return h.await(r, scope{req.gvr, req.namespace}, ar)
+}
+
+// await starts caching s unless a request did, and waits for its first
+// list, for OnDemand.SyncWait at most.
+func (h *Handler) await(r *http.Request, s scope, ar metav1.APIResource) (*cached, *apierrors.StatusError) {
+	p, serr := h.start(s, ar)
 	if serr != nil {
 		return nil, serr
 	}
@@ -143,11 +160,11 @@ func (h *Handler) resource(r *http.Request, gvr schema.GroupVersionResource) (*c
 	select {
 	case <-p.done:
 		if p.err != nil {
-			return nil, startError(gvr, p.err)
+			return nil, startError(s.gvr, p.err)
 		}
 		return p.c, nil
 	case <-timer.C:
-		return nil, apierrors.NewTimeoutError(fmt.Sprintf("%s is still being listed into the cache (kubectl reflect serve): try again", gvr.GroupResource()), 1)
+		return nil, apierrors.NewTimeoutError(fmt.Sprintf("%s is still being listed into the cache (kubectl reflect serve): try again", s.gvr.GroupResource()), 1)
 	case <-r.Context().Done():
 		return nil, apierrors.NewTimeoutError("the request ended while waiting for the cache", 0)
 	}
@@ -204,39 +221,39 @@ func (h *Handler) serveDiscovery(w http.ResponseWriter, r *http.Request, path st
 	return h.discovery.Load().serve(w, r, path)
 }
 
-// start returns the pending start of gvr, starting it if no request did.
-func (h *Handler) start(gvr schema.GroupVersionResource, ar metav1.APIResource) (*pending, *apierrors.StatusError) {
+// start returns the pending start of s, starting it if no request did.
+func (h *Handler) start(s scope, ar metav1.APIResource) (*pending, *apierrors.StatusError) {
 	d := h.onDemand
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.ctx.Err() != nil {
 		return nil, apierrors.NewServiceUnavailable("the cache (kubectl reflect serve) is stopping")
 	}
-	if p := d.pending[gvr]; p != nil {
+	if p := d.pending[s]; p != nil {
 		return p, nil
 	}
-	if c := h.lookup(gvr); c != nil { // added since the caller looked
+	if c := h.lookup(s.gvr, s.namespace); c != nil { // added since the caller looked
 		p := &pending{done: make(chan struct{}), c: c}
 		close(p.done)
 		return p, nil
 	}
 	p := &pending{done: make(chan struct{})}
-	d.pending[gvr] = p
+	d.pending[s] = p
 	d.wg.Add(1)
-	go h.follow(gvr, ar, p)
+	go h.follow(s, ar, p)
 	return p, nil
 }
 
-// follow starts caching gvr, serves it once it has its first list, and
+// follow starts caching s, serves it once it has its first list, and
 // drops it when its source stops: the goroutine lives as long as the
 // source.
-func (h *Handler) follow(gvr schema.GroupVersionResource, ar metav1.APIResource, p *pending) {
+func (h *Handler) follow(s scope, ar metav1.APIResource, p *pending) {
 	d := h.onDemand
 	defer d.wg.Done()
-	res := kube.Resource{GVR: gvr, Kind: ar.Kind, Namespaced: ar.Namespaced}
-	st, err := d.Start(d.ctx, res)
+	res := kube.Resource{GVR: s.gvr, Kind: ar.Kind, Namespaced: ar.Namespaced}
+	st, err := d.Start(d.ctx, res, s.namespace)
 	if err != nil {
-		h.settle(gvr, p, nil, err)
+		h.settle(s, p, nil, err)
 		return
 	}
 	src := st.Source
@@ -244,42 +261,42 @@ func (h *Handler) follow(gvr schema.GroupVersionResource, ar metav1.APIResource,
 	select {
 	case <-src.Synced():
 	case <-src.Done():
-		h.settle(gvr, p, nil, stoppedError(src))
+		h.settle(s, p, nil, stoppedError(src))
 		return
 	case <-d.ctx.Done():
-		h.settle(gvr, p, nil, errors.New("the cache is stopping"))
+		h.settle(s, p, nil, errors.New("the cache is stopping"))
 		return
 	}
-	c := h.newCached(Resource{Source: src, Discovery: ar, SelectableFields: st.SelectableFields}, make(chan struct{}))
-	h.settle(gvr, p, c, nil)
+	c := h.newCached(Resource{Source: src, Discovery: ar, SelectableFields: st.SelectableFields}, s.namespace, make(chan struct{}))
+	h.settle(s, p, c, nil)
 	select {
 	case <-src.Done():
 	case <-d.ctx.Done():
 	}
 	h.mu.Lock()
-	delete(h.resources, gvr)
+	delete(h.resources, s)
 	h.mu.Unlock()
-	h.lag.DeleteLabelValues(c.res.String())
+	h.lag.DeleteLabelValues(c.name())
 	close(c.gone)
-	if d.ctx.Err() == nil {
+	if d.ctx.Err() == nil && s.namespace == "" {
 		h.changed()
 	}
 }
 
 // settle ends p: served as c, or failed with err.
-func (h *Handler) settle(gvr schema.GroupVersionResource, p *pending, c *cached, err error) {
+func (h *Handler) settle(s scope, p *pending, c *cached, err error) {
 	d := h.onDemand
 	d.mu.Lock()
-	delete(d.pending, gvr)
+	delete(d.pending, s)
 	if c != nil {
 		h.mu.Lock()
-		h.resources[gvr] = c
+		h.resources[s] = c
 		h.mu.Unlock()
 	}
 	p.c, p.err = c, err
 	d.mu.Unlock()
 	close(p.done)
-	if c != nil {
+	if c != nil && s.namespace == "" {
 		h.changed()
 	}
 }
@@ -294,7 +311,9 @@ func (h *Handler) changed() {
 	defer d.changing.Unlock()
 	var out []kube.Resource
 	for _, c := range h.served() {
-		out = append(out, c.res)
+		if c.namespace == "" {
+			out = append(out, c.res)
+		}
 	}
 	slices.SortFunc(out, func(a, b kube.Resource) int { return strings.Compare(a.String(), b.String()) })
 	d.Changed(out)

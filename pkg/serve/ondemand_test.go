@@ -64,6 +64,8 @@ type onDemandFixture struct {
 
 	mu          sync.Mutex
 	listErr     error
+	allErr      error    // the LIST's error in every namespace, if not nil (a user allowed some namespaces)
+	namespaces  []string // those of the starts, "" for every namespace
 	gate        chan struct{}
 	rediscovers int
 	server      []metav1.APIResource // what Rediscover reads
@@ -78,7 +80,11 @@ func newOnDemandFixture(t *testing.T, discovered ...metav1.APIResource) *onDeman
 	fx.set = reflector.NewSet(reflector.SetOptions{NewClient: func(res kube.Resource, scope kube.Scope) reflector.Client {
 		fx.mu.Lock()
 		defer fx.mu.Unlock()
-		return gatedClient{Client: fx.f.newClient(res, scope), gate: fx.gate, listErr: fx.listErr}
+		listErr := fx.listErr
+		if scope.Namespace == "" && fx.allErr != nil {
+			listErr = fx.allErr
+		}
+		return gatedClient{Client: fx.f.newClient(res, scope), gate: fx.gate, listErr: listErr}
 	}, History: 16})
 	fx.h = New(Options{OnDemand: &OnDemand{
 		Discovered: discovered,
@@ -88,9 +94,12 @@ func newOnDemandFixture(t *testing.T, discovered ...metav1.APIResource) *onDeman
 			fx.rediscovers++
 			return fx.server, nil
 		},
-		Start: func(_ context.Context, res kube.Resource) (Started, error) {
+		Start: func(_ context.Context, res kube.Resource, namespace string) (Started, error) {
 			fx.starts.Add(1)
-			return Started{Source: fx.set.Acquire(res, kube.Scope{Table: true})}, nil
+			fx.mu.Lock()
+			fx.namespaces = append(fx.namespaces, namespace)
+			fx.mu.Unlock()
+			return Started{Source: fx.set.Acquire(res, kube.Scope{Namespace: namespace, Table: true})}, nil
 		},
 		Changed: func(rs []kube.Resource) { fx.changes <- rs },
 	}})
@@ -171,6 +180,40 @@ func TestOnDemandForbidden(t *testing.T) {
 	}
 	if st := fx.h.Status(); len(st) != 0 {
 		t.Errorf("Status = %+v, want nothing served", st)
+	}
+}
+
+// TestOnDemandNamespaces: for a user whom the API server refuses the
+// resource in every namespace, a request of one namespace is answered
+// from a cache of that namespace alone, kept for the next; a request of
+// every namespace gets the API server's 403.
+func TestOnDemandNamespaces(t *testing.T) {
+	fx := newOnDemandFixture(t, discoveredConfigMaps)
+	fx.f.objects = []*object.Object{cm(t, "a", "x", 5)}
+	const msg = `configmaps is forbidden: User "u" cannot list resource "configmaps" in API group "" at the cluster scope`
+	fx.allErr = apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "", errString(`User "u" cannot list resource "configmaps" in API group "" at the cluster scope`))
+	for i := range 2 {
+		if code, body := fx.get("/api/v1/namespaces/a/configmaps"); code != 200 || names(body, "items.#.metadata.name") != "x" {
+			t.Fatalf("request %d of namespace a = %d %s", i, code, body)
+		}
+	}
+	if code, body := fx.get("/api/v1/namespaces/a/configmaps/x"); code != 200 || gjson.Get(body, "metadata.name").Str != "x" {
+		t.Errorf("get = %d %s", code, body)
+	}
+	if code, body := fx.get("/api/v1/configmaps"); code != 403 || gjson.Get(body, "message").Str != msg {
+		t.Errorf("every namespace = %d %s", code, body)
+	}
+	if got := strings.Join(fx.namespaces, ","); got != ",a," {
+		t.Errorf("starts in namespaces %q, want every one, then a (kept), then every one", got)
+	}
+	if st := fx.h.Status(); len(st) != 1 || st[0].Resource != "configmaps" || st[0].Namespace != "a" || st[0].Objects != 1 {
+		t.Errorf("Status = %+v, want configmaps in namespace a", st)
+	}
+	if n := fx.set.Len(); n != 1 {
+		t.Errorf("%d reflectors run, want 1", n)
+	}
+	if len(fx.changes) != 0 {
+		t.Errorf("Changed(%v), want no call: nothing is served in every namespace", <-fx.changes)
 	}
 }
 

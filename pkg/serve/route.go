@@ -56,7 +56,7 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, path str
 		writeStatus(w, r, notFoundPath())
 		return
 	}
-	c, serr := h.resource(r, req.gvr)
+	c, serr := h.resource(r, req)
 	switch {
 	case serr != nil:
 		writeStatus(w, r, serr)

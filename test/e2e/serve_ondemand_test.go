@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -122,10 +124,13 @@ func TestServeOnDemandForbidden(t *testing.T) {
 }
 
 // TestServeNamespaceScopedUser: a user who may read ConfigMaps in one
-// namespace only gets them from `kubectl reflect get` and `watch` while a
-// daemon of theirs runs, whose cache of every namespace they may not fill:
-// the daemon's refusal sends those commands to the API server, as if no
-// daemon ran, for that kind alone.
+// namespace only, whom the API server refuses them in every namespace,
+// gets them through a daemon of theirs from a cache of that namespace
+// alone: plain kubectl prints what it prints from the API server (the
+// table, one object, a watch), and the API server's 403 for every
+// namespace, for another namespace and for another kind; `serve status`
+// shows the namespace's cache, and `kubectl reflect get` and `watch` read
+// it too.
 func TestServeNamespaceScopedUser(t *testing.T) {
 	cp := cluster.Get(t)
 	cs := admin(t, cp)
@@ -133,9 +138,32 @@ func TestServeNamespaceScopedUser(t *testing.T) {
 	createCM(t, cs, ns, "visible", nil)
 	allowConfigMapsOnly(t, ns)
 	dir := t.TempDir()
-	startServeIn(t, dir, cp.UserKubeconfig())
+	d := startServeIn(t, dir, cp.UserKubeconfig())
 	env := []string{"XDG_RUNTIME_DIR=" + dir}
 	user := "--kubeconfig=" + cp.UserKubeconfig()
+
+	for _, args := range [][]string{
+		{"get", "cm", "-n", ns},
+		{"get", "cm", "visible", "-n", ns, "-o", "yaml"},
+		{"get", "cm", "-A"},
+		{"get", "cm", "-n", "default"},
+		{"get", "secrets", "-n", ns},
+	} {
+		want, wantErr, wantCode := kubectl(t, cp.UserKubeconfig(), append(args, "--cache-dir", filepath.Join(dir, "cache-apiserver"))...)
+		got, gotErr, gotCode := kubectl(t, d.kubeconfig, append(args, "--cache-dir", filepath.Join(dir, "cache-daemon"))...)
+		if gotCode != wantCode || gotErr != wantErr || normalizeAge(got) != normalizeAge(want) {
+			t.Errorf("kubectl %v through the daemon: exit %d %q\n%s\nfrom the API server: exit %d %q\n%s", args, gotCode, gotErr, got, wantCode, wantErr, want)
+		}
+	}
+	status := runIn(t, dir, "serve", "status", user)
+	if !regexp.MustCompile(`(?m)^configmaps -n ` + regexp.QuoteMeta(ns) + ` +1 +[0-9]+ `).MatchString(status[0]) {
+		t.Errorf("serve status: exit %s, stderr %q, stdout\n%s\nwant configmaps -n %s with 1 object", status[2], status[1], status[0], ns)
+	}
+
+	w := startCmd(t, exec.Command(kubectlBinary, "get", "cm", "-n", ns, "-w", "-o", "name", "--kubeconfig", d.kubeconfig))
+	w.WaitOutLine(`^configmap/visible$`) // listed: the watch starts from the list
+	createCM(t, cs, ns, "later", nil)
+	w.WaitOutLine(`^configmap/later$`)
 
 	for _, args := range [][]string{{"get", "cm", "-n", ns}, {"get", "cm", "visible", "-n", ns, "-o", "name"}} {
 		want, _, _ := kubectl(t, cp.UserKubeconfig(), args...)
@@ -146,7 +174,7 @@ func TestServeNamespaceScopedUser(t *testing.T) {
 	}
 	_, stderr, code := runOnce(t, env, "get", "secrets", "-n", ns, user)
 	assertKubectlError(t, cp.UserKubeconfig(), stderr, code, "get", "secrets", "-n", ns)
-	out, stderr, code := runOnce(t, env, "watch", "cm", "-n", ns, "-o", "name", "--max-events", "1", user)
+	out, stderr, code := runOnce(t, env, "watch", "cm", "visible", "-n", ns, "-o", "name", "--max-events", "1", user)
 	if code != 0 || out != "configmap/visible\n" {
 		t.Errorf("watch through the daemon: exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
