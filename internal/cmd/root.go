@@ -133,13 +133,30 @@ func setupLogs(verbosity int) error {
 	return fs.Set("v", strconv.Itoa(verbosity))
 }
 
-// Execute runs root with ctx, prints an error once as `error: ...` and
-// returns the process exit code: 0, 1 after an error, 130 when a signal
-// interrupted a command before it was done (see exitCode).
+// Execute runs root with ctx, prints an error once as `error: ...` (one
+// line for each of several, such as two kinds refused) and returns the
+// process exit code: 0, 1 after an error, 130 when a signal interrupted a
+// command before it was done (see exitCode).
 func Execute(ctx context.Context, root *cobra.Command, streams genericiooptions.IOStreams) int {
 	err := errors.Join(root.ExecuteContext(ctx), stopProfile(root))
 	if err != nil && !errors.Is(err, errReported) && !errors.Is(err, errInterrupted) {
-		fmt.Fprintln(streams.ErrOut, "error: "+strings.TrimSpace(err.Error()))
+		for _, e := range joined(err) {
+			fmt.Fprintln(streams.ErrOut, "error: "+strings.TrimSpace(e.Error()))
+		}
 	}
 	return exitCode(err)
+}
+
+// joined are the errors errors.Join joined into err, flattened; err alone
+// if it is not a join.
+func joined(err error) []error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return []error{err}
+	}
+	var out []error
+	for _, e := range j.Unwrap() {
+		out = append(out, joined(e)...)
+	}
+	return out
 }

@@ -37,6 +37,9 @@ const serveExample = `  # Cache config maps and secrets of every namespace, and 
   # Print the cache's kubeconfig on stdout
   kubectl reflect serve cm --print-kubeconfig > cache.kubeconfig
 
+  # Cache the pods and config maps of one namespace (all a user may read, say)
+  kubectl reflect serve pods,cm -n web
+
   # Run a built-in controller in the daemon, on its caches (it serves the kinds the controller reads)
   kubectl reflect serve --controllers configmap-generator`
 
@@ -54,6 +57,9 @@ type ServeOptions struct {
 	// request.
 	IdleExit time.Duration
 	serveControllers
+	// only is the namespace of -n, where the kinds given (and controllers)
+	// are cached; "" is every namespace.
+	only string
 
 	published publishedInfo // the daemon's Info, kept true as kinds are added on demand
 }
@@ -71,14 +77,16 @@ client-go programs and any API client from its stores: discovery, get, list
 Any other kind that the API server lists and watches, a client's first
 request of it adds (on demand; the API server's 403 when the user may not
 list it; for a user allowed some namespaces only, in the namespace asked);
-with no KIND, every kind is added so.
+with no KIND, every kind is added so. With -n NS, the kinds given (and
+--controllers) are cached in namespace NS alone: for a user allowed that
+namespace only, or to keep less; the kubeconfig written has NS too.
 It listens on 127.0.0.1 with TLS and a random bearer token, writes a
 kubeconfig for itself (0600) and prints its path; writes are refused.
 
 With --controllers, it also runs built-in controllers (those of
-run-controller) in every namespace on the same caches: the kinds they read
-are served too, one watch per kind for both. Each reconcile prints a line on
-stderr unless -q; /readyz waits for the controllers to be ready, and a
+run-controller) in every namespace (with -n, in NS) on the same caches: the
+kinds they read are served too, one watch per kind for both. Each reconcile
+prints a line on stderr unless -q; /readyz waits for the controllers to be ready, and a
 controller that fails stops the daemon. Signals are run-controller's: SIGINT
 or SIGTERM stops gracefully (reconciles in flight finish), a second one stops
 at once (exit 130), SIGHUP reconciles every object again.`,
@@ -107,12 +115,24 @@ func (o *ServeOptions) Complete(args []string) error {
 			return err
 		}
 	}
-	ns, _, err := o.configFlags.ToRawKubeConfigLoader().Namespace()
+	ns, explicit, err := o.configFlags.ToRawKubeConfigLoader().Namespace()
 	if err != nil {
 		return fmt.Errorf("reading the kubeconfig: %w", err)
 	}
-	o.namespace = ns // the kubeconfig's; every reflector reads all namespaces (scope)
+	o.namespace = ns // the written kubeconfig's
+	if explicit {
+		o.only = ns
+	}
 	return nil
+}
+
+// scopeOf is where the daemon caches res from the start: in every
+// namespace, or in the one of -n.
+func (o *ServeOptions) scopeOf(res kube.Resource) kube.Scope {
+	if !res.Namespaced {
+		return kube.Scope{}
+	}
+	return kube.Scope{Namespace: o.only}
 }
 
 // Validate checks the flags, then resolves the kinds.
@@ -138,8 +158,10 @@ func (o *ServeOptions) Validate() error {
 // addNamespaces caches namespaces too when a namespaced kind is cached:
 // kubectl asks for the namespace of an object it did not find (to say
 // which of the two is missing), and namespace pickers (k9s) list them.
+// With -n, they are not: they are added on demand when asked for (a user
+// allowed one namespace may not list them).
 func (o *ServeOptions) addNamespaces() error {
-	if !slices.ContainsFunc(o.resources, func(r kube.Resource) bool { return r.Namespaced }) {
+	if o.only != "" || !slices.ContainsFunc(o.resources, func(r kube.Resource) bool { return r.Namespaced }) {
 		return nil
 	}
 	targets, err := kube.ResolveArgs(o.mapper, []kube.Arg{{Kind: "namespaces"}})
@@ -193,7 +215,7 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 		}
 	}()
 	for _, res := range o.resources {
-		leases = append(leases, set.Acquire(res, servedScope(kube.Scope{})))
+		leases = append(leases, set.Acquire(res, servedScope(o.scopeOf(res))))
 	}
 	dc, err := discovery.NewDiscoveryClientForConfig(o.config)
 	if err != nil {
@@ -247,7 +269,10 @@ func (o *ServeOptions) discover(ctx context.Context, rc rest.Interface, dc disco
 	var out []serve.Resource
 	for _, l := range leases {
 		res := l.Resource()
-		out = append(out, serve.Resource{Source: l, Discovery: discoveryOf(known, res), SelectableFields: selectableFields(ctx, rc, res)})
+		out = append(out, serve.Resource{
+			Source: l, Namespace: o.scopeOf(res).Namespace,
+			Discovery: discoveryOf(known, res), SelectableFields: selectableFields(ctx, rc, res),
+		})
 	}
 	version, err := dc.RESTClient().Get().AbsPath("/version").DoRaw(ctx)
 	if err != nil {
@@ -357,14 +382,25 @@ func stopped(leases []*reflector.Lease) <-chan error {
 // info is what the daemon publishes of itself.
 func (o *ServeOptions) info(server string) daemon.Info {
 	info := daemon.Info{PID: os.Getpid(), Server: server, Started: time.Now().UTC(), OnDemand: true}
-	info.Resources, info.Kinds = resourceNames(o.resources)
+	info.Resources, info.Kinds = resourceNames(o.everywhere())
 	return info
+}
+
+// everywhere are the kinds given that are cached in every namespace.
+func (o *ServeOptions) everywhere() []kube.Resource {
+	return slices.DeleteFunc(slices.Clone(o.resources), func(r kube.Resource) bool { return o.scopeOf(r).Namespace != "" })
 }
 
 func (o *ServeOptions) kinds() string {
 	if len(o.resources) == 0 {
 		return "every kind on demand,"
 	}
-	_, kinds := resourceNames(o.resources)
+	kinds := make([]string, len(o.resources))
+	for i, r := range o.resources {
+		kinds[i] = r.String()
+		if ns := o.scopeOf(r).Namespace; ns != "" {
+			kinds[i] += " -n " + ns
+		}
+	}
 	return strings.Join(kinds, ", ")
 }

@@ -23,7 +23,8 @@ import (
 // serveControllers are serve's --controllers: built-in controllers (the
 // ones run-controller runs, started by the same code) run in the daemon on
 // its reflector Set, so that a kind the daemon serves and a controller
-// reads is one watch. They run in every namespace, as the daemon caches.
+// reads is one watch. They run in every namespace, as the daemon caches
+// (in the namespace of -n, with it).
 type serveControllers struct {
 	// Controllers is the --controllers list, NAME[,NAME...].
 	Controllers string
@@ -37,7 +38,7 @@ type serveControllers struct {
 }
 
 func (sc *serveControllers) addFlags(f *pflag.FlagSet) {
-	f.StringVar(&sc.Controllers, "controllers", "", "Run these built-in controllers in the daemon, on its caches, in every namespace (NAME[,NAME...]; see 'kubectl reflect run-controller --list'); the kinds they read are served too")
+	f.StringVar(&sc.Controllers, "controllers", "", "Run these built-in controllers in the daemon, on its caches, in every namespace (-n: in its namespace; NAME[,NAME...]; see 'kubectl reflect run-controller --list'); the kinds they read are served too")
 	f.BoolVarP(&sc.Quiet, "quiet", "q", false, "Print no line per reconcile of --controllers")
 }
 
@@ -92,7 +93,7 @@ func (o *ServeOptions) startControllers(ctx context.Context, set *reflector.Set,
 	}
 	o.runner = &RunControllerOptions{
 		configFlags: o.configFlags, IOStreams: o.IOStreams, builtins: o.builtins, Concurrency: 1, Quiet: o.Quiet,
-		signals: o.signals,
+		signals: o.signals, namespace: o.only,
 	}
 	o.ctrls, _, stop, err = o.runner.start(ctx, set, registry, force)
 	return stop, err

@@ -45,7 +45,7 @@ func (h *Handler) Status() []ResourceStatus {
 	for _, c := range h.served() {
 		out = append(out, ResourceStatus{
 			Resource:        c.res.String(),
-			Namespace:       c.namespace,
+			Namespace:       c.Namespace,
 			Objects:         objects(c.Source),
 			ResourceVersion: c.Source.ResourceVersion(),
 			Watchers:        c.counters.watchers.Load(),

@@ -17,9 +17,10 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
-// Source is what the handler reads one resource from: a reflector.Lease of
-// all namespaces (which implements it), whose store keeps a history
-// (reflector.SetOptions.History) so that watches can resume.
+// Source is what the handler reads one resource from: a reflector.Lease
+// (which implements it) of all namespaces, or of one (Resource.Namespace),
+// whose store keeps a history (reflector.SetOptions.History) so that
+// watches can resume.
 type Source interface {
 	Resource() kube.Resource
 	Columns() []object.Column
@@ -45,6 +46,10 @@ type Resource struct {
 	// makes selectable (its selectableFields' JSON paths, such as
 	// spec.color), beyond metadata.name and metadata.namespace.
 	SelectableFields []string
+	// Namespace, if not "", is the one namespace the Source holds: it
+	// answers the requests of that namespace (a request of every namespace
+	// is another resource's, added on demand as any other).
+	Namespace string
 }
 
 // Options configure a Handler.
@@ -105,7 +110,6 @@ type scope struct {
 type cached struct {
 	Resource
 	res       kube.Resource
-	namespace string // the one namespace its source holds; "" for every namespace
 	snapshots *snapshots
 	counters  counters
 	lag       deliveryLag
@@ -115,8 +119,8 @@ type cached struct {
 	gone chan struct{}
 }
 
-func (h *Handler) newCached(r Resource, namespace string, gone chan struct{}) *cached {
-	c := &cached{Resource: r, res: r.Source.Resource(), namespace: namespace, snapshots: newSnapshots(h.opts.ContinueTTL, h.opts.Now), gone: gone}
+func (h *Handler) newCached(r Resource, gone chan struct{}) *cached {
+	c := &cached{Resource: r, res: r.Source.Resource(), snapshots: newSnapshots(h.opts.ContinueTTL, h.opts.Now), gone: gone}
 	c.lag.hist = h.lag.WithLabelValues(c.name())
 	return c
 }
@@ -124,10 +128,10 @@ func (h *Handler) newCached(r Resource, namespace string, gone chan struct{}) *c
 // name is c's resource as "resource.group", with " -n NAMESPACE" when its
 // source holds one namespace: in metrics' labels and /debug/status.
 func (c *cached) name() string {
-	if c.namespace == "" {
+	if c.Namespace == "" {
 		return c.res.String()
 	}
-	return c.res.String() + " -n " + c.namespace
+	return c.res.String() + " -n " + c.Namespace
 }
 
 // New returns a Handler for opts.Resources.
@@ -146,7 +150,7 @@ func New(opts Options) *Handler {
 	}
 	h := &Handler{opts: opts, resources: map[scope]*cached{}, lag: newLagHistogram()}
 	for _, r := range opts.Resources {
-		h.resources[scope{gvr: r.Source.Resource().GVR}] = h.newCached(r, "", nil)
+		h.resources[scope{r.Source.Resource().GVR, r.Namespace}] = h.newCached(r, nil)
 	}
 	var known []metav1.APIResource
 	if opts.OnDemand != nil {

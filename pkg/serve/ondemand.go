@@ -267,7 +267,7 @@ func (h *Handler) follow(s scope, ar metav1.APIResource, p *pending) {
 		h.settle(s, p, nil, errors.New("the cache is stopping"))
 		return
 	}
-	c := h.newCached(Resource{Source: src, Discovery: ar, SelectableFields: st.SelectableFields}, s.namespace, make(chan struct{}))
+	c := h.newCached(Resource{Source: src, Discovery: ar, SelectableFields: st.SelectableFields, Namespace: s.namespace}, make(chan struct{}))
 	h.settle(s, p, c, nil)
 	select {
 	case <-src.Done():
@@ -311,7 +311,7 @@ func (h *Handler) changed() {
 	defer d.changing.Unlock()
 	var out []kube.Resource
 	for _, c := range h.served() {
-		if c.namespace == "" {
+		if c.Namespace == "" {
 			out = append(out, c.res)
 		}
 	}

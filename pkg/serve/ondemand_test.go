@@ -217,6 +217,34 @@ func TestOnDemandNamespaces(t *testing.T) {
 	}
 }
 
+// TestGivenNamespace: a resource given in one namespace answers the
+// requests of that namespace; one of every namespace is added on demand as
+// if it were not given (here refused: the user may read one namespace).
+func TestGivenNamespace(t *testing.T) {
+	fx := newOnDemandFixture(t, discoveredConfigMaps)
+	fx.f.objects = []*object.Object{cm(t, "a", "x", 5)}
+	fx.allErr = apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "", errString("every namespace"))
+	lease := fx.set.Acquire(configMaps, kube.Scope{Namespace: "a", Table: true})
+	t.Cleanup(lease.Release)
+	if err := reflector.WaitForSync(t.Context(), lease); err != nil {
+		t.Fatal(err)
+	}
+	fx.h = New(Options{Resources: []Resource{{Source: lease, Discovery: discoveredConfigMaps, Namespace: "a"}}, OnDemand: fx.h.opts.OnDemand})
+	t.Cleanup(fx.h.Close)
+	if code, body := fx.get("/api/v1/namespaces/a/configmaps"); code != 200 || names(body, "items.#.metadata.name") != "x" || fx.starts.Load() != 0 {
+		t.Errorf("namespace a = %d %s after %d starts, want it from the resource given", code, body, fx.starts.Load())
+	}
+	if code, body := fx.get("/api/v1/configmaps"); code != 403 || !strings.Contains(body, "every namespace") {
+		t.Errorf("every namespace = %d %s", code, body)
+	}
+	if code, _ := fx.get("/api/v1/namespaces/b/configmaps"); code != 200 || strings.Join(fx.namespaces, ",") != ",,b" {
+		t.Errorf("namespace b = %d after starts in %q, want 200 after every namespace twice, then b", code, fx.namespaces)
+	}
+	if st := fx.h.Status(); len(st) != 2 || st[0].Namespace != "a" || st[1].Namespace != "b" {
+		t.Errorf("Status = %+v, want configmaps in a, then in b", st)
+	}
+}
+
 type errString string
 
 func (e errString) Error() string { return string(e) }

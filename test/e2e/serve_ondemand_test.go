@@ -123,6 +123,47 @@ func TestServeOnDemandForbidden(t *testing.T) {
 	assertKubectlError(t, cp.UserKubeconfig(), stderr, code, "get", "secrets", "-A", "--cache-dir", filepath.Join(dir, "cache-apiserver"))
 }
 
+// namespaceUserDaemon starts, as a user who may read ConfigMaps in one
+// namespace only (ns, holding the config map "visible"), a daemon with
+// the arguments serveArgs gives for ns (none if nil), in a runtime
+// directory of its own.
+func namespaceUserDaemon(t *testing.T, serveArgs func(ns string) []string) (cp *controlplane.ControlPlane, cs kubernetes.Interface, ns string, d *daemon) {
+	t.Helper()
+	cp = cluster.Get(t)
+	cs = admin(t, cp)
+	ns = namespace(t, cs)
+	createCM(t, cs, ns, "visible", nil)
+	allowConfigMapsOnly(t, ns)
+	var args []string
+	if serveArgs != nil {
+		args = serveArgs(ns)
+	}
+	return cp, cs, ns, startServeIn(t, t.TempDir(), cp.UserKubeconfig(), args...)
+}
+
+// assertUserKubectl checks that kubectl prints through d what it prints
+// from the API server for the user of cp.UserKubeconfig, each run of args.
+func assertUserKubectl(t *testing.T, cp *controlplane.ControlPlane, d *daemon, runs ...[]string) {
+	t.Helper()
+	for _, args := range runs {
+		want, wantErr, wantCode := kubectl(t, cp.UserKubeconfig(), append(args, "--cache-dir", filepath.Join(d.dir, "cache-apiserver"))...)
+		got, gotErr, gotCode := kubectl(t, d.kubeconfig, append(args, "--cache-dir", filepath.Join(d.dir, "cache-daemon"))...)
+		if gotCode != wantCode || gotErr != wantErr || normalizeAge(got) != normalizeAge(want) {
+			t.Errorf("kubectl %v through the daemon: exit %d %q\n%s\nfrom the API server: exit %d %q\n%s", args, gotCode, gotErr, got, wantCode, wantErr, want)
+		}
+	}
+}
+
+// assertStatusNamespace checks that `serve status` lists the daemon's
+// configmaps of ns alone, holding one object.
+func assertStatusNamespace(t *testing.T, cp *controlplane.ControlPlane, d *daemon, ns string) {
+	t.Helper()
+	status := runIn(t, d.dir, "serve", "status", "--kubeconfig="+cp.UserKubeconfig())
+	if !regexp.MustCompile(`(?m)^configmaps -n ` + regexp.QuoteMeta(ns) + ` +1 +[0-9]+ `).MatchString(status[0]) {
+		t.Errorf("serve status: exit %s, stderr %q, stdout\n%s\nwant configmaps -n %s with 1 object", status[2], status[1], status[0], ns)
+	}
+}
+
 // TestServeNamespaceScopedUser: a user who may read ConfigMaps in one
 // namespace only, whom the API server refuses them in every namespace,
 // gets them through a daemon of theirs from a cache of that namespace
@@ -132,39 +173,23 @@ func TestServeOnDemandForbidden(t *testing.T) {
 // shows the namespace's cache, and `kubectl reflect get` and `watch` read
 // it too.
 func TestServeNamespaceScopedUser(t *testing.T) {
-	cp := cluster.Get(t)
-	cs := admin(t, cp)
-	ns := namespace(t, cs)
-	createCM(t, cs, ns, "visible", nil)
-	allowConfigMapsOnly(t, ns)
-	dir := t.TempDir()
-	d := startServeIn(t, dir, cp.UserKubeconfig())
-	env := []string{"XDG_RUNTIME_DIR=" + dir}
-	user := "--kubeconfig=" + cp.UserKubeconfig()
-
-	for _, args := range [][]string{
-		{"get", "cm", "-n", ns},
-		{"get", "cm", "visible", "-n", ns, "-o", "yaml"},
-		{"get", "cm", "-A"},
-		{"get", "cm", "-n", "default"},
-		{"get", "secrets", "-n", ns},
-	} {
-		want, wantErr, wantCode := kubectl(t, cp.UserKubeconfig(), append(args, "--cache-dir", filepath.Join(dir, "cache-apiserver"))...)
-		got, gotErr, gotCode := kubectl(t, d.kubeconfig, append(args, "--cache-dir", filepath.Join(dir, "cache-daemon"))...)
-		if gotCode != wantCode || gotErr != wantErr || normalizeAge(got) != normalizeAge(want) {
-			t.Errorf("kubectl %v through the daemon: exit %d %q\n%s\nfrom the API server: exit %d %q\n%s", args, gotCode, gotErr, got, wantCode, wantErr, want)
-		}
-	}
-	status := runIn(t, dir, "serve", "status", user)
-	if !regexp.MustCompile(`(?m)^configmaps -n ` + regexp.QuoteMeta(ns) + ` +1 +[0-9]+ `).MatchString(status[0]) {
-		t.Errorf("serve status: exit %s, stderr %q, stdout\n%s\nwant configmaps -n %s with 1 object", status[2], status[1], status[0], ns)
-	}
+	cp, cs, ns, d := namespaceUserDaemon(t, nil)
+	assertUserKubectl(t, cp, d,
+		[]string{"get", "cm", "-n", ns},
+		[]string{"get", "cm", "visible", "-n", ns, "-o", "yaml"},
+		[]string{"get", "cm", "-A"},
+		[]string{"get", "cm", "-n", "default"},
+		[]string{"get", "secrets", "-n", ns},
+	)
+	assertStatusNamespace(t, cp, d, ns)
 
 	w := startCmd(t, exec.Command(kubectlBinary, "get", "cm", "-n", ns, "-w", "-o", "name", "--kubeconfig", d.kubeconfig))
 	w.WaitOutLine(`^configmap/visible$`) // listed: the watch starts from the list
 	createCM(t, cs, ns, "later", nil)
 	w.WaitOutLine(`^configmap/later$`)
 
+	env := []string{"XDG_RUNTIME_DIR=" + d.dir}
+	user := "--kubeconfig=" + cp.UserKubeconfig()
 	for _, args := range [][]string{{"get", "cm", "-n", ns}, {"get", "cm", "visible", "-n", ns, "-o", "name"}} {
 		want, _, _ := kubectl(t, cp.UserKubeconfig(), args...)
 		got, stderr, code := runOnce(t, env, append(args, user)...)
@@ -178,6 +203,24 @@ func TestServeNamespaceScopedUser(t *testing.T) {
 	if code != 0 || out != "configmap/visible\n" {
 		t.Errorf("watch through the daemon: exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
+}
+
+// TestServeNamespaceFlag: `serve KIND -n NS` caches the kind in NS alone,
+// which a user allowed NS only may do (without -n the daemon lists every
+// namespace and cannot start for them): it says so, `serve status` shows
+// it, and plain kubectl reads NS through it as from the API server and
+// gets the server's 403 for every namespace.
+func TestServeNamespaceFlag(t *testing.T) {
+	cp, _, ns, d := namespaceUserDaemon(t, func(ns string) []string { return []string{"configmaps", "-n", ns} })
+	if want := "Serving configmaps -n " + ns + " read-only"; !strings.Contains(d.Stderr.String(), want) {
+		t.Errorf("serve said %q, want %q", d.Stderr.String(), want)
+	}
+	assertStatusNamespace(t, cp, d, ns)
+	assertUserKubectl(t, cp, d,
+		[]string{"get", "cm", "-n", ns},
+		[]string{"get", "cm", "visible", "-n", ns, "-o", "json"},
+		[]string{"get", "cm", "-A"},
+	)
 }
 
 // TestServeOnDemandOneWatch: concurrent first requests of a kind through
