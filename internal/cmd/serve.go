@@ -269,9 +269,10 @@ func (o *ServeOptions) discover(ctx context.Context, rc rest.Interface, dc disco
 	var out []serve.Resource
 	for _, l := range leases {
 		res := l.Resource()
+		def := definitionOf(ctx, rc, res)
 		out = append(out, serve.Resource{
-			Source: l, Namespace: o.scopeOf(res).Namespace,
-			Discovery: discoveryOf(known, res), SelectableFields: selectableFields(ctx, rc, res),
+			Source: l, Namespace: o.scopeOf(res).Namespace, Discovery: discoveryOf(known, res),
+			SelectableFields: def.SelectableFields, DateColumns: def.DateColumns,
 		})
 	}
 	version, err := dc.RESTClient().Get().AbsPath("/version").DoRaw(ctx)
@@ -281,23 +282,32 @@ func (o *ServeOptions) discover(ctx context.Context, rc rest.Interface, dc disco
 	return out, version, nil
 }
 
-// selectableFields are the field labels that res's definition makes
-// selectable, if it is a custom resource the user may read the definition
-// of; none otherwise.
-func selectableFields(ctx context.Context, rc rest.Interface, res kube.Resource) []string {
+// definitionOf is what the daemon reads in res's definition, if it is a
+// custom resource the user may read the definition of (nothing otherwise):
+// the field labels it makes selectable, and its printer columns of type
+// date.
+func definitionOf(ctx context.Context, rc rest.Interface, res kube.Resource) (def serve.Started) {
 	if !strings.Contains(res.GVR.Group, ".") {
-		return nil // built-in groups have no definition to read
+		return def // built-in groups have no definition to read
 	}
 	raw, err := rc.Get().AbsPath("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", res.GVR.Resource+"."+res.GVR.Group).DoRaw(ctx)
 	if err != nil {
-		return nil // not a custom resource, or not readable: metadata.name and metadata.namespace only
+		return def // not a custom resource, or not readable: metadata.name and metadata.namespace only
 	}
-	var fields []string
-	path := fmt.Sprintf("spec.versions.#(name==%q).selectableFields.#.jsonPath", res.GVR.Version)
-	for _, p := range gjson.GetBytes(raw, path).Array() {
-		fields = append(fields, strings.TrimPrefix(p.Str, "."))
+	version := gjson.GetBytes(raw, fmt.Sprintf("spec.versions.#(name==%q)", res.GVR.Version))
+	for _, p := range version.Get("selectableFields.#.jsonPath").Array() {
+		def.SelectableFields = append(def.SelectableFields, strings.TrimPrefix(p.Str, "."))
 	}
-	return fields
+	for _, col := range version.Get("additionalPrinterColumns").Array() {
+		if col.Get("type").Str != "date" {
+			continue
+		}
+		if def.DateColumns == nil {
+			def.DateColumns = map[string]string{}
+		}
+		def.DateColumns[col.Get("name").Str] = col.Get("jsonPath").Str
+	}
+	return def
 }
 
 // serve listens, publishes its kubeconfig and Info in lock's files, and

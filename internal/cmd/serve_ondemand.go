@@ -92,7 +92,9 @@ func (o *ServeOptions) onDemand(set *reflector.Set, rc rest.Interface, dc *disco
 		Rediscover: func(ctx context.Context) ([]metav1.APIResource, error) { return serverResources(ctx, dc) },
 		Start: func(ctx context.Context, res kube.Resource, namespace string) (serve.Started, error) {
 			lease := set.Acquire(res, servedScope(kube.Scope{Namespace: namespace}))
-			return serve.Started{Source: lease, SelectableFields: selectableFields(ctx, rc, res)}, nil
+			def := definitionOf(ctx, rc, res)
+			def.Source = lease
+			return def, nil
 		},
 		Changed: o.published.update,
 	}

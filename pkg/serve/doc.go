@@ -121,8 +121,9 @@
 // its printers compute from the time of the request, computed again at each
 // answer from the object as they would (timecells.go): every Age, an
 // Event's Last Seen and First Seen, a running Job's Duration, a CronJob's
-// Last Schedule, a Pod's "Restarts (T ago)". Other date columns (of custom
-// resources) show the age they had when the object last changed. Answers
+// Last Schedule, a Pod's "Restarts (T ago)", a custom resource's date
+// columns whose JSONPaths are simple (Resource.DateColumns; others show
+// the age they had when the object last changed). Answers
 // about a resource carry the Warning headers of the API server's latest
 // answer about it (Warnings: a deprecated version).
 //

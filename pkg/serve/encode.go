@@ -39,7 +39,7 @@ func newEncoder(c *cached, f form, includeObject string, now time.Time) *encoder
 		for i, c := range e.columns {
 			names[i] = c.Name
 		}
-		e.times = timeColumns(e.res.GVR.GroupResource(), names)
+		e.times = timeColumns(e.res.GVR.GroupResource(), names, c.DateColumns)
 	}
 	return e
 }

@@ -46,6 +46,10 @@ type Resource struct {
 	// makes selectable (its selectableFields' JSON paths, such as
 	// spec.color), beyond metadata.name and metadata.namespace.
 	SelectableFields []string
+	// DateColumns are a custom resource's printer columns of type date, by
+	// name: their JSONPaths, from its definition. Their cells, times since
+	// a timestamp, are computed again at each answer as Age is.
+	DateColumns map[string]string
 	// Namespace, if not "", is the one namespace the Source holds: it
 	// answers the requests of that namespace (a request of every namespace
 	// is another resource's, added on demand as any other).

@@ -58,8 +58,9 @@ type OnDemand struct {
 // Started is a resource that OnDemand.Start began to cache.
 type Started struct {
 	Source Owned
-	// SelectableFields are as Resource's.
+	// SelectableFields and DateColumns are as Resource's.
 	SelectableFields []string
+	DateColumns      map[string]string
 }
 
 // Owned is a Source that the handler owns: a reflector.Lease.
@@ -267,7 +268,9 @@ func (h *Handler) follow(s scope, ar metav1.APIResource, p *pending) {
 		h.settle(s, p, nil, errors.New("the cache is stopping"))
 		return
 	}
-	c := h.newCached(Resource{Source: src, Discovery: ar, SelectableFields: st.SelectableFields, Namespace: s.namespace}, make(chan struct{}))
+	c := h.newCached(Resource{
+		Source: src, Discovery: ar, SelectableFields: st.SelectableFields, DateColumns: st.DateColumns, Namespace: s.namespace,
+	}, make(chan struct{}))
 	h.settle(s, p, c, nil)
 	select {
 	case <-src.Done():

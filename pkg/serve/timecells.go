@@ -16,8 +16,10 @@ import (
 // Duration, ...). A cached cell is as old as the object's last change, so a
 // Table answer computes these again from the object, at the time of the
 // answer, as the printers would (k8s.io/kubernetes/pkg/printers/internalversion).
-// Date columns of custom resources are not among them: their cells come
-// from the CRD's JSONPaths, which are not kept.
+// A custom resource's date columns are too, when the daemon read its
+// definition (Resource.DateColumns) and the column's JSONPath is a simple
+// one (fields and indexes: .status.startTime, .status.runs[0].at); those
+// with filters or wildcards keep their cells as cached.
 
 // timeCell computes one cell of row at now; ok is false to keep the cached
 // cell.
@@ -200,12 +202,16 @@ type timeColumn struct {
 	cell  timeCell
 }
 
-// timeColumns are the columns of res among columns whose cells are times.
-func timeColumns(res schema.GroupResource, names []string) []timeColumn {
+// timeColumns are the columns of res among columns whose cells are times;
+// dates are a custom resource's date columns, by name (their JSONPaths).
+func timeColumns(res schema.GroupResource, names []string, dates map[string]string) []timeColumn {
 	var out []timeColumn
 	for i, name := range names {
 		cell := timeCells[res][name]
-		if name == "Age" {
+		if path, ok := dates[name]; ok {
+			cell = dateCell(path)
+		}
+		if name == "Age" && cell == nil {
 			cell = ageCell
 		}
 		if cell != nil {
@@ -213,4 +219,60 @@ func timeColumns(res schema.GroupResource, names []string) []timeColumn {
 		}
 	}
 	return out
+}
+
+// dateCell is the cell of a custom resource's date column, whose JSONPath
+// is path, as the API server's printer of custom resources writes it
+// (apiextensions-apiserver's tableconvertor): the time since the
+// timestamp the path reaches. A value that is not a string, or not a time,
+// keeps the cell as cached (null, or "<invalid>": the same object gave
+// it). nil when path is not a simple one.
+func dateCell(path string) timeCell {
+	at, ok := columnPath(path)
+	if !ok {
+		return nil
+	}
+	return func(row timedRow, now time.Time) (string, bool) {
+		v := gjson.GetBytes(row.obj, at)
+		if v.Type != gjson.String {
+			return "", false
+		}
+		if v.Str == "" {
+			return "<unknown>", true // a zero time
+		}
+		t, err := time.Parse(time.RFC3339, v.Str)
+		if err != nil {
+			return "", false
+		}
+		return duration.HumanDuration(now.Sub(t)), true
+	}
+}
+
+// columnPath is a printer column's JSONPath as a gjson path, if it is a
+// simple one: fields and indexes (.a.b[0].c); ok is false for any other
+// (filters, wildcards, quoted names).
+func columnPath(jsonPath string) (path string, ok bool) {
+	rest, ok := strings.CutPrefix(jsonPath, ".")
+	if !ok || rest == "" || strings.ContainsAny(rest, "*?@()'\"\\{}$ `") {
+		return "", false
+	}
+	var parts []string
+	for _, seg := range strings.Split(rest, ".") {
+		name, index, _ := strings.Cut(seg, "[")
+		if name == "" || strings.Contains(name, "]") {
+			return "", false
+		}
+		parts = append(parts, gjson.Escape(name))
+		for index != "" {
+			n, after, closed := strings.Cut(index, "]")
+			if !closed || n == "" || strings.Trim(n, "0123456789") != "" {
+				return "", false
+			}
+			parts = append(parts, n)
+			if index, ok = strings.CutPrefix(after, "["); !ok && after != "" {
+				return "", false
+			}
+		}
+	}
+	return strings.Join(parts, "."), true
 }

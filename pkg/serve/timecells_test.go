@@ -59,7 +59,7 @@ func TestTimeCells(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cols := timeColumns(tt.res, []string{"Name", tt.column})
+			cols := timeColumns(tt.res, []string{"Name", tt.column}, nil)
 			if len(cols) != 1 || cols[0].index != 1 {
 				t.Fatalf("timeColumns = %+v, want column 1", cols)
 			}
@@ -74,7 +74,7 @@ func TestTimeCells(t *testing.T) {
 
 // TestTimeColumns: only the columns that are times are computed again.
 func TestTimeColumns(t *testing.T) {
-	cols := timeColumns(schema.GroupResource{Resource: "events"}, []string{"Last Seen", "Type", "Reason", "Object", "Message", "First Seen", "Age"})
+	cols := timeColumns(schema.GroupResource{Resource: "events"}, []string{"Last Seen", "Type", "Reason", "Object", "Message", "First Seen", "Age"}, nil)
 	var got []int
 	for _, c := range cols {
 		got = append(got, c.index)
@@ -82,7 +82,71 @@ func TestTimeColumns(t *testing.T) {
 	if len(got) != 3 || got[0] != 0 || got[1] != 5 || got[2] != 6 {
 		t.Errorf("columns %v, want 0, 5, 6", got)
 	}
-	if cols := timeColumns(schema.GroupResource{Group: "example.com", Resource: "events"}, []string{"Last Seen"}); len(cols) != 0 {
+	if cols := timeColumns(schema.GroupResource{Group: "example.com", Resource: "events"}, []string{"Last Seen"}, nil); len(cols) != 0 {
 		t.Errorf("another group's events: %+v, want none", cols)
+	}
+}
+
+// TestDateColumns: a custom resource's date columns with simple JSONPaths
+// are computed again as its printer computes them (apiextensions-apiserver's
+// tableconvertor); others keep their cells.
+func TestDateColumns(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	widgets := schema.GroupResource{Group: "example.com", Resource: "widgets"}
+	dates := map[string]string{
+		"Started": ".status.runs[0].at",
+		"Ready":   `.status.conditions[?(@.type=="Ready")].lastTransitionTime`,
+		"Age":     ".metadata.creationTimestamp",
+	}
+	cols := timeColumns(widgets, []string{"Name", "Started", "Ready", "Age"}, dates)
+	if len(cols) != 2 || cols[0].index != 1 || cols[1].index != 3 {
+		t.Fatalf("timeColumns = %+v, want columns 1 and 3", cols)
+	}
+	for _, tt := range []struct {
+		name, obj, want string
+		keep            bool
+	}{
+		{"a time", `{"status":{"runs":[{"at":"` + now.Add(-3*time.Minute).Format(time.RFC3339) + `"}]}}`, "3m", false},
+		{"with a fraction", `{"status":{"runs":[{"at":"` + now.Add(-90*time.Second).Format(time.RFC3339Nano) + `"}]}}`, "90s", false},
+		{"none", `{"status":{}}`, "", true},
+		{"not a string", `{"status":{"runs":[{"at":5}]}}`, "", true},
+		{"not a time", `{"status":{"runs":[{"at":"soon"}]}}`, "", true},
+		{"empty", `{"status":{"runs":[{"at":""}]}}`, "<unknown>", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := cols[0].cell(timedRow{obj: []byte(tt.obj)}, now)
+			if ok == tt.keep || ok && got != tt.want {
+				t.Errorf("cell = %q, %v; want %q (keep the cached one: %v)", got, ok, tt.want, tt.keep)
+			}
+		})
+	}
+}
+
+// TestColumnPath: simple JSONPaths read as gjson paths; the others not.
+func TestColumnPath(t *testing.T) {
+	for _, tt := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{".status.startTime", "status.startTime", true},
+		{".status.runs[0].at", "status.runs.0.at", true},
+		{".a[1][2]", "a.1.2", true},
+		{".metadata.annotations.example\\.com/at", "", false},
+		{".weird-name_1.x", "weird-name_1.x", true},
+		{".a|b", `a\|b`, true},
+		{"status.startTime", "", false},
+		{".", "", false},
+		{".a..b", "", false},
+		{".a[]", "", false},
+		{".a[-1]", "", false},
+		{".a[0]b", "", false},
+		{".a]", "", false},
+		{".a[*].b", "", false},
+		{`.a[?(@.type=="Ready")].b`, "", false},
+	} {
+		got, ok := columnPath(tt.in)
+		if ok != tt.ok || got != tt.want {
+			t.Errorf("columnPath(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
 	}
 }

@@ -10,23 +10,55 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+
+	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
 )
+
+// stopwatchCRD is a custom resource with a date column read from its
+// status, beside the Age every kind has.
+const stopwatchCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: stopwatches.example.com
+spec:
+  group: example.com
+  names: {kind: Stopwatch, plural: stopwatches, singular: stopwatch}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          status: {type: object, x-kubernetes-preserve-unknown-fields: true}
+    additionalPrinterColumns:
+    - {name: Started, type: date, jsonPath: ".status.laps[0].at"}
+    - {name: Age, type: date, jsonPath: .metadata.creationTimestamp}
+`
 
 // TestServeTimeCellsLikeKubectl: the cells the API server computes from
 // the time of the answer (an Event's LAST SEEN, a running Job's DURATION, a
-// CronJob's LAST SCHEDULE, a Pod's "RESTARTS (T ago)", every AGE) are what
-// it would print now when kubectl reads them through the daemon, not what
-// they were when the daemon received the objects.
+// CronJob's LAST SCHEDULE, a Pod's "RESTARTS (T ago)", a custom resource's
+// date column, every AGE) are what it would print now when kubectl reads
+// them through the daemon, not what they were when the daemon received
+// the objects.
 func TestServeTimeCellsLikeKubectl(t *testing.T) {
 	cp := cluster.Get(t)
 	cs := admin(t, cp)
 	ns := namespace(t, cs)
 	then := time.Now().Add(-30 * time.Second).UTC().Truncate(time.Second)
 	createTimedObjects(t, cs, ns, then)
-	d := startServe(t, cp, "events,jobs,cronjobs,pods")
+	applyCRD(t, cp.AdminKubeconfig(), "stopwatches.example.com", stopwatchCRD)
+	createStopwatch(t, cp, ns, then)
+	d := startServe(t, cp, "events,jobs,cronjobs,pods,stopwatches")
 	// The daemon received the objects about 30s after their timestamps;
 	// what is under test is the clock moving on from there, so wait for it.
 	time.Sleep(time.Until(then.Add(35 * time.Second)))
@@ -35,6 +67,7 @@ func TestServeTimeCellsLikeKubectl(t *testing.T) {
 		{"get", "jobs", "-n", ns, "--no-headers"},
 		{"get", "cronjobs", "-n", ns, "--no-headers"},
 		{"get", "pods", "-n", ns, "--no-headers"},
+		{"get", "stopwatches", "-n", ns, "--no-headers"},
 	} {
 		t.Run(strings.Join(args[:2], " "), func(t *testing.T) {
 			got, gotErr, _ := kubectl(t, d.kubeconfig, args...)
@@ -79,6 +112,19 @@ func createTimedObjects(t *testing.T, cs kubernetes.Interface, ns string, then t
 	patchStatus(t, cs.CoreV1().RESTClient(), ns, "pods/p", `{"status":{"conditions":[{"type":"Initialized","status":"True"}],"containerStatuses":[{"name":"c","image":"busybox",`+
 		`"imageID":"","ready":false,"restartCount":2,"state":{"waiting":{"reason":"CrashLoopBackOff"}},`+
 		`"lastState":{"terminated":{"exitCode":1,"startedAt":%q,"finishedAt":%[1]q}}}]}}`, ts)
+}
+
+// createStopwatch makes a Stopwatch in ns whose Started counts from then.
+func createStopwatch(t *testing.T, cp *controlplane.ControlPlane, ns string, then time.Time) {
+	t.Helper()
+	sw := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "example.com/v1", "kind": "Stopwatch", "metadata": map[string]any{"name": "s"},
+		"status": map[string]any{"laps": []any{map[string]any{"at": then.Format(time.RFC3339)}}},
+	}}
+	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "stopwatches"}
+	if _, err := dynamic.NewForConfigOrDie(cp.AdminConfig()).Resource(gvr).Namespace(ns).Create(context.Background(), sw, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // patchStatus merge-patches the status of RESOURCE/NAME in ns through rc
