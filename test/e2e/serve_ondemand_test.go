@@ -168,10 +168,10 @@ func assertStatusNamespace(t *testing.T, cp *controlplane.ControlPlane, d *daemo
 // namespace only, whom the API server refuses them in every namespace,
 // gets them through a daemon of theirs from a cache of that namespace
 // alone: plain kubectl prints what it prints from the API server (the
-// table, one object, a watch), and the API server's 403 for every
-// namespace, for another namespace and for another kind; `serve status`
-// shows the namespace's cache, and `kubectl reflect get` and `watch` read
-// it too.
+// table, one object, a watch; a client-go informer syncs and follows),
+// and the API server's 403 for every namespace, for another namespace
+// and for another kind; `serve status` shows the namespace's cache, and
+// `kubectl reflect get` and `watch` read it too.
 func TestServeNamespaceScopedUser(t *testing.T) {
 	cp, cs, ns, d := namespaceUserDaemon(t, nil)
 	assertUserKubectl(t, cp, d,
@@ -185,8 +185,10 @@ func TestServeNamespaceScopedUser(t *testing.T) {
 
 	w := startCmd(t, exec.Command(kubectlBinary, "get", "cm", "-n", ns, "-w", "-o", "name", "--kubeconfig", d.kubeconfig))
 	w.WaitOutLine(`^configmap/visible$`) // listed: the watch starts from the list
-	createCM(t, cs, ns, "later", nil)
+	in := startInformer(t, d.config, ns) // client-go's: a streaming list of the namespace
+	createCM(t, cs, ns, "later", nil, "k", "1")
 	w.WaitOutLine(`^configmap/later$`)
+	in.waitFor(t, "through the daemon", map[string]string{"visible": "", "later": "1"})
 
 	env := []string{"XDG_RUNTIME_DIR=" + d.dir}
 	user := "--kubeconfig=" + cp.UserKubeconfig()
