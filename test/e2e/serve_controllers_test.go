@@ -13,6 +13,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
@@ -150,6 +151,32 @@ func waitStderrCount(t *testing.T, d *daemon, s string, n int) {
 			t.Fatalf("stderr did not say %q %d times within %s; stderr:\n%s", s, n, patience, d.Stderr.String())
 		case <-tick.C:
 		}
+	}
+}
+
+// TestServeControllersNamespace: with -n, the daemon's controllers run in
+// that namespace alone, on caches of it: a generator there gets its
+// ConfigMap; one made before it in another namespace is never reconciled
+// (a controller of every namespace would have seen it first).
+func TestServeControllersNamespace(t *testing.T) {
+	cp := cluster.Get(t)
+	cs := admin(t, cp)
+	ns, other := namespace(t, cs), namespace(t, cs)
+	if out, errOut, code := runOnce(t, nil, "crd", "install", "configmap-generator", "--kubeconfig", cp.AdminKubeconfig()); code != 0 {
+		t.Fatalf("crd install: exit %d\n%s%s", code, out, errOut)
+	}
+	d := startServeIn(t, t.TempDir(), cp.AdminKubeconfig(), "--controllers", "configmap-generator", "-n", ns)
+	d.WaitStderr("configmap-generator: ready\n")
+	dc := dynamic.NewForConfigOrDie(cp.AdminConfig())
+	createGenerator(t, dc, other, "app")
+	createGenerator(t, dc, ns, "app")
+	waitForCM(t, cs, ns, "app")
+	d.WaitStderr(" configmap-generator " + ns + "/app ")
+	if stderr := d.Stderr.String(); strings.Contains(stderr, other+"/") || !strings.Contains(stderr, "running configmap-generator in namespace "+ns) {
+		t.Errorf("the daemon reconciled in another namespace, or did not say where it runs:\n%s", stderr)
+	}
+	if _, err := cs.CoreV1().ConfigMaps(other).Get(context.Background(), "app", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("a ConfigMap generated in %s: %v, want NotFound", other, err)
 	}
 }
 
