@@ -86,10 +86,11 @@ kubeconfig for itself (0600) and prints its path; writes are refused.
 With --controllers, it also runs built-in controllers (those of
 run-controller) in every namespace (with -n, in NS) on the same caches: the
 kinds they read are served too, one watch per kind for both. Each reconcile
-prints a line on stderr unless -q; /readyz waits for the controllers to be ready, and a
-controller that fails stops the daemon. Signals are run-controller's: SIGINT
-or SIGTERM stops gracefully (reconciles in flight finish), a second one stops
-at once (exit 130), SIGHUP reconciles every object again.`,
+prints a line on stderr unless -q; /readyz waits for the controllers to be
+ready, and a controller that fails stops the daemon. Signals are
+run-controller's: SIGINT or SIGTERM stops gracefully (reconciles in flight
+finish), a second one stops at once (exit 130), SIGHUP reconciles every
+object again.`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: completeKindArgs(flags, -1),
 		RunE:              runE(o),
@@ -285,7 +286,7 @@ func (o *ServeOptions) discover(ctx context.Context, rc rest.Interface, dc disco
 // definitionOf is what the daemon reads in res's definition, if it is a
 // custom resource the user may read the definition of (nothing otherwise):
 // the field labels it makes selectable, and its printer columns of type
-// date.
+// date; as a serve.Started whose Source is left to the caller.
 func definitionOf(ctx context.Context, rc rest.Interface, res kube.Resource) (def serve.Started) {
 	if !strings.Contains(res.GVR.Group, ".") {
 		return def // built-in groups have no definition to read

@@ -15,8 +15,9 @@ import (
 type ResourceStatus struct {
 	// Resource is "resource.group" ("configmaps", "deployments.apps").
 	Resource string `json:"resource"`
-	// Namespace is the one namespace cached, for a user whom the API server
-	// refuses every namespace; "" for every namespace.
+	// Namespace is the one namespace the resource's cache holds (given so,
+	// or added so for a user whom the API server refuses every namespace);
+	// "" for every namespace.
 	Namespace       string `json:"namespace,omitempty"`
 	Objects         int    `json:"objects"`
 	ResourceVersion string `json:"resourceVersion"`

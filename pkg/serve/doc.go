@@ -1,8 +1,8 @@
 // Package serve answers the Kubernetes API's read requests from the
 // reflectors of a process: an http.Handler that serves, for the resources it
-// is given (one reflector.Lease each, all namespaces, objects with their
-// printer cells), the discovery documents kubectl and client-go read first
-// (legacy and aggregated), GET of one object, LIST (label and field
+// is given (one reflector.Lease each, of all namespaces or of one, objects
+// with their printer cells), the discovery documents kubectl and client-go
+// read first (legacy and aggregated), GET of one object, LIST (label and field
 // selectors, limit/continue, resourceVersion semantics, Tables) and WATCH
 // (resume after a resourceVersion, 410 Gone beyond the history, bookmarks,
 // streaming lists ending with the initial-events-end bookmark, selectors,
@@ -61,6 +61,10 @@
 // API server's answer to it is the requests' answer (403 Forbidden with
 // the server's message when the user may not list or watch the resource),
 // and nothing is kept: the next request tries again.
+// A reflector that stops for good later (the user lost the right to
+// watch) is dropped: its watches end, so that their clients ask again and
+// hear why. OnDemand.Changed is told each time what is served changes
+// (the daemon publishes it); Close stops what was added.
 //
 // A user may be allowed a resource in some namespaces only (a Role in
 // each): the API server refuses them its every namespace. A request of one
@@ -68,13 +72,10 @@
 // alone, served as the others (each namespace asked so has its own, kept
 // as those of every namespace are; a request of every namespace still
 // tries that first, and gets the server's 403); a cache of every
-// namespace, once there is one, answers for all. OnDemand.Changed and
-// daemon.Info name the resources cached in every namespace; Status names
-// each namespace's cache too.
-// A reflector that stops for good later (the user lost the right to
-// watch) is dropped: its watches end, so that their clients ask again and
-// hear why. OnDemand.Changed is told each time what is served changes
-// (the daemon publishes it); Close stops what was added.
+// namespace, once there is one, answers for all. A Resource given may hold
+// one namespace too (Resource.Namespace: serve -n). OnDemand.Changed
+// names the resources cached in every namespace; Status names each
+// namespace's cache too.
 //
 // # Consistency (what each resourceVersion is answered with)
 //
