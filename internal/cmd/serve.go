@@ -56,6 +56,9 @@ type ServeOptions struct {
 	// IdleExit, if not zero, ends the daemon after that long without a
 	// request.
 	IdleExit time.Duration
+	// ReleaseIdle, if not zero, drops a kind added on demand after that
+	// long without a request or an open watch of it.
+	ReleaseIdle time.Duration
 	serveControllers
 	// only is the namespace of -n, where the kinds given (and controllers)
 	// are cached; "" is every namespace.
@@ -77,9 +80,11 @@ client-go programs and any API client from its stores: discovery, get, list
 Any other kind that the API server lists and watches, a client's first
 request of it adds (on demand; the API server's 403 when the user may not
 list it; for a user allowed some namespaces only, in the namespace asked);
-with no KIND, every kind is added so. With -n NS, the kinds given (and
---controllers) are cached in namespace NS alone: for a user allowed that
-namespace only, or to keep less; the kubeconfig written has NS too.
+with no KIND, every kind is added so. One no request has used for
+--release-idle, with no watch open, is released until it is asked again.
+With -n NS, the kinds given (and --controllers) are cached in namespace NS
+alone: for a user allowed that namespace only, or to keep less; the
+kubeconfig written has NS too.
 It listens on 127.0.0.1 with TLS and a random bearer token, writes a
 kubeconfig for itself (0600) and prints its path; writes are refused.
 
@@ -100,6 +105,7 @@ object again.`,
 	c.Flags().BoolVar(&o.PrintKubeconfig, "print-kubeconfig", false, "Print the cache's kubeconfig on stdout once it serves")
 	c.Flags().IntVar(&o.History, "history", 4096, "Changes of each kind kept for watches to resume from")
 	c.Flags().DurationVar(&o.IdleExit, "idle-exit", 0, "Exit after no request for this long, e.g. 30m (0: never)")
+	c.Flags().DurationVar(&o.ReleaseIdle, "release-idle", defaultReleaseIdle, "Stop caching a kind added on demand after no request or open watch of it for this long (0: keep every one); the kinds given are kept")
 	o.serveControllers.addFlags(c.Flags())
 	return c
 }
@@ -143,6 +149,9 @@ func (o *ServeOptions) Validate() error {
 	}
 	if o.IdleExit < 0 {
 		return fmt.Errorf("invalid --idle-exit %s: want 0 or more", o.IdleExit)
+	}
+	if o.ReleaseIdle < 0 {
+		return fmt.Errorf("invalid --release-idle %s: want 0 or more", o.ReleaseIdle)
 	}
 	if o.History < 1 {
 		return fmt.Errorf("invalid --history %d: want 1 or more", o.History)

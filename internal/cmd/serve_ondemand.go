@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -96,9 +97,15 @@ func (o *ServeOptions) onDemand(set *reflector.Set, rc rest.Interface, dc *disco
 			def.Source = lease
 			return def, nil
 		},
-		Changed: o.published.update,
+		Changed:     o.published.update,
+		ReleaseIdle: o.ReleaseIdle,
 	}
 }
+
+// defaultReleaseIdle is --release-idle's default: a kind browsed once
+// (k9s moving from view to view) is not watched for the daemon's whole
+// life, and one used every few minutes stays warm.
+const defaultReleaseIdle = 15 * time.Minute
 
 // publishedInfo is the daemon's Info as published, kept true as kinds are
 // added on demand or dropped.

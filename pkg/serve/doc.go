@@ -66,6 +66,11 @@
 // hear why. OnDemand.Changed is told each time what is served changes
 // (the daemon publishes it); Close stops what was added.
 //
+// With OnDemand.ReleaseIdle, a resource added so that no request has used
+// for that long, with no watch open on it, is dropped as when its
+// reflector stops (idle.go); the next request adds it again. The
+// resources given are kept.
+//
 // A user may be allowed a resource in some namespaces only (a Role in
 // each): the API server refuses them its every namespace. A request of one
 // namespace that meets that refusal starts a reflector of that namespace

@@ -121,11 +121,13 @@ type cached struct {
 	// reflector stopped): its watches end, so that their clients ask again.
 	// nil (never closed) for Options.Resources.
 	gone chan struct{}
+	uses uses // the requests it answers, for OnDemand.ReleaseIdle
 }
 
 func (h *Handler) newCached(r Resource, gone chan struct{}) *cached {
 	c := &cached{Resource: r, res: r.Source.Resource(), snapshots: newSnapshots(h.opts.ContinueTTL, h.opts.Now), gone: gone}
 	c.lag.hist = h.lag.WithLabelValues(c.name())
+	c.uses.last.Store(h.opts.Now().UnixNano())
 	return c
 }
 
@@ -171,6 +173,11 @@ func New(opts Options) *Handler {
 func (h *Handler) lookup(gvr schema.GroupVersionResource, namespace string) *cached {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
+	return h.lookupLocked(gvr, namespace)
+}
+
+// lookupLocked is lookup with h.mu held.
+func (h *Handler) lookupLocked(gvr schema.GroupVersionResource, namespace string) *cached {
 	if c := h.resources[scope{gvr: gvr}]; c != nil || namespace == "" {
 		return c
 	}

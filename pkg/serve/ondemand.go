@@ -53,6 +53,12 @@ type OnDemand struct {
 	// DiscoveryTTL is how old the discovery that /api and /apis answer
 	// from may get; zero is 30 seconds.
 	DiscoveryTTL time.Duration
+	// ReleaseIdle, if not zero, drops a resource added on demand that no
+	// request has used for that long and that no watch is open on: its
+	// source is released and Changed told, as when it stops; the next
+	// request adds it again (see idle.go). Zero keeps every one as long
+	// as the handler.
+	ReleaseIdle time.Duration
 }
 
 // Started is a resource that OnDemand.Start began to cache.
@@ -133,9 +139,10 @@ func (h *Handler) Close() {
 // one namespace whose cache of every namespace the API server refuses
 // (403: a user allowed some namespaces only) is answered from a cache of
 // that namespace alone, added likewise; a request of every namespace then
-// gets the API server's 403, as it would from the API server.
+// gets the API server's 403, as it would from the API server. The resource
+// returned is in use (see uses): the caller ends the use once answered.
 func (h *Handler) resource(r *http.Request, req request) (*cached, *apierrors.StatusError) {
-	if c := h.lookup(req.gvr, req.namespace); c != nil || h.onDemand == nil {
+	if c := h.acquire(req.gvr, req.namespace); c != nil || h.onDemand == nil {
 		return c, nil
 	}
 	ar, ok := h.known(r.Context(), req.gvr)
@@ -143,10 +150,16 @@ func (h *Handler) resource(r *http.Request, req request) (*cached, *apierrors.St
 		return nil, nil
 	}
 	c, serr := h.await(r, scope{gvr: req.gvr}, ar)
-	if serr == nil || req.namespace == "" || !ar.Namespaced || !apierrors.IsForbidden(serr) {
-		return c, serr
+	if serr != nil && req.namespace != "" && ar.Namespaced && apierrors.IsForbidden(serr) {
+		c, serr = h.await(r, scope{req.gvr, req.namespace}, ar)
 	}
-	return h.await(r, scope{req.gvr, req.namespace}, ar)
+	if c != nil {
+		// Just added: it cannot have been idle for OnDemand.ReleaseIdle
+		// (it counts from the resource's start) unless the request
+		// waited that long, which SyncWait bounds.
+		c.uses.begin()
+	}
+	return c, serr
 }
 
 // await starts caching s unless a request did, and waits for its first
@@ -272,10 +285,7 @@ func (h *Handler) follow(s scope, ar metav1.APIResource, p *pending) {
 		Source: src, Discovery: ar, SelectableFields: st.SelectableFields, DateColumns: st.DateColumns, Namespace: s.namespace,
 	}, make(chan struct{}))
 	h.settle(s, p, c, nil)
-	select {
-	case <-src.Done():
-	case <-d.ctx.Done():
-	}
+	h.serveUntilStopped(s, c, src)
 	h.mu.Lock()
 	delete(h.resources, s)
 	h.mu.Unlock()
@@ -283,6 +293,26 @@ func (h *Handler) follow(s scope, ar metav1.APIResource, p *pending) {
 	close(c.gone)
 	if d.ctx.Err() == nil && s.namespace == "" {
 		h.changed()
+	}
+}
+
+// serveUntilStopped returns when src stops, the handler is closed or,
+// with OnDemand.ReleaseIdle, c has been idle that long.
+func (h *Handler) serveUntilStopped(s scope, c *cached, src Owned) {
+	d := h.onDemand
+	checks, stop := d.idleChecks()
+	defer stop()
+	for {
+		select {
+		case <-src.Done():
+			return
+		case <-d.ctx.Done():
+			return
+		case <-checks:
+			if h.dropIdle(s, c) {
+				return
+			}
+		}
 	}
 }
 

@@ -73,6 +73,12 @@ type onDemandFixture struct {
 
 func newOnDemandFixture(t *testing.T, discovered ...metav1.APIResource) *onDemandFixture {
 	t.Helper()
+	return newOnDemandFixtureWith(t, OnDemand{}, discovered...)
+}
+
+// newOnDemandFixtureWith is newOnDemandFixture with opts' ReleaseIdle.
+func newOnDemandFixtureWith(t *testing.T, opts OnDemand, discovered ...metav1.APIResource) *onDemandFixture {
+	t.Helper()
 	fx := &onDemandFixture{
 		t: t, f: &fakeServer{rv: "10", events: make(chan watch.WatchEvent[*object.Object]), watches: make(chan struct{}, 10)},
 		changes: make(chan []kube.Resource, 10), server: discovered,
@@ -101,7 +107,8 @@ func newOnDemandFixture(t *testing.T, discovered ...metav1.APIResource) *onDeman
 			fx.mu.Unlock()
 			return Started{Source: fx.set.Acquire(res, kube.Scope{Namespace: namespace, Table: true})}, nil
 		},
-		Changed: func(rs []kube.Resource) { fx.changes <- rs },
+		Changed:     func(rs []kube.Resource) { fx.changes <- rs },
+		ReleaseIdle: opts.ReleaseIdle,
 	}})
 	t.Cleanup(fx.h.Close)
 	return fx
@@ -355,5 +362,71 @@ func TestOnDemandDropped(t *testing.T) {
 	}
 	if code, body := fx.get("/api/v1/configmaps"); code != 403 || !strings.Contains(body, "revoked") {
 		t.Errorf("after = %d %s", code, body)
+	}
+}
+
+// TestOnDemandReleaseIdle: with ReleaseIdle, a resource added on demand
+// that no request used for that long is dropped and added again by the
+// next request; one a watch is open on is kept, and dropped once idle
+// after the watch ends.
+func TestOnDemandReleaseIdle(t *testing.T) {
+	const idle = time.Minute
+	tests := []struct {
+		name  string
+		watch bool // a watch stays open over twice idle, then ends
+	}{
+		{"listed once", false},
+		{"watched", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				fx := newOnDemandFixtureWith(t, OnDemand{ReleaseIdle: idle}, discoveredConfigMaps)
+				fx.f.objects = []*object.Object{cm(t, "a", "x", 5)}
+				if code, body := fx.get("/api/v1/configmaps"); code != 200 {
+					t.Fatalf("list = %d %s", code, body)
+				}
+				<-fx.changes
+				if tt.watch {
+					ctx, cancel := context.WithCancel(t.Context())
+					done := make(chan struct{})
+					go func() {
+						defer close(done)
+						req := httptest.NewRequestWithContext(ctx, http.MethodGet, "/api/v1/configmaps?watch=1&resourceVersion=10", nil)
+						fx.h.ServeHTTP(httptest.NewRecorder(), req)
+					}()
+					time.Sleep(2 * idle)
+					synctest.Wait()
+					if st := fx.h.Status(); len(st) != 1 || st[0].Watchers != 1 {
+						t.Fatalf("with a watch open over %s, Status = %+v, want configmaps kept", 2*idle, st)
+					}
+					cancel()
+					<-done
+				}
+				time.Sleep(idle - time.Second)
+				synctest.Wait()
+				if st := fx.h.Status(); len(st) != 1 {
+					t.Fatalf("%s after the last request, Status = %+v, want configmaps kept", idle-time.Second, st)
+				}
+				select {
+				case got := <-fx.changes:
+					if len(got) != 0 {
+						t.Errorf("Changed(%v), want nothing served", got)
+					}
+				case <-time.After(idle/4 + 2*time.Second):
+					t.Fatalf("still served %s after the last request", idle+idle/4)
+				}
+				if st := fx.h.Status(); len(st) != 0 {
+					t.Errorf("idle for over %s, Status = %+v, want nothing", idle, st)
+				}
+				if code, body := fx.get("/api/v1/configmaps"); code != 200 || names(body, "items.#.metadata.name") != "x" {
+					t.Errorf("list after the release = %d %s", code, body)
+				}
+				if n := fx.starts.Load(); n != 2 {
+					t.Errorf("%d starts, want 2 (added again)", n)
+				}
+				fx.h.Close()
+			})
+		})
 	}
 }

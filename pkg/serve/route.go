@@ -57,6 +57,9 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, path str
 		return
 	}
 	c, serr := h.resource(r, req)
+	if c != nil {
+		defer func() { c.uses.end(h.opts.Now()) }()
+	}
 	switch {
 	case serr != nil:
 		writeStatus(w, r, serr)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -339,4 +340,46 @@ func TestServeOnDemandShortNameShadow(t *testing.T) {
 	if got[0] != "resourcequota/a-quota\n" || got != without || got[0] != want {
 		t.Errorf("get quota through the daemon: %q; without: %q; kubectl: %q; want the resource quota", got, without, want)
 	}
+}
+
+// TestServeOnDemandReleaseIdle: with --release-idle, a kind added on
+// demand that nobody reads any more is released (its WATCH at the API
+// server ends, the daemon's Info drops it) while the kind given stays, and
+// the next request adds it again with one more LIST.
+func TestServeOnDemandReleaseIdle(t *testing.T) {
+	cp := cluster.Get(t)
+	counted := newCountedServer(t, cp)
+	d := startServeIn(t, t.TempDir(), counted.kubeconfig, "configmaps", "--release-idle", "1s")
+	dcs := kubernetes.NewForConfigOrDie(d.config)
+	listed := func() int {
+		n := 0
+		for _, u := range counted.reads() {
+			if strings.HasPrefix(u, "/api/v1/serviceaccounts") {
+				n++
+			}
+		}
+		return n
+	}
+	for round := 1; round <= 2; round++ {
+		if _, err := dcs.CoreV1().ServiceAccounts("").List(context.Background(), metav1.ListOptions{}); err != nil {
+			t.Fatalf("round %d: list through the daemon: %v", round, err)
+		}
+		if n := listed(); n != round {
+			t.Errorf("round %d: %d LISTs of serviceaccounts at the API server, want %d", round, n, round)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), patience)
+		for slices.Contains(d.info(t).Resources, "serviceaccounts.v1.") {
+			if ctx.Err() != nil {
+				cancel()
+				t.Fatalf("round %d: serviceaccounts still cached %s after the list: Info %+v", round, patience, d.info(t))
+			}
+			<-time.After(50 * time.Millisecond) // the daemon's Info file has no change notification
+		}
+		cancel()
+		if info := d.info(t); !slices.Contains(info.Resources, "configmaps.v1.") {
+			t.Errorf("round %d: Info %+v, want configmaps (given) kept", round, info)
+		}
+	}
+	_, stderr, code := runOnce(t, nil, "serve", "cm", "--release-idle", "-1s", "--kubeconfig", cp.AdminKubeconfig())
+	assertOneLineError(t, stderr, code, "error: invalid --release-idle -1s: want 0 or more")
 }
