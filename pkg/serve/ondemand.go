@@ -154,9 +154,9 @@ func (h *Handler) resource(r *http.Request, req request) (*cached, *apierrors.St
 		c, serr = h.await(r, scope{req.gvr, req.namespace}, ar)
 	}
 	if c != nil {
-		// Just added: it cannot have been idle for OnDemand.ReleaseIdle
-		// (it counts from the resource's start) unless the request
-		// waited that long, which SyncWait bounds.
+		// Just served: its idle time counts from then, a moment ago, so
+		// it is not dropped before this use begins (and were it, the
+		// request would be answered from its last state).
 		c.uses.begin()
 	}
 	return c, serr
