@@ -102,9 +102,10 @@ func (o *ServeOptions) onDemand(set *reflector.Set, rc rest.Interface, dc *disco
 	}
 }
 
-// defaultReleaseIdle is --release-idle's default: a kind browsed once
-// (k9s moving from view to view) is not watched for the daemon's whole
-// life, and one used every few minutes stays warm.
+// defaultReleaseIdle is --release-idle's default: a kind a client browsed
+// once is not watched for the daemon's whole life after the client quit
+// (k9s keeps a watch of each kind it showed while it runs), and one used
+// every few minutes stays warm.
 const defaultReleaseIdle = 15 * time.Minute
 
 // publishedInfo is the daemon's Info as published, kept true as kinds are

@@ -11,9 +11,10 @@ import (
 // WATCH at the API server and a store of every object. With
 // OnDemand.ReleaseIdle, one that no request has used for that long, with
 // no watch open, is dropped as if its reflector had stopped: the next
-// request adds it again (one LIST). A client that browses many kinds (k9s)
-// then holds the daemon's memory only for those it still looks at; the
-// resources given (Options.Resources) are kept whatever happens.
+// request adds it again (one LIST). A daemon that outlives the clients
+// that browsed many kinds (k9s keeps a watch of each kind it showed until
+// it quits) then holds memory only for what is still read; the resources
+// given (Options.Resources) are kept whatever happens.
 
 // uses counts the requests being answered from a cached resource and
 // remembers when the last one ended.
