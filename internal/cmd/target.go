@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -33,6 +34,8 @@ type target struct {
 	FieldSelector string
 	ListMode      string
 	NoDaemon      bool
+	// SilenceTimeout is watch.Options.SilenceTimeout (0: its default).
+	SilenceTimeout time.Duration
 
 	// Files are kubectl's -f, -k and -R: manifests whose objects the
 	// command reads, in their namespaces, instead of resource arguments.
@@ -85,6 +88,8 @@ func (t *target) addFlags(f *pflag.FlagSet, verb string) {
 	f.StringVar(&t.FieldSelector, "field-selector", "", "Field selector to filter on, e.g. --field-selector metadata.name=web")
 	f.StringVar(&t.ListMode, "list-mode", "whole", "How to list: whole (one LIST, decoded as it arrives), paged (LIST 500 at a time) or streaming (a watch with sendInitialEvents, paged when the server lacks it)")
 	_ = f.MarkHidden("list-mode")
+	f.DurationVar(&t.SilenceTimeout, "watch-silence-timeout", 0, "How long a watch whose server sent bookmarks may stay silent before its connection is taken as dead (0: 90s; negative: never)")
+	_ = f.MarkHidden("watch-silence-timeout")
 	f.BoolVar(&t.NoDaemon, "no-daemon", false, "Read the API server even when a kubectl reflect serve of the same cluster and user runs")
 	cmdutil.AddJsonFilenameFlag(f, &t.Files.Filenames, "Filename, directory, or URL to files identifying the objects to "+strings.ToLower(verb)+", in their namespaces")
 	cmdutil.AddKustomizeFlag(f, &t.Files.Kustomize)
@@ -102,9 +107,12 @@ func (t *target) fromFiles() bool { return len(t.Files.Filenames) > 0 || t.Files
 // listModes are the values of --list-mode.
 var listModes = map[string]watch.ListMode{"whole": watch.ListWhole, "paged": watch.ListPaged, "streaming": watch.ListStreaming}
 
-// watcherOptions are the pkg/watch Watcher options of --list-mode, which
+// watcherOptions are the pkg/watch Watcher options of --list-mode and
+// --watch-silence-timeout, which
 // oneShotOptions and streamOptions complete.
-func (t *target) watcherOptions() watch.Options { return watch.Options{List: listModes[t.ListMode]} }
+func (t *target) watcherOptions() watch.Options {
+	return watch.Options{List: listModes[t.ListMode], SilenceTimeout: t.SilenceTimeout}
+}
 
 // complete keeps the resource arguments (see kube.ParseArgs) and reads
 // the namespace. verb names the command in kubectl's answer to no

@@ -14,7 +14,11 @@
 // one-shot read gives up after a few failures (RetryPolicy.MaxFailures) or
 // at the first timeout (RetryPolicy.GiveUpOnTimeout).
 // Options.RequestTimeout bounds each LIST and the opening of each watch,
-// never an open watch.
+// never an open watch. Options.SilenceTimeout finds an open watch whose
+// connection died without closing (silence.go): nothing for 90s after the
+// server's bookmarks flowed, or no end a tenth past the watch's
+// timeoutSeconds; it resumes on a new connection, as it would after the
+// server's end.
 //
 // Events form a closed set: Init, InitApply, InitDone, Apply, Delete and
 // Bookmark. Init..InitDone bracket a (re)list; a consumer that keeps state

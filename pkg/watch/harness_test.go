@@ -100,13 +100,13 @@ func runScript(t *testing.T, opts Options, handle Handler[obj], script ...reply)
 	}()
 	select {
 	case r.err = <-done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		cancel()
 		select {
 		case <-done:
 		case <-time.After(time.Second):
 		}
-		t.Fatalf("Run did not return within 10s; calls so far:\n%s", strings.Join(r.client.recorded(), "\n"))
+		t.Fatalf("Run did not return within 30s; calls so far:\n%s", strings.Join(r.client.recorded(), "\n"))
 	}
 	if n := r.client.openStreams(); n != 0 {
 		t.Errorf("%d stream(s) left open after Run returned", n)

@@ -76,6 +76,9 @@ func TestNewDefaults(t *testing.T) {
 	if w.opts.Backoff == nil || *w.opts.Backoff != DefaultBackoff || w.opts.Backoff == &DefaultBackoff {
 		t.Errorf("Backoff = %+v, want a copy of DefaultBackoff", w.opts.Backoff)
 	}
+	if w.opts.SilenceTimeout != DefaultSilenceTimeout {
+		t.Errorf("SilenceTimeout = %v, want %v", w.opts.SilenceTimeout, DefaultSilenceTimeout)
+	}
 	if _, ok := w.opts.Clock.(clock.RealClock); !ok {
 		t.Errorf("Clock = %T, want clock.RealClock", w.opts.Clock)
 	}

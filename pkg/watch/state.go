@@ -113,10 +113,11 @@ func (m *machine[T]) startList(ctx context.Context) (bool, error) {
 		m.state, m.cont = StateListing, ""
 		return false, nil
 	}
+	timeout := m.w.watchTimeout()
 	s, err := m.watch(ctx, WatchRequest{
 		SendInitialEvents:   true,
 		AllowWatchBookmarks: true,
-		TimeoutSeconds:      m.w.watchTimeout(),
+		TimeoutSeconds:      timeout,
 	})
 	if err != nil {
 		if streamingListUnsupported(err) {
@@ -126,7 +127,7 @@ func (m *machine[T]) startList(ctx context.Context) (bool, error) {
 		}
 		return false, err
 	}
-	m.stream, m.state = s, StateStreaming
+	m.stream, m.state = m.guard(s, timeout), StateStreaming
 	return false, nil
 }
 
@@ -189,10 +190,11 @@ func (m *machine[T]) readInitialEvent(ctx context.Context) (bool, error) {
 }
 
 func (m *machine[T]) openWatch(ctx context.Context) (bool, error) {
+	timeout := m.w.watchTimeout()
 	s, err := m.watch(ctx, WatchRequest{
 		ResourceVersion:     m.rv,
 		AllowWatchBookmarks: true,
-		TimeoutSeconds:      m.w.watchTimeout(),
+		TimeoutSeconds:      timeout,
 	})
 	if err != nil {
 		if isGone(err) {
@@ -201,7 +203,7 @@ func (m *machine[T]) openWatch(ctx context.Context) (bool, error) {
 		}
 		return false, err
 	}
-	m.stream, m.state = s, StateWatching
+	m.stream, m.state = m.guard(s, timeout), StateWatching
 	m.opened, m.received = m.w.opts.Clock.Now(), 0
 	if m.resuming {
 		m.resuming = false

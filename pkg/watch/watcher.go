@@ -48,8 +48,20 @@ type Options struct {
 	// than 410 Gone): a resume from the last resourceVersion, not a relist.
 	// The first watch after a list is no restart.
 	OnWatchRestart func()
+	// SilenceTimeout ends an open watch taken as dead (default
+	// DefaultSilenceTimeout; negative: never): one that brought nothing,
+	// not even a bookmark, for this long while the watcher waited, after a
+	// bookmark came on it (a server whose bookmarks flow sends one about
+	// every minute), or one that the server did not end at its
+	// timeoutSeconds (and a tenth). The watch resumes from the last
+	// resourceVersion, on a new connection, after a *SilenceError is
+	// reported to OnError. It is how a watch over HTTP/1.1, which has no
+	// HTTP/2 PING, finds a peer that vanished without closing the
+	// connection beyond what TCP keepalive sees (a proxy that stopped
+	// forwarding).
+	SilenceTimeout time.Duration
 	// Clock is for tests (default: the real clock).
-	Clock clock.Clock
+	Clock clock.WithTicker
 }
 
 // ListMode is how a watcher lists.
@@ -88,6 +100,9 @@ func New[T any](client Client[T], opts Options) *Watcher[T] {
 	if opts.Backoff == nil {
 		b := DefaultBackoff
 		opts.Backoff = &b
+	}
+	if opts.SilenceTimeout == 0 {
+		opts.SilenceTimeout = DefaultSilenceTimeout
 	}
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}

@@ -8,13 +8,17 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 )
 
 // liveResult is the CPU-per-event measurement: the same updates seen by
-// kubectl-reflect and, when there is one, kubectl, cfg.repeat times.
+// kubectl-reflect, by kubectl-reflect over HTTP/2 (what the choice of
+// HTTP/1.1 saves) and, when there is one, kubectl, cfg.repeat times.
 type liveResult struct {
 	events  int          // per round
 	reflect []liveSample // one per round
+	http2   []liveSample // one per round: kubectl-reflect with kube.HTTP2Env set
 	kubectl []liveSample // one per round; empty without kubectl
 }
 
@@ -46,8 +50,9 @@ func measureLive(ctx context.Context, e *env) (liveResult, error) {
 			return r, fmt.Errorf("live events, round %d: %w", round+1, err)
 		}
 		r.reflect = append(r.reflect, samples[0])
-		if len(samples) > 1 {
-			r.kubectl = append(r.kubectl, samples[1])
+		r.http2 = append(r.http2, samples[1])
+		if len(samples) > 2 {
+			r.kubectl = append(r.kubectl, samples[2])
 		}
 	}
 	return r, nil
@@ -122,16 +127,21 @@ func startWatchers(ctx context.Context, e *env) ([]*liveWatcher, error) {
 		name, path string
 		args       []string
 		framing    framing
+		env        []string
 	}
-	specs := []spec{{"kubectl-reflect", e.tools.reflect, []string{"watch", "cm", "--watch-only", "-o", "json"}, ndjson}}
+	ours := []string{"watch", "cm", "--watch-only", "-o", "json"}
+	specs := []spec{
+		{"kubectl-reflect", e.tools.reflect, ours, ndjson, nil},
+		{"kubectl-reflect over HTTP/2", e.tools.reflect, ours, ndjson, []string{kube.HTTP2Env + "=1"}},
+	}
 	if e.hasKubectl() {
 		specs = append(specs, spec{"kubectl", e.tools.kubectl,
-			[]string{"get", "cm", "-w", "--watch-only", "--output-watch-events", "-o", "json"}, jsonValues})
+			[]string{"get", "cm", "-w", "--watch-only", "--output-watch-events", "-o", "json"}, jsonValues, nil})
 	}
 	var ws []*liveWatcher
 	for _, s := range specs {
 		out := newCounter(s.framing)
-		c, err := e.procs.start(ctx, out, s.path, e.args(s.args...)...)
+		c, err := e.procs.startWith(ctx, s.env, out, s.path, e.args(s.args...)...)
 		if err != nil {
 			return ws, err
 		}

@@ -41,8 +41,13 @@ type child struct {
 
 // start runs path with args in its own process group; ctx ending kills it.
 func (p *procs) start(ctx context.Context, stdout io.Writer, path string, args ...string) (*child, error) {
+	return p.startWith(ctx, nil, stdout, path, args...)
+}
+
+// startWith is start with env added to the environment of this command.
+func (p *procs) startWith(ctx context.Context, env []string, stdout io.Writer, path string, args ...string) (*child, error) {
 	cmd := exec.CommandContext(ctx, path, args...)
-	cmd.Env = append(os.Environ(), p.env...)
+	cmd.Env = append(append(os.Environ(), p.env...), env...)
 	cmd.Stdout = stdout
 	c := &child{name: commandName(path, args), cmd: cmd, stderr: &tailBuffer{limit: 4096}, done: make(chan struct{})}
 	cmd.Stderr = c.stderr

@@ -5,6 +5,8 @@ package main
 import (
 	"context"
 	"fmt"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 )
 
 // Targets of the watch rows: the largest ratio kubectl-reflect/kubectl.
@@ -54,6 +56,7 @@ func (r watchResult) sections(cfg config) []section {
 	perEv := func(x liveSample) string { return fmt.Sprintf("%.3f", perEvent(x.cpu, r.live.events)) }
 	delivered := func(x liveSample) string { return fmt.Sprintf("%.2f", x.delivered.Seconds()) }
 	live.notes = append(live.notes, "CPU per live event (ms), kubectl-reflect: "+joinf(r.live.reflect, perEv))
+	live.notes = append(live.notes, "CPU per live event (ms), kubectl-reflect over HTTP/2: "+joinf(r.live.http2, perEv))
 	if len(r.live.kubectl) > 0 {
 		live.notes = append(live.notes, "CPU per live event (ms), kubectl: "+joinf(r.live.kubectl, perEv))
 	}
@@ -95,6 +98,8 @@ func (r watchResult) liveRows() []row {
 	return []row{
 		{key: "live.cpu", metric: "CPU per live event, -o json (NDJSON)", ours: medianOf(r.live.reflect, cpuPerEvent), baselineName: base,
 			baseline: medianOf(r.live.kubectl, cpuPerEvent), unit: "ms", format: "%.3f", target: liveCPUTarget},
+		{key: "live.cpu.http2", metric: "CPU per live event, -o json, HTTP/1.1 (the default) against HTTP/2", ours: medianOf(r.live.reflect, cpuPerEvent),
+			baselineName: "the same command with " + kube.HTTP2Env + "=1", baseline: medianOf(r.live.http2, cpuPerEvent), unit: "ms", format: "%.3f"},
 		{key: "live.rss", metric: "peak RSS while watching live events (VmHWM)", ours: medianOf(r.live.reflect, liveHWM), baselineName: base,
 			baseline: medianOf(r.live.kubectl, liveHWM), unit: "MiB", format: "%.1f"},
 	}
@@ -113,6 +118,9 @@ func (r watchResult) liveWarnings() []string {
 	}
 	for _, s := range r.live.reflect {
 		check("kubectl-reflect", s)
+	}
+	for _, s := range r.live.http2 {
+		check("kubectl-reflect over HTTP/2", s)
 	}
 	for _, s := range r.live.kubectl {
 		check("kubectl", s)

@@ -1,25 +1,32 @@
 package e2e
 
 import (
-	"io"
 	"net"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
 
 // proxy is a loopback TCP proxy to the API server that a test can cut (a
-// client behind it is disconnected while the server goes on, and changes)
-// or stall (it accepts connections and never answers, like a server that
-// hangs).
+// client behind it is disconnected while the server goes on, and changes),
+// stall (it accepts connections and never answers, like a server that
+// hangs) or blackhole (its open connections stop carrying bytes, and stay
+// open, like a network that changed under a laptop).
 type proxy struct {
-	ln       net.Listener
-	target   string
+	ln     net.Listener
+	target string
+	// bursts counts the reads from the server of 100 bytes or more: a
+	// bookmark of a watch over HTTP/1.1 (about 140 bytes with its chunk
+	// and TLS framing), not the ack of an idle HTTP/2 connection's PING
+	// (39 bytes), which client-go's discovery client sends every 30s.
+	bursts   atomic.Int64
 	mu       sync.Mutex
 	cut      bool
 	stalled  bool
 	conns    map[net.Conn]struct{}
+	holes    []*atomic.Bool // one per pipe: set when blackholed
 	stopped  chan struct{}
 	accepted chan struct{} // one value per connection accepted while stalled
 }
@@ -78,12 +85,46 @@ func (p *proxy) pipe(c net.Conn) {
 		c.Close()
 		return
 	}
+	hole := new(atomic.Bool)
 	p.mu.Lock()
 	p.conns[up] = struct{}{}
+	p.holes = append(p.holes, hole)
 	p.mu.Unlock()
-	go func() { _, _ = io.Copy(up, c); up.Close() }()
-	_, _ = io.Copy(c, up)
-	c.Close()
+	go p.copy(up, c, hole, nil)
+	p.copy(c, up, hole, &p.bursts)
+}
+
+// copy forwards src to dst, counting in bursts, unless nil, the reads of
+// 100 bytes or more, and drops them once hole is set; it closes dst when
+// src ends.
+func (p *proxy) copy(dst, src net.Conn, hole *atomic.Bool, bursts *atomic.Int64) {
+	defer dst.Close()
+	buf := make([]byte, 32<<10)
+	for {
+		k, err := src.Read(buf)
+		if k > 0 && !hole.Load() {
+			if bursts != nil && k >= 100 {
+				bursts.Add(1)
+			}
+			if _, err := dst.Write(buf[:k]); err != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// blackhole makes every open connection drop what it carries, both ways,
+// and close nothing; new connections are forwarded.
+func (p *proxy) blackhole() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, h := range p.holes {
+		h.Store(true)
+	}
+	p.holes = nil
 }
 
 // disconnect closes every connection; while cut, new ones are refused.
