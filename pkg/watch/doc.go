@@ -17,8 +17,8 @@
 // never an open watch. Options.SilenceTimeout finds an open watch whose
 // connection died without closing (silence.go): nothing for 90s after the
 // server's bookmarks flowed, or no end a tenth past the watch's
-// timeoutSeconds; it resumes on a new connection, as it would after the
-// server's end.
+// timeoutSeconds; it resumes on a new connection, as after the server's end
+// of the watch.
 //
 // Events form a closed set: Init, InitApply, InitDone, Apply, Delete and
 // Bookmark. Init..InitDone bracket a (re)list; a consumer that keeps state

@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -27,24 +28,34 @@ func overdue(timeoutSeconds int64) time.Duration {
 // a silence is found between SilenceTimeout and 1.25 times it.
 const silenceChecks = 4
 
-// SilenceError ends a watch whose connection is taken as dead: a peer that
-// vanished without closing it (a laptop that slept, a network that changed,
-// a proxy that stopped forwarding). Either the server's bookmarks stopped
-// (Overdue false: nothing for After while the watcher waited, after a
-// bookmark on the same watch), or the watch went on for After, a tenth
-// past its timeoutSeconds, without the end the server sends at that
-// timeout (Overdue true). Run retries it like any transient error: the
-// watch resumes from the last resourceVersion, on a new connection.
-type SilenceError struct {
-	After   time.Duration
-	Overdue bool
+// silence is what Next returns once the watchdog closed a stream taken as
+// dead: a peer that vanished without closing the connection (a laptop that
+// slept, a network that changed, a proxy that stopped forwarding). Either
+// the server's bookmarks stopped (nothing for after while the watcher
+// waited, once a bookmark came on the same watch), or the watch went on
+// for after, a tenth past its timeoutSeconds, without the end the server
+// sends at that timeout (overdue). The machine takes it as that end: it
+// resumes at once from the last resourceVersion, on a new connection, and
+// reports no error. Silence is no proof of death (a watch cache sends no
+// bookmark while its resourceVersion stands still), and a restart costs
+// one request; a connection that is really gone fails the next request,
+// which is reported.
+type silence struct {
+	after   time.Duration
+	overdue bool
 }
 
-func (e *SilenceError) Error() string {
-	if e.Overdue {
-		return fmt.Sprintf("the watch was not ended by the server %v after it began, past its timeout: its connection is taken as dead", e.After)
+func (e *silence) Error() string {
+	if e.overdue {
+		return fmt.Sprintf("the server did not end the watch %v after it began, past its timeout", e.after)
 	}
-	return fmt.Sprintf("no event or bookmark for %v: the watch's connection is taken as dead", e.After)
+	return fmt.Sprintf("no event or bookmark for %v", e.after)
+}
+
+// isSilence reports whether err is a watchdog's silence.
+func isSilence(err error) bool {
+	var s *silence
+	return errors.As(err, &s)
 }
 
 // guard returns s, a watch asked to end after timeoutSeconds, watched over
@@ -56,7 +67,7 @@ func (m *machine[T]) guard(s Stream[T], timeoutSeconds int64) Stream[T] {
 	}
 	tick := d / silenceChecks
 	g := &watchdog[T]{
-		Stream: s, silence: d,
+		Stream: s, quiet: d,
 		overdue: overdue(timeoutSeconds),
 		stop:    make(chan struct{}),
 	}
@@ -66,7 +77,7 @@ func (m *machine[T]) guard(s Stream[T], timeoutSeconds int64) Stream[T] {
 	return g
 }
 
-// watchdog closes a stream taken as dead (see SilenceError). Silence counts
+// watchdog closes a stream taken as dead (see silence). Silence counts
 // once the stream has shown that the server sends bookmarks: a watch cache
 // sends them only while its resourceVersion moves past the watch's, so a
 // quiet kind in a quiet cluster may get none, and its silence says
@@ -76,12 +87,12 @@ func (m *machine[T]) guard(s Stream[T], timeoutSeconds int64) Stream[T] {
 // two atomic adds.
 type watchdog[T any] struct {
 	Stream[T]
-	silence, overdue time.Duration
+	quiet, overdue time.Duration
 	// calls counts entries into and returns from Next: odd while the
 	// reader waits.
 	calls atomic.Uint64
 	beats atomic.Bool // a bookmark other than the end of initial events came
-	dead  atomic.Pointer[SilenceError]
+	dead  atomic.Pointer[silence]
 	stop  chan struct{}
 	once  sync.Once
 }
@@ -105,9 +116,9 @@ func (g *watchdog[T]) run(t clock.Ticker, tick time.Duration) {
 		}
 		switch {
 		case still == silenceChecks:
-			g.dead.Store(&SilenceError{After: g.silence})
+			g.dead.Store(&silence{after: g.quiet})
 		case age >= g.overdue && n%2 == 1:
-			g.dead.Store(&SilenceError{After: age, Overdue: true})
+			g.dead.Store(&silence{after: age, overdue: true})
 		default:
 			continue
 		}
@@ -116,7 +127,7 @@ func (g *watchdog[T]) run(t clock.Ticker, tick time.Duration) {
 	}
 }
 
-// Next implements Stream: the wrapped stream's, or a *SilenceError once the
+// Next implements Stream: the wrapped stream's, or a *silence once the
 // watchdog closed it.
 func (g *watchdog[T]) Next() (WatchEvent[T], error) {
 	g.calls.Add(1)

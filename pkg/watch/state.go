@@ -162,7 +162,10 @@ func (m *machine[T]) readInitialEvent(ctx context.Context) (bool, error) {
 	ev, err := m.stream.Next()
 	if err != nil {
 		m.relist()
-		if errors.Is(err, io.EOF) {
+		switch {
+		case isSilence(err): // taken as dead: list again at once
+			return false, nil
+		case errors.Is(err, io.EOF):
 			err = errWatchEndedEarly
 		}
 		return false, err
@@ -217,6 +220,9 @@ func (m *machine[T]) readEvent(ctx context.Context) (bool, error) {
 	if err != nil {
 		m.closeStream()
 		m.state, m.resuming = StateWatchPending, true
+		if isSilence(err) { // taken as dead: resume at once, as after the server's end
+			return false, nil
+		}
 		if !errors.Is(err, io.EOF) {
 			return false, err
 		}

@@ -53,12 +53,13 @@ type Options struct {
 	// not even a bookmark, for this long while the watcher waited, after a
 	// bookmark came on it (a server whose bookmarks flow sends one about
 	// every minute), or one that the server did not end at its
-	// timeoutSeconds (and a tenth). The watch resumes from the last
-	// resourceVersion, on a new connection, after a *SilenceError is
-	// reported to OnError. It is how a watch over HTTP/1.1, which has no
-	// HTTP/2 PING, finds a peer that vanished without closing the
-	// connection beyond what TCP keepalive sees (a proxy that stopped
-	// forwarding).
+	// timeoutSeconds (and a tenth). It is taken as the server's end of the
+	// watch: the watch resumes at once from the last resourceVersion, on a
+	// new connection, and no error is reported (OnWatchRestart is told),
+	// since a silence may be a server with nothing to say. It is how a
+	// watch over HTTP/1.1, which has no HTTP/2 PING, finds a connection
+	// that stays open and carries nothing (a proxy that stopped
+	// forwarding), which TCP keepalive does not see.
 	SilenceTimeout time.Duration
 	// Clock is for tests (default: the real clock).
 	Clock clock.WithTicker
