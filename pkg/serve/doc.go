@@ -76,8 +76,10 @@
 // namespace that meets that refusal starts a reflector of that namespace
 // alone, served as the others (each namespace asked so has its own, kept
 // as those of every namespace are; a request of every namespace still
-// tries that first, and gets the server's 403); a cache of every
-// namespace, once there is one, answers for all. A Resource given may hold
+// tries that first, and gets the server's 403). The refusal is remembered
+// for a minute (refused.go): a request of one namespace within it asks
+// that namespace alone, one LIST at the server as kubectl's request would
+// cost. A cache of every namespace, once there is one, answers for all. A Resource given may hold
 // one namespace too (Resource.Namespace: serve -n). OnDemand.Changed
 // names the resources cached in every namespace; Status names each
 // namespace's cache too.

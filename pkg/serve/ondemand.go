@@ -94,10 +94,11 @@ type onDemand struct {
 	wg     sync.WaitGroup // the goroutines that follow the started sources
 
 	reading sync.Mutex // held while Rediscover reads: concurrent requests wait for one read
-	mu      sync.Mutex // guards known, readAt, pending
+	mu      sync.Mutex // guards known, readAt, pending, refused
 	known   []metav1.APIResource
 	readAt  time.Time
 	pending map[scope]*pending
+	refused map[schema.GroupVersionResource]time.Time // see refusedFor
 
 	changing sync.Mutex // serialises Changed
 }
@@ -121,6 +122,7 @@ func newOnDemand(o OnDemand, now func() time.Time) *onDemand {
 	return &onDemand{
 		OnDemand: o, now: now, ctx: ctx, cancel: cancel,
 		known: o.Discovered, readAt: now(), pending: map[scope]*pending{},
+		refused: map[schema.GroupVersionResource]time.Time{},
 	}
 }
 
@@ -149,10 +151,7 @@ func (h *Handler) resource(r *http.Request, req request) (*cached, *apierrors.St
 	if !ok {
 		return nil, nil
 	}
-	c, serr := h.await(r, scope{gvr: req.gvr}, ar)
-	if serr != nil && req.namespace != "" && ar.Namespaced && apierrors.IsForbidden(serr) {
-		c, serr = h.await(r, scope{req.gvr, req.namespace}, ar)
-	}
+	c, serr := h.awaitScope(r, req, ar)
 	if c != nil {
 		// Just served: its idle time counts from then, a moment ago, so
 		// it is not dropped before this use begins (and were it, the
@@ -160,6 +159,25 @@ func (h *Handler) resource(r *http.Request, req request) (*cached, *apierrors.St
 		c.uses.begin()
 	}
 	return c, serr
+}
+
+// awaitScope awaits the cache that answers req: that of every namespace,
+// or, when the API server refuses it (now, or within refusedFor), that of
+// req's namespace.
+func (h *Handler) awaitScope(r *http.Request, req request, ar metav1.APIResource) (*cached, *apierrors.StatusError) {
+	one := req.namespace != "" && ar.Namespaced
+	if one && h.onDemand.refusedLately(req.gvr) {
+		return h.await(r, scope{req.gvr, req.namespace}, ar)
+	}
+	c, serr := h.await(r, scope{gvr: req.gvr}, ar)
+	if serr == nil || !ar.Namespaced || !apierrors.IsForbidden(serr) {
+		return c, serr
+	}
+	h.onDemand.refuse(req.gvr)
+	if !one {
+		return nil, serr
+	}
+	return h.await(r, scope{req.gvr, req.namespace}, ar)
 }
 
 // await starts caching s unless a request did, and waits for its first

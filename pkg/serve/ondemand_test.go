@@ -65,6 +65,7 @@ type onDemandFixture struct {
 	mu          sync.Mutex
 	listErr     error
 	allErr      error    // the LIST's error in every namespace, if not nil (a user allowed some namespaces)
+	nsErr       error    // the LIST's error in namespace "hidden", if not nil
 	namespaces  []string // those of the starts, "" for every namespace
 	gate        chan struct{}
 	rediscovers int
@@ -89,6 +90,9 @@ func newOnDemandFixtureWith(t *testing.T, opts OnDemand, discovered ...metav1.AP
 		listErr := fx.listErr
 		if scope.Namespace == "" && fx.allErr != nil {
 			listErr = fx.allErr
+		}
+		if scope.Namespace == "hidden" && fx.nsErr != nil {
+			listErr = fx.nsErr
 		}
 		return gatedClient{Client: fx.f.newClient(res, scope), gate: fx.gate, listErr: listErr}
 	}, History: 16})
@@ -224,6 +228,39 @@ func TestOnDemandNamespaces(t *testing.T) {
 	}
 }
 
+// TestOnDemandRefusedNamespace: once the API server refused every
+// namespace, a request of one namespace costs one LIST (that namespace's),
+// as at the API server, whether the user may read it or not, for
+// refusedFor; then every namespace is tried again (a grant may have come).
+func TestOnDemandRefusedNamespace(t *testing.T) {
+	now := clock
+	fx := newOnDemandFixture(t, discoveredConfigMaps)
+	fx.h.onDemand.now = func() time.Time { return now }
+	fx.f.objects = []*object.Object{cm(t, "a", "x", 5)}
+	fx.allErr = apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "", errString("every namespace"))
+	fx.nsErr = apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "", errString("namespace hidden"))
+	steps := []struct {
+		after time.Duration
+		want  string // the namespaces of the starts so far
+	}{
+		{0, ",hidden"},
+		{refusedFor - time.Second, ",hidden,hidden"},
+		{refusedFor, ",hidden,hidden,,hidden"},
+	}
+	for _, st := range steps {
+		now = clock.Add(st.after)
+		if code, body := fx.get("/api/v1/namespaces/hidden/configmaps"); code != 403 || !strings.Contains(body, "namespace hidden") {
+			t.Errorf("after %v: namespace hidden = %d %s, want the API server's 403", st.after, code, body)
+		}
+		if got := strings.Join(fx.namespaces, ","); got != st.want {
+			t.Errorf("after %v: starts in %q, want %q", st.after, got, st.want)
+		}
+	}
+	if code, _ := fx.get("/api/v1/namespaces/a/configmaps"); code != 200 || strings.Join(fx.namespaces, ",") != ",hidden,hidden,,hidden,a" {
+		t.Errorf("namespace a = %d after starts in %q, want 200 from a's own cache", code, fx.namespaces)
+	}
+}
+
 // TestGivenNamespace: a resource given in one namespace answers the
 // requests of that namespace; one of every namespace is added on demand as
 // if it were not given (here refused: the user may read one namespace).
@@ -244,8 +281,8 @@ func TestGivenNamespace(t *testing.T) {
 	if code, body := fx.get("/api/v1/configmaps"); code != 403 || !strings.Contains(body, "every namespace") {
 		t.Errorf("every namespace = %d %s", code, body)
 	}
-	if code, _ := fx.get("/api/v1/namespaces/b/configmaps"); code != 200 || strings.Join(fx.namespaces, ",") != ",,b" {
-		t.Errorf("namespace b = %d after starts in %q, want 200 after every namespace twice, then b", code, fx.namespaces)
+	if code, _ := fx.get("/api/v1/namespaces/b/configmaps"); code != 200 || strings.Join(fx.namespaces, ",") != ",b" {
+		t.Errorf("namespace b = %d after starts in %q, want 200 after every namespace (refused, and remembered), then b", code, fx.namespaces)
 	}
 	if st := fx.h.Status(); len(st) != 2 || st[0].Namespace != "a" || st[1].Namespace != "b" {
 		t.Errorf("Status = %+v, want configmaps in a, then in b", st)

@@ -41,11 +41,18 @@ type countedServer struct {
 // newCountedServer starts the proxy; it reaches the server as the admin.
 func newCountedServer(t *testing.T, cp *controlplane.ControlPlane) *countedServer {
 	t.Helper()
+	return newCountedServerAs(t, cp, cp.AdminConfig())
+}
+
+// newCountedServerAs starts the proxy; it reaches the server with as's
+// credentials.
+func newCountedServerAs(t *testing.T, cp *controlplane.ControlPlane, as *rest.Config) *countedServer {
+	t.Helper()
 	target, err := url.Parse(cp.Server())
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt, err := rest.TransportFor(cp.AdminConfig())
+	rt, err := rest.TransportFor(as)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +60,7 @@ func newCountedServer(t *testing.T, cp *controlplane.ControlPlane) *countedServe
 	proxy := &httputil.ReverseProxy{
 		Rewrite: func(r *httputil.ProxyRequest) {
 			r.SetURL(target)
-			r.Out.Header.Del("Authorization") // the admin's, added by rt
+			r.Out.Header.Del("Authorization") // as's, added by rt
 		},
 		Transport:     log.wrap(rt),
 		FlushInterval: -1,                            // watches

@@ -208,6 +208,32 @@ func TestServeNamespaceScopedUser(t *testing.T) {
 	}
 }
 
+// TestServeRefusedNamespace: through the daemon of a user allowed one
+// namespace, a request of a namespace they may not read is refused as at
+// the API server, and costs one LIST there once the daemon knows every
+// namespace is refused (the first request tries every namespace, then that
+// one), as kubectl's own request would.
+func TestServeRefusedNamespace(t *testing.T) {
+	cp := cluster.Get(t)
+	ns := namespace(t, admin(t, cp))
+	allowConfigMapsOnly(t, ns)
+	counted := newCountedServerAs(t, cp, cp.UserConfig())
+	d := startServeIn(t, t.TempDir(), counted.kubeconfig)
+	for range 3 {
+		assertUserKubectl(t, cp, d, []string{"get", "cm", "-n", "default"})
+	}
+	var lists []string
+	for _, u := range counted.reads() {
+		if p, _, _ := strings.Cut(u, "?"); strings.HasSuffix(p, "/configmaps") {
+			lists = append(lists, p)
+		}
+	}
+	want := []string{"/api/v1/configmaps", "/api/v1/namespaces/default/configmaps", "/api/v1/namespaces/default/configmaps", "/api/v1/namespaces/default/configmaps"}
+	if !slices.Equal(lists, want) {
+		t.Errorf("LISTs at the API server %q, want %q", lists, want)
+	}
+}
+
 // TestServeNamespaceFlag: `serve KIND -n NS` caches the kind in NS alone,
 // which a user allowed NS only may do (without -n the daemon lists every
 // namespace and cannot start for them): it says so, `serve status` shows
