@@ -45,7 +45,7 @@ func NewRESTClient(cfg *rest.Config) (rest.Interface, error) {
 	// feature gates say.
 	cfg.AcceptContentTypes, cfg.ContentType = "application/json", "application/json"
 	cfg.QPS, cfg.Burst = -1, 0
-	overHTTP1(cfg)
+	OverHTTP1(cfg)
 	if cfg.DisableCompression { // --disable-compression, or the kubeconfig's disable-compression
 		cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return identityEncoding{rt} })
 	}

@@ -19,7 +19,7 @@ var keepAlive = net.KeepAliveConfig{Enable: true, Idle: 15 * time.Second, Interv
 // empty): for a comparison, or a proxy in the way that needs it.
 const HTTP2Env = "KUBECTL_REFLECT_HTTP2"
 
-// overHTTP1 makes cfg's connections HTTP/1.1, with keepAlive's probes
+// OverHTTP1 makes cfg's connections HTTP/1.1, with keepAlive's probes
 // unless cfg dials its own way (a daemon's Unix socket), unless HTTP2Env is
 // set. A watch's events then come straight from its own connection: HTTP/2
 // hands every DATA frame from the connection's read loop to the stream's
@@ -30,7 +30,7 @@ const HTTP2Env = "KUBECTL_REFLECT_HTTP2"
 // as with kube-rs's client. What HTTP/2's PING health check finds, keepAlive
 // finds for a peer that is gone, and the watcher for a connection that
 // stays open and carries nothing (watch.Options.SilenceTimeout).
-func overHTTP1(cfg *rest.Config) {
+func OverHTTP1(cfg *rest.Config) {
 	if os.Getenv(HTTP2Env) != "" {
 		return
 	}

@@ -73,9 +73,9 @@ func TestTransport(t *testing.T) {
 // close the connection, 45s in all, as HTTP/2's health check for client-go.
 func TestKeepAlive(t *testing.T) {
 	cfg := &rest.Config{}
-	overHTTP1(cfg)
+	OverHTTP1(cfg)
 	if cfg.Dial == nil || len(cfg.NextProtos) != 1 || cfg.NextProtos[0] != "http/1.1" {
-		t.Fatalf("overHTTP1: Dial set %v, NextProtos %q", cfg.Dial != nil, cfg.NextProtos)
+		t.Fatalf("OverHTTP1: Dial set %v, NextProtos %q", cfg.Dial != nil, cfg.NextProtos)
 	}
 	if dead := keepAlive.Idle + keepAlive.Interval*time.Duration(keepAlive.Count); !keepAlive.Enable || dead != 45*time.Second {
 		t.Errorf("keepAlive %+v finds a dead peer after %v, want 45s", keepAlive, dead)

@@ -393,13 +393,19 @@ func TestServeOnDemandReleaseIdle(t *testing.T) {
 		if n := listed(); n != round {
 			t.Errorf("round %d: %d LISTs of serviceaccounts at the API server, want %d", round, n, round)
 		}
+		// The daemon's Info names the kind once it is added (a moment after
+		// the answer), and no more once it is released (a second later).
 		ctx, cancel := context.WithTimeout(context.Background(), patience)
-		for slices.Contains(d.info(t).Resources, "serviceaccounts.v1.") {
+		for added := false; ; {
+			cached := slices.Contains(d.info(t).Resources, "serviceaccounts.v1.")
+			if added = added || cached; added && !cached {
+				break
+			}
 			if ctx.Err() != nil {
 				cancel()
-				t.Fatalf("round %d: serviceaccounts still cached %s after the list: Info %+v", round, patience, d.info(t))
+				t.Fatalf("round %d: serviceaccounts added %v, still cached %s after the list: Info %+v", round, added, patience, d.info(t))
 			}
-			<-time.After(50 * time.Millisecond) // the daemon's Info file has no change notification
+			<-time.After(20 * time.Millisecond) // the daemon's Info file has no change notification
 		}
 		cancel()
 		if info := d.info(t); !slices.Contains(info.Resources, "configmaps.v1.") {
