@@ -120,6 +120,9 @@ func (o *RunControllerOptions) env(set *reflector.Set, log *reconcileLog, force 
 	}
 	cfg = rest.CopyConfig(cfg)
 	cfg.QPS, cfg.Burst = -1, 0 // the server's flow control limits us; a token bucket would only add latency
+	// Writes over HTTP/1.1 too, as the reflectors: no HPACK per request
+	// and no hand-off per answer (make bench's controller.cpu.http2 row).
+	kube.OverHTTP1(cfg)
 	// Built-in kinds' answers (an apply's result, Leases, Events) come as
 	// protobuf, as controller-runtime and kubectl ask: cheaper to decode
 	// than JSON. The reflectors (kube.NewRESTClient) and the dynamic client

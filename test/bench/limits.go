@@ -70,8 +70,10 @@ var whatLimitsUs = map[string]string{
 	"controller.time": "Both make the same two server-side applies per generator: the API server's write path bounds both.",
 	"controller.cpu": "Per generator: three watch events decoded and packed, two reconciles (each decodes the generator's JSON " +
 		"with encoding/json; a ConfigMap as our last apply made it is settled by its resourceVersion, not decoded), " +
-		"one ConfigMap apply (protobuf answer) and one status apply (the answer not decoded), over HTTP/2 and TLS. " +
+		"one ConfigMap apply (protobuf answer) and one status apply (the answer not decoded), over HTTP/1.1 and TLS. " +
 		"controller-runtime reads typed objects from protobuf, decodes every answer and extracts the managed fields on every reconcile.",
+	"controller.cpu.http2": "Over HTTP/2 every request also encodes and decodes its headers with HPACK, and every answer and watch " +
+		"event passes from the connection's read loop to its reader and costs flow-control writes.",
 	"controller.rss": "The binary's resident pages: it links kubectl's libraries and package init touches about 35 MiB " +
 		"(the anonymous RSS row is what grows with the objects).",
 	"controller.anon": "The generated ConfigMaps and the generators (without managedFields), packed; every other ConfigMap as " +

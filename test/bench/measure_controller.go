@@ -22,6 +22,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 )
 
 // generators are the ConfigMapGenerators of the controller part.
@@ -29,10 +31,11 @@ var generators = schema.GroupVersionResource{Group: "kubectl-reflect.io", Versio
 
 // controllerResult is the controller part: the configmap-generator of
 // `kubectl-reflect run-controller` against the same controller written with
-// controller-runtime (test/bench/crcmg), cfg.repeat rounds each.
+// controller-runtime (test/bench/crcmg), and against itself over HTTP/2
+// (what the choice of HTTP/1.1 saves), cfg.repeat rounds each.
 type controllerResult struct {
 	generators, changes, concurrency int
-	reflect, runtime                 []controllerSample // one per round
+	reflect, runtime, http2          []controllerSample // one per round
 	reflectSize, runtimeSize         int64              // bytes of each binary
 }
 
@@ -47,12 +50,14 @@ type controllerSample struct {
 	writes   controllerWrites // the API server's count of the controller's writes over generate
 }
 
-// controllerRun is how to start one of the two controllers.
+// controllerRun is how to start one of the controllers.
 type controllerRun struct {
 	name    string
+	id      string // in its namespaces' names
 	path    string
 	args    []string
-	profile string // where it writes a CPU profile, ".ROUND" appended; "" for none
+	env     []string // added to its environment
+	profile string   // where it writes a CPU profile, ".ROUND" appended; "" for none
 }
 
 // measureController builds the controller-runtime controller, installs the
@@ -73,27 +78,24 @@ func measureController(ctx context.Context, e *env) (controllerResult, error) {
 		return r, err
 	}
 	conc := strconv.Itoa(e.cfg.concurrency)
+	ours := []string{"run-controller", "configmap-generator", "-A", "-q", "--concurrency", conc, "--kubeconfig", e.kubeconfig}
 	runs := []controllerRun{
-		{"kubectl-reflect", e.tools.reflect, []string{"run-controller", "configmap-generator", "-A", "-q", "--concurrency", conc, "--kubeconfig", e.kubeconfig}, e.cfg.controllerprofile},
-		{"controller-runtime", crcmg, []string{"--concurrency", conc, "--qps", "-1", "--kubeconfig", e.kubeconfig}, ""},
+		{"kubectl-reflect", "kubectl-reflect", e.tools.reflect, ours, nil, e.cfg.controllerprofile},
+		{"controller-runtime", "controller-runtime", crcmg, []string{"--concurrency", conc, "--qps", "-1", "--kubeconfig", e.kubeconfig}, nil, ""},
+		{"kubectl-reflect over HTTP/2", "http2", e.tools.reflect, ours, []string{kube.HTTP2Env + "=1"}, ""},
 	}
+	samples := [][]controllerSample{nil, nil, nil}
 	for round := range e.cfg.repeat {
-		order := []int{0, 1}
-		if round%2 == 1 { // alternate who goes first, against drift on a busy machine
-			order = []int{1, 0}
-		}
-		for _, i := range order {
+		for k := range runs { // each goes first in turn, against drift on a busy machine
+			i := (round + k) % len(runs)
 			s, err := controllerRound(ctx, e, runs[i], round)
 			if err != nil {
 				return r, fmt.Errorf("%s, round %d: %w", runs[i].name, round+1, err)
 			}
-			if i == 0 {
-				r.reflect = append(r.reflect, s)
-			} else {
-				r.runtime = append(r.runtime, s)
-			}
+			samples[i] = append(samples[i], s)
 		}
 	}
+	r.reflect, r.runtime, r.http2 = samples[0], samples[1], samples[2]
 	return r, nil
 }
 
@@ -104,7 +106,7 @@ func measureController(ctx context.Context, e *env) (controllerResult, error) {
 // (There is no kube-controller-manager: the garbage collector does not run.)
 func controllerRound(ctx context.Context, e *env, run controllerRun, round int) (controllerSample, error) {
 	var s controllerSample
-	ns := fmt.Sprintf("cmg-%d-%s", round+1, run.name)
+	ns := fmt.Sprintf("cmg-%d-%s", round+1, run.id)
 	if _, err := e.clients.cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
 		return s, fmt.Errorf("create namespace %s: %w", ns, err)
 	}
@@ -124,7 +126,7 @@ func controllerRound(ctx context.Context, e *env, run controllerRun, round int) 
 	if run.profile != "" {
 		args = append(slices.Clip(args), "--profile", "cpu", "--profile-output", fmt.Sprintf("%s.%d", run.profile, round+1))
 	}
-	c, err := e.procs.start(ctx, io.Discard, run.path, args...)
+	c, err := e.procs.startWith(ctx, run.env, io.Discard, run.path, args...)
 	if err != nil {
 		return s, err
 	}

@@ -5,6 +5,8 @@ package main
 import (
 	"fmt"
 	"time"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 )
 
 // Targets of the controller rows (issue 9, section 5).
@@ -41,6 +43,8 @@ func (r controllerResult) sections(cfg config) []section {
 		rows: []row{
 			{key: "controller.time", metric: fmt.Sprintf("%d generators created → all %d ConfigMaps exist", n, n), ours: med(r.reflect, secs), baselineName: cr, baseline: med(r.runtime, secs), unit: "s", format: "%.2f", target: generateTarget},
 			{key: "controller.cpu", metric: "controller CPU for those", ours: med(r.reflect, cpu), baselineName: cr, baseline: med(r.runtime, cpu), unit: "s", format: "%.2f", target: controllerTarget},
+			{key: "controller.cpu.http2", metric: "controller CPU for those, HTTP/1.1 (the default) against HTTP/2", ours: med(r.reflect, cpu),
+				baselineName: "the same command with " + kube.HTTP2Env + "=1", baseline: med(r.http2, cpu), unit: "s", format: "%.2f"},
 			{key: "controller.rss", metric: "peak RSS once all exist (VmHWM)", ours: med(r.reflect, hwm), baselineName: cr, baseline: med(r.runtime, hwm), unit: "MiB", format: "%.1f", target: controllerTarget},
 			{key: "controller.anon", metric: "anonymous RSS once all exist (RssAnon)", ours: med(r.reflect, anon), baselineName: cr, baseline: med(r.runtime, anon), unit: "MiB", format: "%.1f"},
 			{key: "controller.p50", metric: "spec change → ConfigMap updated, p50", ours: med(r.reflect, p50), baselineName: cr, baseline: med(r.runtime, p50), unit: "ms", format: "%.1f"},
@@ -50,7 +54,7 @@ func (r controllerResult) sections(cfg config) []section {
 	for _, side := range []struct {
 		name string
 		s    []controllerSample
-	}{{"kubectl-reflect", r.reflect}, {"controller-runtime", r.runtime}} {
+	}{{"kubectl-reflect", r.reflect}, {"controller-runtime", r.runtime}, {"kubectl-reflect over HTTP/2", r.http2}} {
 		sec.notes = append(sec.notes, side.name+": "+joinSep(side.s, "; ", func(s controllerSample) string {
 			return fmt.Sprintf("%.2f s (creates %.2f s), CPU %.2f s, %d ConfigMap and %d status applies, VmHWM %.1f MiB, RssAnon %.1f MiB, p50 %.1f ms, p99 %.1f ms, max %.1f ms",
 				s.generate.Seconds(), s.create.Seconds(), s.cpu.Seconds(), s.writes.applies, s.writes.statusApplies, mib(s.hwm), mib(s.anon),
