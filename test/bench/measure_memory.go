@@ -43,9 +43,9 @@ const (
 	// and discarded by client-go's REST client (Go's gzip), which is what
 	// any cache pays before it decodes a thing: the server's encoding and
 	// compression, the transfer and the inflate.
-	floorJSON     cacheKind = "the LIST alone, JSON (read and discarded)"
-	floorProtobuf cacheKind = "the LIST alone, protobuf (read and discarded)"
-	floorCRD      cacheKind = "the LIST alone, Widgets (read and discarded)"
+	floorJSON     cacheKind = "the LIST alone, JSON over HTTP/1.1 as ours (read and discarded)"
+	floorProtobuf cacheKind = "the LIST alone, protobuf over HTTP/2 as the typed informer (read and discarded)"
+	floorCRD      cacheKind = "the LIST alone, Widgets, JSON over HTTP/1.1 as ours (read and discarded)"
 )
 
 // cacheKinds are the caches each round syncs, in this order.
@@ -231,7 +231,10 @@ func startStore(ctx context.Context, cfg *rest.Config, resource kube.Resource, n
 	return &syncedCache{count: s.Len, stop: w.stop}, nil
 }
 
-// readList reads one LIST of the namespace for a floor and discards it.
+// readList reads one LIST of the namespace for a floor and discards it,
+// over the transport of the cache it is the floor of: JSON over HTTP/1.1
+// for ours (kube.OverHTTP1), protobuf over client-go's HTTP/2 for the
+// typed informer.
 func readList(ctx context.Context, kind cacheKind, cfg *rest.Config, namespace string) (*syncedCache, error) {
 	cfg = rest.CopyConfig(cfg)
 	cfg.APIPath, cfg.GroupVersion = "/api", &corev1.SchemeGroupVersion
@@ -243,6 +246,9 @@ func readList(ctx context.Context, kind cacheKind, cfg *rest.Config, namespace s
 	case floorCRD:
 		gv := widgets.GroupVersion()
 		cfg.APIPath, cfg.GroupVersion, resource = "/apis", &gv, widgets.Resource
+	}
+	if kind != floorProtobuf {
+		kube.OverHTTP1(cfg)
 	}
 	cfg.NegotiatedSerializer = scheme.Codecs.WithoutConversion()
 	rc, err := rest.RESTClientFor(cfg)
