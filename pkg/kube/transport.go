@@ -27,8 +27,9 @@ const HTTP2Env = "KUBECTL_REFLECT_HTTP2"
 // every 4 KiB read, which made a watch over HTTP/2 spend 1.10 to 1.16 times
 // the CPU per live event of the same watch over HTTP/1.1 (make bench
 // measures both side by side: the live.cpu.http2 row; a controller's:
-// controller.cpu.http2), and a store's sync of 20,000 ConfigMaps take about
-// 1.4 to 1.5 times as long. Each watch holds a connection of its own,
+// controller.cpu.http2); a store's sync of 20,000 ConfigMaps went from
+// 1.00x to 0.66x-0.71x of the typed informer's time (BENCHMARKS.md before
+// and after). Each watch holds a connection of its own,
 // as with kube-rs's client. What HTTP/2's PING health check finds, keepAlive
 // finds for a peer that is gone, and the watcher for a connection that
 // stays open and carries nothing (watch.Options.SilenceTimeout).
