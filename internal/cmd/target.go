@@ -108,8 +108,7 @@ func (t *target) fromFiles() bool { return len(t.Files.Filenames) > 0 || t.Files
 var listModes = map[string]watch.ListMode{"whole": watch.ListWhole, "paged": watch.ListPaged, "streaming": watch.ListStreaming}
 
 // watcherOptions are the pkg/watch Watcher options of --list-mode and
-// --watch-silence-timeout, which
-// oneShotOptions and streamOptions complete.
+// --watch-silence-timeout, which oneShotOptions and streamOptions complete.
 func (t *target) watcherOptions() watch.Options {
 	return watch.Options{List: listModes[t.ListMode], SilenceTimeout: t.SilenceTimeout}
 }
