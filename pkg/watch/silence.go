@@ -65,7 +65,7 @@ func (m *machine[T]) guard(s Stream[T], timeoutSeconds int64) Stream[T] {
 	if d < 0 {
 		return s
 	}
-	tick := d / silenceChecks
+	tick := max(d/silenceChecks, time.Millisecond) // a ticker needs a positive period
 	g := &watchdog[T]{
 		Stream: s, quiet: d,
 		overdue: overdue(timeoutSeconds),

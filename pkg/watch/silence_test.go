@@ -127,6 +127,16 @@ func TestSilenceMessages(t *testing.T) {
 	}
 }
 
+// TestSilenceTiny: a SilenceTimeout below silenceChecks nanoseconds
+// (--watch-silence-timeout=1ns) guards a stream without a panic.
+func TestSilenceTiny(t *testing.T) {
+	c := newScriptedClient(t, func() {})
+	s := c.newStream(t.Context(), nil, block)
+	m := &machine[obj]{w: New[obj](c, Options{SilenceTimeout: time.Nanosecond})}
+	g := m.guard(s, 300)
+	g.Close()
+}
+
 // TestSilenceOff: a negative SilenceTimeout leaves streams unguarded.
 func TestSilenceOff(t *testing.T) {
 	c := newScriptedClient(t, func() {})
