@@ -79,10 +79,10 @@
 // tries that first, and gets the server's 403). The refusal is remembered
 // for a minute (refused.go): a request of one namespace within it asks
 // that namespace alone, one LIST at the server as kubectl's request would
-// cost. A cache of every namespace, once there is one, answers for all. A Resource given may hold
-// one namespace too (Resource.Namespace: serve -n). OnDemand.Changed
-// names the resources cached in every namespace; Status names each
-// namespace's cache too.
+// cost. A cache of every namespace, once there is one, answers for all. A
+// Resource given may hold one namespace too (Resource.Namespace: serve -n).
+// OnDemand.Changed names the resources cached in every namespace; Status
+// names each namespace's cache too.
 //
 // # Consistency (what each resourceVersion is answered with)
 //
