@@ -58,7 +58,7 @@ func measureLive(ctx context.Context, e *env) (liveResult, error) {
 	return r, nil
 }
 
-// liveRound starts both watchers, waits until both see changes, then makes
+// liveRound starts the watchers, waits until each sees changes, then makes
 // cfg.events updates and measures the CPU each watcher spent on them. Every
 // update writes a value never written before, so none is a no-op that the
 // server would not send.
@@ -120,8 +120,9 @@ func liveRound(ctx context.Context, e *env, round int) ([]liveSample, error) {
 	return samples, nil
 }
 
-// startWatchers starts kubectl-reflect and kubectl (if any) watching the
-// namespace's ConfigMaps, changes only, as JSON events.
+// startWatchers starts kubectl-reflect, kubectl-reflect over HTTP/2 and
+// kubectl (if any) watching the namespace's ConfigMaps, changes only, as
+// JSON events.
 func startWatchers(ctx context.Context, e *env) ([]*liveWatcher, error) {
 	type spec struct {
 		name, path string
