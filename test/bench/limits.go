@@ -67,8 +67,9 @@ var whatLimitsUs = map[string]string{
 	"relist.time":  "The API server's LIST over JSON; unchanged objects are not decoded again.",
 
 	"controller.time": "Both make the same two server-side applies per generator: the API server's write path bounds both.",
-	"controller.cpu": "Per generator: three watch events decoded and packed, two reconciles (each decodes the generator's JSON " +
-		"with encoding/json; a ConfigMap as our last apply made it is settled by its resourceVersion, not decoded), " +
+	"controller.cpu": "Per generator: three watch events decoded and packed, two or three reconciles (the first decodes the generator's JSON " +
+		"with encoding/json; a ConfigMap as our last apply made it is settled by its resourceVersion, not decoded; the reconcile " +
+		"our own status write triggers finds both objects where the last one left them and decodes nothing), " +
 		"one ConfigMap apply (protobuf answer) and one status apply (the answer not decoded), over HTTP/1.1 and TLS. " +
 		"controller-runtime reads typed objects from protobuf, decodes every answer and extracts the managed fields on every reconcile.",
 	"controller.cpu.http2": "Over HTTP/2 every request also encodes and decodes its headers with HPACK, and every answer and watch " +

@@ -17,7 +17,7 @@ func TestOwnApplies(t *testing.T) {
 	if _, known := a.settled(g, "5", ac); known {
 		t.Fatal("known before anything was recorded")
 	}
-	a.record(g, "5", ac)
+	a.record(g, "g", "5", ac)
 	tests := []struct {
 		name        string
 		key         store.Key
@@ -39,5 +39,67 @@ func TestOwnApplies(t *testing.T) {
 	a.forget(g)
 	if _, known := a.settled(g, "5", ac); known {
 		t.Error("known after forget")
+	}
+}
+
+// TestOwnAppliesIdle: a reconcile is idle only at the generator's
+// resourceVersion the last one that ended well read or wrote, with the
+// ConfigMap it left; a new apply, or none, makes nothing idle.
+func TestOwnAppliesIdle(t *testing.T) {
+	g := store.Key{Namespace: "ns", Name: "g"}
+	ac := []byte(`{"kind":"ConfigMap","metadata":{"name":"g-abc"}}`)
+	cmAt := func(rv string) func(string) string {
+		return func(name string) string {
+			if name != "g-abc" {
+				return ""
+			}
+			return rv
+		}
+	}
+	tests := []struct {
+		name  string
+		setup func(a *ownApplies)
+		gen   string // the generator's resourceVersion now
+		cm    string // its ConfigMap's
+		want  bool
+	}{
+		{"nothing recorded", func(a *ownApplies) {}, "10", "5", false},
+		{"applied, not done", func(a *ownApplies) { a.record(g, "g-abc", "5", ac) }, "10", "5", false},
+		{"done, as read", done("10", "11"), "10", "5", true},
+		{"done, as its status write made it", done("10", "11"), "11", "5", true},
+		{"done, the generator changed since", done("10", "11"), "12", "5", false},
+		{"done, the ConfigMap changed since", done("10", "11"), "11", "6", false},
+		{"done, the ConfigMap deleted since", done("10", "11"), "11", "", false},
+		{"done without a status write", done("10", ""), "10", "5", true},
+		{"done without a status write, changed", done("10", ""), "12", "5", false},
+		{"done, then applied again", func(a *ownApplies) {
+			done("10", "11")(a)
+			a.record(g, "g-abc", "7", ac)
+		}, "11", "7", false},
+		{"done, then forgotten", func(a *ownApplies) {
+			done("10", "11")(a)
+			a.forget(g)
+		}, "11", "5", false},
+		{"done without a record (a dry run)", func(a *ownApplies) { a.done(g, "10", "") }, "10", "", false},
+		{"no resourceVersion", done("10", ""), "", "5", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var a ownApplies
+			tt.setup(&a)
+			if got := a.idle(g, tt.gen, cmAt(tt.cm)); got != tt.want {
+				t.Errorf("idle(%s, ConfigMap at %q) = %v, want %v", tt.gen, tt.cm, got, tt.want)
+			}
+		})
+	}
+}
+
+// done records the apply of g-abc at resourceVersion 5, then a reconcile
+// that read the generator at read and wrote its status at wrote.
+func done(read, wrote string) func(a *ownApplies) {
+	g := store.Key{Namespace: "ns", Name: "g"}
+	return func(a *ownApplies) {
+		a.record(g, "g-abc", "5", []byte(`{"kind":"ConfigMap","metadata":{"name":"g-abc"}}`))
+		a.done(g, read, wrote)
 	}
 }

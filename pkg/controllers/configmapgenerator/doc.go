@@ -22,7 +22,10 @@
 // ConfigMap of the name without a controller reference that this field
 // manager applied is the generator's own, orphaned, and is adopted. A write whose result is
 // already stored is skipped (the fields this manager owns are compared with
-// the desired ones), so a settled generator costs no API call.
+// the desired ones), so a settled generator costs no API call; and a
+// reconcile of a generator and ConfigMap still where the last reconcile
+// that ended well left them (the one its own status write triggers) is
+// skipped before the generator is decoded.
 //
 // An invalid spec (a data key that is not a valid ConfigMap key, "content"
 // both in data and content) or a ConfigMap of the generated name that the
@@ -38,7 +41,9 @@
 // Files: crd.yaml (the CRD, embedded), types.go (spec and status),
 // desired.go (the pure parts: validation, the desired ConfigMap and its
 // name, what to prune, the status), reconcile.go (the reconciler),
-// applies.go (what the reconciler remembers of its own applies, so that a
-// ConfigMap it wrote last is not compared field by field again),
+// applies.go (what the reconciler remembers of its own applies and of
+// where its last reconcile left each generator, so that a ConfigMap it
+// wrote last is not compared field by field again, nor a generator it
+// left reconciled again),
 // builtin.go (the controllers.Builtin).
 package configmapgenerator

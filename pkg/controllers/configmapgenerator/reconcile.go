@@ -17,6 +17,8 @@ import (
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controller"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
@@ -37,6 +39,9 @@ type reconciler struct {
 // the desired ConfigMap (unless it is stored already), prunes the ones an
 // earlier spec generated and writes the status.
 func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
+	if r.idle(req) {
+		return controller.Result{}, nil
+	}
 	gen, ok, err := controller.GetAs[ConfigMapGenerator](r.gens, req)
 	if err != nil {
 		return controller.Result{}, controller.Terminal(err)
@@ -82,7 +87,27 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		}
 	}
 	msg := fmt.Sprintf("ConfigMap %s is generated", desired.Name)
-	return controller.Result{}, r.writeStatus(ctx, gen, NewStatus(gen, true, ReasonGenerated, msg, desired.Name, r.now()))
+	wrote, err := r.writeStatus(ctx, gen, NewStatus(gen, true, ReasonGenerated, msg, desired.Name, r.now()))
+	if err != nil {
+		return controller.Result{}, err
+	}
+	r.own.done(req, gen.ResourceVersion, wrote)
+	return controller.Result{}, nil
+}
+
+// idle says whether the generator under k and its ConfigMap are where the
+// last reconcile of k that ended well left them (ownApplies.idle): a
+// reconcile now would write nothing, and is skipped before the generator
+// is decoded.
+func (r *reconciler) idle(k store.Key) bool {
+	o, ok := r.gens.Get(k)
+	if !ok {
+		return false
+	}
+	return r.own.idle(k, o.ResourceVersion, func(name string) string {
+		cm, _ := r.cms.Get(store.Key{Namespace: k.Namespace, Name: name})
+		return resourceVersion(cm)
+	})
 }
 
 // resourceVersion is o's, or "" for none.
@@ -103,7 +128,7 @@ func (r *reconciler) refuse(ctx context.Context, gen *ConfigMapGenerator, err er
 	}
 	st := NewStatus(gen, false, se.Reason, se.Message, "", r.now())
 	if !StatusEqual(gen.Status, st) {
-		if werr := r.writeStatus(ctx, gen, st); werr != nil {
+		if _, werr := r.writeStatus(ctx, gen, st); werr != nil {
 			return werr
 		}
 		if r.recorder != nil {
@@ -139,7 +164,7 @@ func (r *reconciler) applyConfigMap(ctx context.Context, key store.Key, desired,
 		return fmt.Errorf("applying ConfigMap %s/%s: %w", desired.Namespace, desired.Name, err)
 	}
 	if !r.dryRun {
-		r.own.record(key, cm.ResourceVersion, acJSON)
+		r.own.record(key, cm.Name, cm.ResourceVersion, acJSON)
 	}
 	return nil
 }
@@ -161,7 +186,7 @@ func (r *reconciler) applied(gen store.Key, current *corev1.ConfigMap, ac []byte
 	if err != nil || !bytes.Equal(a, ac) {
 		return false
 	}
-	r.own.record(gen, current.ResourceVersion, ac)
+	r.own.record(gen, current.Name, current.ResourceVersion, ac)
 	return true
 }
 
@@ -204,12 +229,13 @@ func (r *reconciler) delete(ctx context.Context, cm *corev1.ConfigMap) error {
 
 // writeStatus applies st to gen's status subresource unless it is stored
 // already. It sends the apply's JSON itself and reads nothing of the
-// answer but its status code: the dynamic client would build the request
-// from maps and decode the whole answer into maps, about a third of a
-// reconcile's CPU, for a result the generator's watch brings anyway.
-func (r *reconciler) writeStatus(ctx context.Context, gen *ConfigMapGenerator, st Status) error {
+// answer but its status code and resourceVersion (returned; "" when it
+// wrote nothing): the dynamic client would build the request from maps and
+// decode the whole answer into maps, about a third of a reconcile's CPU,
+// for a result the generator's watch brings anyway.
+func (r *reconciler) writeStatus(ctx context.Context, gen *ConfigMapGenerator, st Status) (resourceVersion string, err error) {
 	if StatusEqual(gen.Status, st) {
-		return nil
+		return "", nil
 	}
 	body, err := json.Marshal(statusApply{
 		TypeMeta:   metav1.TypeMeta{APIVersion: Group + "/" + Version, Kind: Kind},
@@ -217,15 +243,18 @@ func (r *reconciler) writeStatus(ctx context.Context, gen *ConfigMapGenerator, s
 		Status:     st,
 	})
 	if err != nil {
-		return err
+		return "", err
 	}
-	err = r.serverApply(body).
+	answer, err := r.serverApply(body).
 		AbsPath("/apis", Group, Version, "namespaces", gen.Namespace, GVR.Resource, gen.Name, "status").
-		Do(ctx).Error()
+		Do(ctx).Raw()
 	if err != nil {
-		return fmt.Errorf("writing the status of %s/%s: %w", gen.Namespace, gen.Name, err)
+		return "", fmt.Errorf("writing the status of %s/%s: %w", gen.Namespace, gen.Name, err)
 	}
-	return nil
+	if r.dryRun {
+		return "", nil // nothing was written
+	}
+	return gjson.GetBytes(answer, "metadata.resourceVersion").String(), nil
 }
 
 // statusApply is the body of a status apply: the generator's identity and
