@@ -65,6 +65,11 @@ func TestDecode(t *testing.T) {
 		prune:           Prune{LastApplied: true},
 		wantAnnotations: []string{"a"},
 	}, {
+		name:            "keys spelt with escapes",
+		raw:             `{"metadata":{"namespace":"ns1","name":"cm1","uid":"u-1","resourceVersion":"42","managed\u0046ields":[],"annotations":{"kubectl.kubernetes.io\/last-applied-configur\u0061tion":"{}"}},"data":{"k":"v"}}`,
+		prune:           Prune{ManagedFields: true, LastApplied: true},
+		wantAnnotations: []string{},
+	}, {
 		name:  "nothing to prune",
 		raw:   `{"metadata":{"namespace":"ns1","name":"cm1","uid":"u-1","resourceVersion":"42"},"data":{"k":"v"}}`,
 		prune: Prune{ManagedFields: true, LastApplied: true},

@@ -232,25 +232,35 @@ func TestWithTypeMeta(t *testing.T) {
 
 func BenchmarkDecode(b *testing.B) {
 	docs := make([][]byte, 1000)
+	pruned := make([][]byte, len(docs)) // as a daemon or a store serves them
 	for i := range docs {
 		docs[i] = configMap(i, 1024, letters)
+		o, err := Decode(docs[i], Prune{ManagedFields: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		pruned[i] = o.JSON()
 	}
 	for _, tt := range []struct {
 		name  string
 		pack  bool
 		prune Prune
+		docs  [][]byte
 	}{
-		{"pack=false", false, Prune{ManagedFields: true}},
-		{"pack=true", true, Prune{ManagedFields: true}},
+		{"pack=false", false, Prune{ManagedFields: true}, docs},
+		// get's and watch's pruning (both, by default) of objects with no
+		// managedFields and no last-applied annotation.
+		{"pack=false/nothing-to-prune", false, Prune{ManagedFields: true, LastApplied: true}, pruned},
+		{"pack=true", true, Prune{ManagedFields: true}, docs},
 		// A controller's store of objects it does not manage.
-		{"pack=true/metadata-only", true, Prune{MetadataOnlyUnless: "\"Owner\"\n\"owner-manager\""}},
+		{"pack=true/metadata-only", true, Prune{MetadataOnlyUnless: "\"Owner\"\n\"owner-manager\""}, docs},
 	} {
 		b.Run(tt.name, func(b *testing.B) {
 			d := NewDecoder(DecoderOptions{Pack: tt.pack, Prune: tt.prune})
-			b.SetBytes(int64(len(docs[0])))
+			b.SetBytes(int64(len(tt.docs[0])))
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
-				if _, err := d.Decode(docs[i%len(docs)], nil, nil); err != nil {
+				if _, err := d.Decode(tt.docs[i%len(tt.docs)], nil, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

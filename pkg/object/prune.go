@@ -14,6 +14,17 @@ const (
 	lastAppliedPath   = `metadata.annotations.kubectl\.kubernetes\.io/last-applied-configuration`
 )
 
+// The end of each pruned path's last key as any JSON text spells it but
+// with a \u escape (letters, digits, '-' and '.' have no other): a document
+// with neither holds no such member, and is not walked to find it (most
+// objects have no last-applied annotation; a daemon's, a store's and a
+// table row's objects no managedFields).
+const (
+	managedFieldsMark = `managedFields"`
+	lastAppliedMark   = `last-applied-configuration"`
+	unicodeEscape     = `\u`
+)
+
 // prune drops the fields p names from doc, in place; markers are
 // p.markers().
 func prune(doc []byte, p Prune, markers []string) ([]byte, error) {
@@ -23,12 +34,12 @@ func prune(doc []byte, p Prune, markers []string) ([]byte, error) {
 	}
 	var err error
 	if p.ManagedFields {
-		if doc, err = removeMember(doc, managedFieldsPath); err != nil {
+		if doc, err = removeMember(doc, managedFieldsPath, managedFieldsMark); err != nil {
 			return nil, fmt.Errorf("pruning managedFields: %w", err)
 		}
 	}
 	if p.LastApplied {
-		if doc, err = removeMember(doc, lastAppliedPath); err != nil {
+		if doc, err = removeMember(doc, lastAppliedPath, lastAppliedMark); err != nil {
 			return nil, fmt.Errorf("pruning last-applied-configuration: %w", err)
 		}
 	}
@@ -81,8 +92,14 @@ func metadataOnly(doc []byte) []byte {
 // removeMember removes the object member at path from doc, in place. It
 // finds the member's key and separating comma around the value gjson
 // locates, and falls back to sjson (which copies) for anything unusual.
-func removeMember(doc []byte, path string) ([]byte, error) {
-	v := gjson.Get(unsafe.String(unsafe.SliceData(doc), len(doc)), path)
+// A doc without mark, the end of the member's key (or a \u escape, which
+// may spell it otherwise), holds no such member and is left as it is.
+func removeMember(doc []byte, path, mark string) ([]byte, error) {
+	s := unsafe.String(unsafe.SliceData(doc), len(doc))
+	if !strings.Contains(s, mark) && !strings.Contains(s, unicodeEscape) {
+		return doc, nil
+	}
+	v := gjson.Get(s, path)
 	if !v.Exists() {
 		return doc, nil
 	}
