@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"syscall"
 	"time"
@@ -37,21 +38,26 @@ const (
 	cacheDynamic   cacheKind = "dynamic informer"
 	// The same caches of the Widgets (see crd.go): the data of the
 	// ConfigMaps in a custom resource.
+	// cacheStoreHTTP2 is the same store over HTTP/2, client-go's default
+	// transport (KUBECTL_REFLECT_HTTP2): the measurement behind
+	// kube.OverHTTP1 for lists.
+	cacheStoreHTTP2 cacheKind = "kubectl-reflect store over HTTP/2 (KUBECTL_REFLECT_HTTP2=1)"
 	cacheStoreCRD   cacheKind = "kubectl-reflect store, Widgets"
 	cacheDynamicCRD cacheKind = "dynamic informer, Widgets"
 	// The floors are no cache: one LIST of the namespace read to its end
 	// and discarded by client-go's REST client (Go's gzip), which is what
 	// any cache pays before it decodes a thing: the server's encoding and
 	// compression, the transfer and the inflate.
-	floorJSON     cacheKind = "the LIST alone, JSON over HTTP/1.1 as ours (read and discarded)"
-	floorProtobuf cacheKind = "the LIST alone, protobuf over HTTP/2 as the typed informer (read and discarded)"
-	floorCRD      cacheKind = "the LIST alone, Widgets, JSON over HTTP/1.1 as ours (read and discarded)"
+	floorJSON      cacheKind = "the LIST alone, JSON over HTTP/1.1 as ours (read and discarded)"
+	floorProtobuf  cacheKind = "the LIST alone, protobuf over HTTP/2 as the typed informer (read and discarded)"
+	floorJSONHTTP2 cacheKind = "the LIST alone, JSON over HTTP/2 (read and discarded)"
+	floorCRD       cacheKind = "the LIST alone, Widgets, JSON over HTTP/1.1 as ours (read and discarded)"
 )
 
 // cacheKinds are the caches each round syncs, in this order.
 func cacheKinds() []cacheKind {
 	return []cacheKind{cacheStore, cacheTyped, cacheTypedStripped, cacheTypedJSON, cacheDynamic, floorJSON, floorProtobuf,
-		cacheStoreCRD, cacheDynamicCRD, floorCRD}
+		cacheStoreHTTP2, floorJSONHTTP2, cacheStoreCRD, cacheDynamicCRD, floorCRD}
 }
 
 // syncSample is one cache synced once.
@@ -181,6 +187,13 @@ func startCache(ctx context.Context, kind cacheKind, cfg *rest.Config, namespace
 	switch kind {
 	case cacheStore:
 		return startStore(ctx, cfg, configMaps, namespace, limit)
+	case cacheStoreHTTP2:
+		var c *syncedCache
+		err := overHTTP2(func() (err error) {
+			c, err = startStore(ctx, cfg, configMaps, namespace, limit)
+			return err
+		})
+		return c, err
 	case cacheStoreCRD:
 		return startStore(ctx, cfg, widgetsKind, namespace, limit)
 	case cacheTyped, cacheTypedStripped, cacheTypedJSON:
@@ -198,7 +211,7 @@ func startCache(ctx context.Context, kind cacheKind, cfg *rest.Config, namespace
 		}
 		f := informers.NewSharedInformerFactoryWithOptions(cs, 0, opts...)
 		return startInformer(ctx, f, f.Core().V1().ConfigMaps().Informer(), limit)
-	case floorJSON, floorProtobuf, floorCRD:
+	case floorJSON, floorProtobuf, floorJSONHTTP2, floorCRD:
 		return readList(ctx, kind, cfg, namespace)
 	case cacheDynamic, cacheDynamicCRD:
 		dc, err := dynamic.NewForConfig(cfg)
@@ -234,7 +247,7 @@ func startStore(ctx context.Context, cfg *rest.Config, resource kube.Resource, n
 // readList reads one LIST of the namespace for a floor and discards it,
 // over the transport of the cache it is the floor of: JSON over HTTP/1.1
 // for ours (kube.OverHTTP1), protobuf over client-go's HTTP/2 for the
-// typed informer.
+// typed informer; and JSON over HTTP/2, the transport ours left.
 func readList(ctx context.Context, kind cacheKind, cfg *rest.Config, namespace string) (*syncedCache, error) {
 	cfg = rest.CopyConfig(cfg)
 	cfg.APIPath, cfg.GroupVersion = "/api", &corev1.SchemeGroupVersion
@@ -247,7 +260,7 @@ func readList(ctx context.Context, kind cacheKind, cfg *rest.Config, namespace s
 		gv := widgets.GroupVersion()
 		cfg.APIPath, cfg.GroupVersion, resource = "/apis", &gv, widgets.Resource
 	}
-	if kind != floorProtobuf {
+	if kind != floorProtobuf && kind != floorJSONHTTP2 {
 		kube.OverHTTP1(cfg)
 	}
 	cfg.NegotiatedSerializer = scheme.Codecs.WithoutConversion()
@@ -303,4 +316,22 @@ func stripManagedFields(obj any) (any, error) {
 		m.SetManagedFields(nil)
 	}
 	return obj, nil
+}
+
+// overHTTP2 runs start with kube.HTTP2Env set, as a user who keeps HTTP/2
+// would: the clients it builds speak HTTP/2 (their transport is chosen when
+// they are built). The caches start one at a time.
+func overHTTP2(start func() error) error {
+	old, had := os.LookupEnv(kube.HTTP2Env)
+	if err := os.Setenv(kube.HTTP2Env, "1"); err != nil {
+		return err
+	}
+	defer func() {
+		if had {
+			os.Setenv(kube.HTTP2Env, old)
+		} else {
+			os.Unsetenv(kube.HTTP2Env)
+		}
+	}()
+	return start()
 }

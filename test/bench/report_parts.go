@@ -72,7 +72,8 @@ func (r memoryResult) sections(cfg config) []section {
 			"(a streaming list, WatchListClient; the typed client reads protobuf, the dynamic client JSON) but for the informer told to use JSON. " +
 			"Widgets are a custom resource holding the ConfigMaps' data (test/bench/crd.go), which client-go caches only with its dynamic informer. " +
 			"The floors are no cache: one LIST of the namespace, read to its end and discarded by client-go's REST client (gzip, as every client asks for it), " +
-			"timed the same way: the server's encoding and compression, the transfer and the inflate that any cache of the namespace pays before it decodes anything.",
+			"timed the same way: the server's encoding and compression, the transfer and the inflate that any cache of the namespace pays before it decodes anything. " +
+			"The store and the JSON floor over HTTP/2 (KUBECTL_REFLECT_HTTP2) measure the transport we list over (HTTP/1.1) against client-go's default.",
 		rows: []row{
 			{key: "sync", metric: "sync time", ours: secs(ours), baselineName: typed, baseline: secs(cacheTyped), unit: "s", format: "%.2f", target: syncTarget},
 			{key: "sync.stripped", metric: "sync time", ours: secs(ours), baselineName: string(cacheTypedStripped), baseline: secs(cacheTypedStripped), unit: "s", format: "%.2f"},
@@ -80,6 +81,8 @@ func (r memoryResult) sections(cfg config) []section {
 			{key: "sync.dynamic", metric: "sync time", ours: secs(ours), baselineName: string(cacheDynamic), baseline: secs(cacheDynamic), unit: "s", format: "%.2f"},
 			{key: "sync.floor", metric: "sync time", ours: secs(ours), baselineName: string(floorJSON), baseline: secs(floorJSON), unit: "s", format: "%.2f"},
 			{key: "sync.floor.protobuf", metric: "sync time", ours: secs(ours), baselineName: string(floorProtobuf), baseline: secs(floorProtobuf), unit: "s", format: "%.2f"},
+			{key: "sync.http2", metric: "sync time, HTTP/1.1 (the default) against HTTP/2", ours: secs(ours), baselineName: string(cacheStoreHTTP2), baseline: secs(cacheStoreHTTP2), unit: "s", format: "%.2f"},
+			{key: "sync.floor.http2", metric: "the LIST alone, JSON (read and discarded), HTTP/1.1 against HTTP/2", ours: secs(floorJSON), baselineName: string(floorJSONHTTP2), baseline: secs(floorJSONHTTP2), unit: "s", format: "%.2f"},
 			{key: "sync.cpu", metric: "CPU to sync (whole benchmark process)", ours: cpu(ours), baselineName: typed, baseline: cpu(cacheTyped), unit: "s", format: "%.2f"},
 			{key: "sync.cpu.json", metric: "CPU to sync (whole benchmark process)", ours: cpu(ours), baselineName: string(cacheTypedJSON), baseline: cpu(cacheTypedJSON), unit: "s", format: "%.2f"},
 			{key: "sync.crd", metric: "sync time, Widgets (a CRD)", ours: secs(cacheStoreCRD), baselineName: string(cacheDynamicCRD), baseline: secs(cacheDynamicCRD), unit: "s", format: "%.2f", target: syncCRDTarget},
