@@ -37,7 +37,8 @@ type ownApply struct {
 	ac              []byte // the apply configuration's JSON
 	// read and wrote are the generator's resourceVersions at the end of
 	// the last reconcile that ended well with the ConfigMap as recorded:
-	// the one it read and the one its status write made ("" for none).
+	// the one it read and the one its status write made ("" for none, or
+	// when it wrote over a spec changed since the read: writtenOver).
 	read, wrote string
 }
 

@@ -103,3 +103,24 @@ func done(read, wrote string) func(a *ownApplies) {
 		a.done(g, read, wrote)
 	}
 }
+
+// TestWrittenOver: a status write's resourceVersion counts only when the
+// generator it wrote had the generation the status was made from.
+func TestWrittenOver(t *testing.T) {
+	tests := []struct {
+		name   string
+		answer string
+		want   string
+	}{
+		{"the generation read", `{"metadata":{"name":"g","generation":3,"resourceVersion":"42"},"status":{}}`, "42"},
+		{"a spec changed since", `{"metadata":{"name":"g","generation":4,"resourceVersion":"42"},"status":{}}`, ""},
+		{"no generation", `{"metadata":{"name":"g","resourceVersion":"42"}}`, ""},
+		{"not JSON", `k8s\x00`, ""},
+		{"empty", ``, ""},
+	}
+	for _, tt := range tests {
+		if got := writtenOver([]byte(tt.answer), 3); got != tt.want {
+			t.Errorf("%s: writtenOver = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

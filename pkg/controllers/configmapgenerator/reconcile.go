@@ -254,7 +254,20 @@ func (r *reconciler) writeStatus(ctx context.Context, gen *ConfigMapGenerator, s
 	if r.dryRun {
 		return "", nil // nothing was written
 	}
-	return gjson.GetBytes(answer, "metadata.resourceVersion").String(), nil
+	return writtenOver(answer, gen.Generation), nil
+}
+
+// writtenOver is the resourceVersion in answer, a status write's, when
+// the generator it wrote still had generation, the one the status was
+// made from; "" otherwise. The status subresource takes a write whatever
+// the spec became since it was read: a generator written over a newer spec
+// is not what a reconcile of the one read would leave.
+func writtenOver(answer []byte, generation int64) string {
+	meta := gjson.GetManyBytes(answer, "metadata.resourceVersion", "metadata.generation")
+	if meta[1].Type != gjson.Number || meta[1].Int() != generation {
+		return ""
+	}
+	return meta[0].String()
 }
 
 // statusApply is the body of a status apply: the generator's identity and
