@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tidwall/gjson"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -16,8 +17,6 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
-
-	"github.com/tidwall/gjson"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controller"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
@@ -37,7 +36,8 @@ type reconciler struct {
 
 // Reconcile reads the generator and its ConfigMaps from the stores, applies
 // the desired ConfigMap (unless it is stored already), prunes the ones an
-// earlier spec generated and writes the status.
+// earlier spec generated and writes the status; or, when both objects are
+// where its last reconcile that ended well left them (idle), nothing.
 func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
 	if r.idle(req) {
 		return controller.Result{}, nil
