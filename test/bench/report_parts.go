@@ -30,6 +30,7 @@ func (r getResult) sections(cfg config) []section {
 			"both tools share a warm discovery cache and omit metadata.managedFields from -o json; peak RSS is VmHWM read every 20 ms.",
 		rows: []row{
 			{key: "get.all", metric: "`get cm -A`: wall time", ours: med(reflectGetAll, secs), baselineName: all, baseline: med(kubectlGetAll, secs), unit: "s", format: "%.2f", target: getTarget},
+			{key: "get.all.onelist", metric: "`get cm -A`: wall time", ours: med(reflectGetAll, secs), baselineName: string(kubectlGetAllOneList), baseline: med(kubectlGetAllOneList, secs), unit: "s", format: "%.2f"},
 			{key: "get.all.streaming", metric: "`get cm -A --list-mode=streaming`: wall time", ours: med(reflectGetAllStreaming, secs), baselineName: all, baseline: med(kubectlGetAll, secs), unit: "s", format: "%.2f"},
 			{key: "get.all.paged", metric: "`get cm -A --list-mode=paged`: wall time", ours: med(reflectGetAllPaged, secs), baselineName: all, baseline: med(kubectlGetAll, secs), unit: "s", format: "%.2f"},
 			{key: "get.all.rss", metric: "`get cm -A`: peak RSS", ours: med(reflectGetAll, rss), baselineName: all, baseline: med(kubectlGetAll, rss), unit: "MiB", format: "%.1f"},

@@ -34,7 +34,7 @@ func measureWatch(ctx context.Context, e *env) (watchResult, error) {
 }
 
 func (r watchResult) sections(cfg config) []section {
-	about := "Baselines are `kubectl get cm -o json` for the initial-state rows (kubectl pages its LIST 500 at a time), " +
+	about := "Baselines are `kubectl get cm -o json` for the initial-state rows (kubectl pages its LIST 500 at a time, and its client-side rate limit spaces the pages 200 ms apart after the first ten: the get part's `--chunk-size=0` row shows kubectl without it), " +
 		"`kubectl get cm -o name` for `-o name`, `kubectl get cm -w --watch-only --output-watch-events -o json` for live events. " +
 		"kubectl-reflect's time is to its N-th printed line, kubectl's to its exit; " +
 		"both omit metadata.managedFields from -o json unless --show-managed-fields, " +
