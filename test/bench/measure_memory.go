@@ -54,10 +54,11 @@ const (
 	floorCRD       cacheKind = "the LIST alone, Widgets, JSON over HTTP/1.1 as ours (read and discarded)"
 )
 
-// cacheKinds are the caches each round syncs, in this order.
+// cacheKinds are the caches each round syncs, in this order: the
+// reference caches over HTTP/2 last, after every cache a target compares.
 func cacheKinds() []cacheKind {
 	return []cacheKind{cacheStore, cacheTyped, cacheTypedStripped, cacheTypedJSON, cacheDynamic, floorJSON, floorProtobuf,
-		cacheStoreHTTP2, floorJSONHTTP2, cacheStoreCRD, cacheDynamicCRD, floorCRD}
+		cacheStoreCRD, cacheDynamicCRD, floorCRD, cacheStoreHTTP2, floorJSONHTTP2}
 }
 
 // syncSample is one cache synced once.
