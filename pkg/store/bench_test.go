@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -146,5 +147,40 @@ func BenchmarkDispatch(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkFirstList: an empty store's first list, per object, at 20k and
+// 100k objects (each beside 1 KiB of its own, as decoded objects are spread
+// over the heap), with nobody listening (get's store, the benchmarks'
+// in-process caches) and with one subscriber draining its changes (watch's).
+// Per object, the cost must not grow with the number of objects.
+func BenchmarkFirstList(b *testing.B) {
+	for _, n := range []int{20_000, 100_000} {
+		objs := benchObjects(n)
+		spread := make([][]byte, n)
+		for i := range spread {
+			spread[i] = make([]byte, 1024)
+		}
+		for _, subscribed := range []bool{false, true} {
+			b.Run(fmt.Sprintf("objects=%d/subscribed=%v", n, subscribed), func(b *testing.B) {
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				for b.Loop() {
+					s := New[*obj](Options[*obj]{})
+					if subscribed {
+						sub := s.Subscribe(ctx, SubscribeOptions{})
+						defer sub.Close()
+					}
+					mustApply(b, s, ev{Type: watch.Init})
+					for _, o := range objs {
+						mustApply(b, s, ev{Type: watch.InitApply, Object: o})
+					}
+					mustApply(b, s, ev{Type: watch.InitDone, ResourceVersion: "1"})
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/object")
+			})
+		}
+		runtime.KeepAlive(spread)
 	}
 }

@@ -148,7 +148,10 @@ func (s *Store[T]) swapRelist(rv string) {
 	if s.indexes != ix { // a reader added the namespace index meanwhile
 		indexes = s.indexes.rebuilt(buf.items)
 	}
-	changes := diff(s.items, buf, s.rv, rv, s.isSynced())
+	var changes []Change[T]
+	if s.listenedLocked() {
+		changes = diff(s.items, buf, s.rv, rv, s.isSynced())
+	}
 	s.items, s.indexes, s.rv = buf.items, indexes, rv
 	if s.opts.ListOrder {
 		s.listed = buf.order
@@ -165,6 +168,21 @@ func (s *Store[T]) swapRelist(rv string) {
 		close(s.synced)
 		s.notifyLocked(Change[T]{Type: Synced, ResourceVersion: rv})
 	}
+}
+
+// listenedLocked says whether a change would reach anyone: a subscriber or
+// the history. The caller holds mu, which keeps new subscribers out (they
+// register under its read lock). A store nobody listens to (get's, one
+// that a controller reads only) is spared the relist's list of changes: a
+// change of about a hundred bytes per object, at every object for the first
+// list.
+func (s *Store[T]) listenedLocked() bool {
+	if s.history != nil {
+		return true
+	}
+	s.subsMu.Lock()
+	defer s.subsMu.Unlock()
+	return len(s.subs) > 0
 }
 
 // diff lists what turns old (the state at resourceVersion was) into the
@@ -184,7 +202,11 @@ func diff[T Object](old map[Key]T, relist *relistBuffer[T], was, rv string, agai
 		}
 	}
 	slices.SortFunc(gone, CompareKeys)
-	changes := make([]Change[T], 0, len(gone))
+	size := len(gone)
+	if !again {
+		size += len(relist.order) // every listed object is Applied
+	}
+	changes := make([]Change[T], 0, size)
 	for _, k := range gone {
 		changes = append(changes, Change[T]{Type: Deleted, Key: k, Object: old[k], Old: old[k], HasOld: true, ResourceVersion: was})
 	}

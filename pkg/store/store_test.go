@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -333,4 +334,24 @@ func TestWaitForSync(t *testing.T) {
 			t.Errorf("WaitForSync after sync = %v, want nil", err)
 		}
 	})
+}
+
+// TestRelistUnheard: a store nobody listens to builds no changes at a
+// list or a relist, yet loses nothing: its state is the list's, and a
+// subscriber that comes afterwards is given that state, then the changes
+// that follow.
+func TestRelistUnheard(t *testing.T) {
+	s := New[*obj](Options[*obj]{})
+	mustApply(t, s, relist("5", "ns/a@1", "ns/b@2", "ns/c@3")...)
+	mustApply(t, s, relist("9", "ns/a@1", "ns/c@8", "ns/d@9")...)
+	if got, want := state(s), []string{"ns/a@1", "ns/c@8", "ns/d@9"}; !slices.Equal(got, want) {
+		t.Fatalf("state = %v, want %v", got, want)
+	}
+	sub := s.Subscribe(context.Background(), SubscribeOptions{Mode: Ordered})
+	defer sub.Close()
+	mustApply(t, s, deleteEv("ns/a@10"))
+	want := []string{"Applied ns/a@1", "Applied ns/c@8", "Applied ns/d@9", "Synced", "Deleted ns/a@10 old=1"}
+	if got := describeAll(drain(t, sub)); !slices.Equal(got, want) {
+		t.Errorf("subscriber got %v, want %v", got, want)
+	}
 }
