@@ -172,10 +172,9 @@ func (s *Store[T]) swapRelist(rv string) {
 
 // listenedLocked says whether a change would reach anyone: a subscriber or
 // the history. The caller holds mu, which keeps new subscribers out (they
-// register under its read lock). A store nobody listens to (get's, one
-// that a controller reads only) is spared the relist's list of changes: a
-// change of about a hundred bytes per object, at every object for the first
-// list.
+// register under its read lock). A store nobody listens to (get's, for
+// one) is spared the relist's list of changes: a change of about a hundred
+// bytes per object, at every object for the first list.
 func (s *Store[T]) listenedLocked() bool {
 	if s.history != nil {
 		return true
