@@ -78,6 +78,7 @@ type Owned interface {
 	// Err is, once Done is closed, why the source stopped for good; nil
 	// when it was released.
 	Err() error
+	// Release ends the handler's hold of the source; it is idempotent.
 	Release()
 }
 
@@ -309,6 +310,10 @@ func (h *Handler) follow(s scope, ar metav1.APIResource, p *pending) {
 	h.mu.Unlock()
 	h.lag.DeleteLabelValues(c.name())
 	close(c.gone)
+	// Released before Changed is told: a kind said released has its watch
+	// ended, and the next request of it lists again rather than taking
+	// the reflector still stopping.
+	src.Release()
 	if d.ctx.Err() == nil && s.namespace == "" {
 		h.changed()
 	}

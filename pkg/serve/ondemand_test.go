@@ -70,6 +70,7 @@ type onDemandFixture struct {
 	gate        chan struct{}
 	rediscovers int
 	server      []metav1.APIResource // what Rediscover reads
+	running     []int                // reflectors running in the set each time Changed was told
 }
 
 func newOnDemandFixture(t *testing.T, discovered ...metav1.APIResource) *onDemandFixture {
@@ -111,7 +112,12 @@ func newOnDemandFixtureWith(t *testing.T, opts OnDemand, discovered ...metav1.AP
 			fx.mu.Unlock()
 			return Started{Source: fx.set.Acquire(res, kube.Scope{Namespace: namespace, Table: true})}, nil
 		},
-		Changed:     func(rs []kube.Resource) { fx.changes <- rs },
+		Changed: func(rs []kube.Resource) {
+			fx.mu.Lock()
+			fx.running = append(fx.running, fx.set.Len())
+			fx.mu.Unlock()
+			fx.changes <- rs
+		},
 		ReleaseIdle: opts.ReleaseIdle,
 	}})
 	t.Cleanup(fx.h.Close)
@@ -455,6 +461,12 @@ func TestOnDemandReleaseIdle(t *testing.T) {
 				}
 				if st := fx.h.Status(); len(st) != 0 {
 					t.Errorf("idle for over %s, Status = %+v, want nothing", idle, st)
+				}
+				fx.mu.Lock()
+				running := fx.running[len(fx.running)-1]
+				fx.mu.Unlock()
+				if running != 0 {
+					t.Errorf("%d reflectors running when Changed was told of the release, want 0", running)
 				}
 				if code, body := fx.get("/api/v1/configmaps"); code != 200 || names(body, "items.#.metadata.name") != "x" {
 					t.Errorf("list after the release = %d %s", code, body)
