@@ -39,16 +39,21 @@ type reconciler struct {
 // earlier spec generated and writes the status; or, when both objects are
 // where its last reconcile that ended well left them (idle), nothing.
 func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
-	if r.idle(req) {
+	stored, ok := r.gens.Get(req)
+	if !ok {
+		r.own.forget(req)
+		return controller.Result{}, nil // the garbage collector deletes its ConfigMaps
+	}
+	if r.idle(req, stored) {
 		return controller.Result{}, nil
 	}
-	gen, ok, err := controller.GetAs[ConfigMapGenerator](r.gens, req)
+	gen, err := controller.Decode[ConfigMapGenerator](stored)
 	if err != nil {
 		return controller.Result{}, controller.Terminal(err)
 	}
-	if !ok || gen.DeletionTimestamp != nil {
+	if gen.DeletionTimestamp != nil {
 		r.own.forget(req)
-		return controller.Result{}, nil // the garbage collector deletes its ConfigMaps
+		return controller.Result{}, nil
 	}
 	desired, err := Desired(gen)
 	if err != nil {
@@ -95,16 +100,12 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	return controller.Result{}, nil
 }
 
-// idle says whether the generator under k and its ConfigMap are where the
-// last reconcile of k that ended well left them (ownApplies.idle): a
-// reconcile now would write nothing, and is skipped before the generator
-// is decoded.
-func (r *reconciler) idle(k store.Key) bool {
-	o, ok := r.gens.Get(k)
-	if !ok {
-		return false
-	}
-	return r.own.idle(k, o.ResourceVersion, func(name string) string {
+// idle says whether gen, the stored generator under k, and its ConfigMap
+// are where the last reconcile of k that ended well left them
+// (ownApplies.idle): a reconcile now would write nothing, and is skipped
+// before the generator is decoded.
+func (r *reconciler) idle(k store.Key, gen *object.Object) bool {
+	return r.own.idle(k, gen.ResourceVersion, func(name string) string {
 		cm, _ := r.cms.Get(store.Key{Namespace: k.Namespace, Name: name})
 		return resourceVersion(cm)
 	})
