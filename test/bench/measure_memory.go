@@ -36,12 +36,12 @@ const (
 	// built-in kinds read protobuf.
 	cacheTypedJSON cacheKind = "typed informer over JSON"
 	cacheDynamic   cacheKind = "dynamic informer"
-	// The same caches of the Widgets (see crd.go): the data of the
-	// ConfigMaps in a custom resource.
 	// cacheStoreHTTP2 is the same store over HTTP/2, client-go's default
 	// transport (KUBECTL_REFLECT_HTTP2): the measurement behind
 	// kube.OverHTTP1 for lists.
 	cacheStoreHTTP2 cacheKind = "kubectl-reflect store over HTTP/2 (KUBECTL_REFLECT_HTTP2=1)"
+	// The same caches of the Widgets (see crd.go): the data of the
+	// ConfigMaps in a custom resource.
 	cacheStoreCRD   cacheKind = "kubectl-reflect store, Widgets"
 	cacheDynamicCRD cacheKind = "dynamic informer, Widgets"
 	// The floors are no cache: one LIST of the namespace read to its end
