@@ -93,3 +93,29 @@ func (letters) Read(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// TestStringEnd: a string's end is found past escapes, and a string cut
+// short says where to resume, however it is cut.
+func TestStringEnd(t *testing.T) {
+	cases := []struct {
+		in     string // a string's contents from after its opening quote
+		end    int
+		closed bool
+	}{
+		{`abc"`, 4, true},
+		{`abc",`, 4, true},
+		{`a\"b"`, 5, true},
+		{`a\\"b"`, 4, true},
+		{`\\\"`, 4, false},
+		{`abc`, 3, false},
+		{`abc\`, 3, false}, // the escaped byte has not arrived: resume at the backslash
+		{`\u0022"`, 7, true},
+		{``, 0, false},
+	}
+	for _, c := range cases {
+		end, closed := stringEnd([]byte(c.in), 0)
+		if end != c.end || closed != c.closed {
+			t.Errorf("stringEnd(%q) = %d, %v, want %d, %v", c.in, end, closed, c.end, c.closed)
+		}
+	}
+}
