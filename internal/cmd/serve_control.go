@@ -8,11 +8,9 @@ import (
 	"net/http"
 	"os"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/sys/unix"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/rest"
@@ -177,21 +175,17 @@ func (o *ServeControlOptions) readJSON(ctx context.Context, path string, v any) 
 	return nil
 }
 
-// stopDaemon sends SIGTERM to the daemon and waits until its lock is
-// free: it has exited (the kernel frees the lock of a process that ends).
+// stopDaemon asks the daemon to stop (stopProcess) and waits until its
+// lock is free: it has exited.
 func (o *ServeControlOptions) stopDaemon(ctx context.Context, info daemon.Info) error {
-	f, err := os.Open(o.files.Lock)
-	if err != nil {
+	if _, err := os.Stat(o.files.Lock); err != nil {
 		return errNoDaemon
 	}
-	defer f.Close()
-	if err := syscall.Kill(info.PID, syscall.SIGTERM); err != nil {
+	if err := stopProcess(info.PID); err != nil {
 		return fmt.Errorf("stopping the daemon pid %d: %w", info.PID, err)
 	}
 	exited := make(chan error, 1)
-	// A blocking flock returns when the daemon's lock is freed; it cannot
-	// be cancelled, so on a timeout it is left to the process's end.
-	go func() { exited <- unix.Flock(int(f.Fd()), unix.LOCK_SH) }()
+	go func() { exited <- daemon.WaitFreed(o.files) }() // left to the process's end on a timeout
 	select {
 	case err := <-exited:
 		if err != nil {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/gofrs/flock"
 )
 
 // Info is what a daemon publishes of itself in <identity>.json.
@@ -80,31 +80,31 @@ var ErrRunning = errors.New("a daemon already serves this identity")
 // identity starts. The kernel releases it when the process ends, however
 // it ends, so the files of a daemon that was killed are found stale (their
 // lock free) and replaced by the next one.
+//
+// The lock is github.com/gofrs/flock's: flock(2) where there is one,
+// LockFileEx on Windows.
 type Lock struct {
 	Files
-	f *os.File
+	fl *flock.Flock
 }
 
 // Acquire takes the lock of identity id in dir without waiting. When a
 // daemon holds it, the error wraps ErrRunning and names that daemon.
 func Acquire(dir, id string) (*Lock, error) {
 	files := FilesOf(dir, id)
-	f, err := os.OpenFile(files.Lock, os.O_RDWR|os.O_CREATE, 0o600)
+	fl := flock.New(files.Lock, flock.SetFlag(os.O_RDWR|os.O_CREATE), flock.SetPermissions(0o600))
+	locked, err := fl.TryLock()
 	if err != nil {
-		return nil, fmt.Errorf("opening the lock file: %w", err)
-	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
-			return nil, running(files)
-		}
 		return nil, fmt.Errorf("locking %s: %w", files.Lock, err)
+	}
+	if !locked {
+		return nil, running(files)
 	}
 	// Whatever is left is a dead daemon's: replaced, not trusted.
 	_ = os.Remove(files.Info)
 	_ = os.Remove(files.Socket)
 	_ = os.Remove(files.Kubeconfig)
-	return &Lock{Files: files, f: f}, nil
+	return &Lock{Files: files, fl: fl}, nil
 }
 
 // running is the error that names the daemon holding files' lock.
@@ -142,18 +142,28 @@ func (l *Lock) Release() {
 	_ = os.Remove(l.Info)
 	_ = os.Remove(l.Socket)
 	_ = os.Remove(l.Kubeconfig)
-	_ = l.f.Close() // frees the lock
+	_ = l.fl.Close() // frees the lock
 }
 
 // Held says whether a daemon holds the lock of files, by trying to take
 // it shared for a moment.
 func Held(files Files) bool {
-	f, err := os.Open(files.Lock)
-	if err != nil {
-		return false
+	fl := flock.New(files.Lock, flock.SetFlag(os.O_RDONLY)) // no lock file: none held
+	free, err := fl.TryRLock()
+	_ = fl.Close()
+	return err == nil && !free
+}
+
+// WaitFreed waits until the lock of files is free: the daemon that held
+// it has exited (the system frees the lock of a process that ends) or
+// released it. It cannot be cancelled: a caller that stops waiting leaves
+// it to the process's end.
+func WaitFreed(files Files) error {
+	fl := flock.New(files.Lock, flock.SetFlag(os.O_RDONLY))
+	if err := fl.RLock(); err != nil {
+		return fmt.Errorf("locking %s shared: %w", files.Lock, err)
 	}
-	defer f.Close()
-	return errors.Is(unix.Flock(int(f.Fd()), unix.LOCK_SH|unix.LOCK_NB), unix.EWOULDBLOCK)
+	return fl.Close()
 }
 
 // ReadInfo reads the Info in files.

@@ -32,7 +32,12 @@ func TestAcquire(t *testing.T) {
 	} else {
 		other.Release()
 	}
-	first.f.Close() // as if killed: the kernel frees the lock, the files stay
+	freed := make(chan error, 1)
+	go func() { freed <- WaitFreed(first.Files) }()
+	first.fl.Close() // as if killed: the kernel frees the lock, the files stay
+	if err := <-freed; err != nil {
+		t.Errorf("WaitFreed: %v", err)
+	}
 	if Held(first.Files) {
 		t.Error("Held = true after the lock was freed")
 	}
