@@ -163,19 +163,25 @@ var structural = [256]bool{'{': true, '}': true, '[': true, ']': true, '"': true
 // and any escape) and returns the position after its closing quote and
 // true, or the position to resume from and false when b ends first. It
 // finds quotes and backslashes with bytes.IndexByte, which is vectorised:
-// most of an object's bytes are in strings (BenchmarkScanValue).
+// most of an object's bytes are in strings (BenchmarkScanValue). The next
+// quote found is kept across escapes before it, so that a long string of
+// many escapes (a file's lines, \n) is crossed once, not once per escape.
 func stringEnd(b []byte, i int) (int, bool) {
+	q := -1 // the next quote at or after i; len(b) when there is none
 	for {
-		q := bytes.IndexByte(b[i:], '"')
-		if q < 0 {
-			q = len(b) - i
+		if q < i {
+			if n := bytes.IndexByte(b[i:], '"'); n >= 0 {
+				q = i + n
+			} else {
+				q = len(b)
+			}
 		}
-		e := bytes.IndexByte(b[i:i+q], '\\')
+		e := bytes.IndexByte(b[i:q], '\\')
 		if e < 0 {
-			if i+q == len(b) {
+			if q == len(b) {
 				return len(b), false
 			}
-			return i + q + 1, true
+			return q + 1, true
 		}
 		if i+e+1 >= len(b) {
 			return i + e, false // the escaped byte has not arrived

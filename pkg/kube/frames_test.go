@@ -110,6 +110,10 @@ func TestStringEnd(t *testing.T) {
 		{`abc`, 3, false},
 		{`abc\`, 3, false}, // the escaped byte has not arrived: resume at the backslash
 		{`\u0022"`, 7, true},
+		{`a\nb\nc"`, 8, true},  // escapes before the quote found first
+		{`\n\"\n"x"`, 7, true}, // an escaped quote: the next one is looked for
+		{`\n\"\n`, 6, false},   // none after it
+		{`\n\"\n\`, 6, false},  // resume at the last backslash
 		{``, 0, false},
 	}
 	for _, c := range cases {
