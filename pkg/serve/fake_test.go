@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -127,8 +128,14 @@ type fixture struct {
 	f      *fakeServer
 	lease  *reflector.Lease
 	server *httptest.Server
-	now    *time.Time
+	now    *atomic.Pointer[time.Time] // the handler's clock (Options.Now); see advance
 	h      *Handler
+}
+
+// advance moves the handler's clock by d.
+func (fx *fixture) advance(d time.Duration) {
+	t := fx.now.Load().Add(d)
+	fx.now.Store(&t)
 }
 
 func newFixture(t testing.TB, history int, objects ...*object.Object) *fixture {
@@ -158,14 +165,16 @@ func newFixtureOpts(t testing.TB, history int, opts Options, objects ...*object.
 	case <-ctx.Done():
 		t.Fatal("no WATCH opened")
 	}
-	now := clock
+	now := new(atomic.Pointer[time.Time])
+	start := clock
+	now.Store(&start)
 	opts.Resources = []Resource{{Source: lease, Discovery: metav1.APIResource{
 		Name: "configmaps", SingularName: "configmap", Kind: "ConfigMap", Namespaced: true, ShortNames: []string{"cm"},
 	}, SelectableFields: []string{"data.k"}}} // as a custom resource's definition may make a field selectable
 	opts.Version = []byte(`{"major":"1","minor":"37"}`)
-	opts.Now = func() time.Time { return now }
+	opts.Now = func() time.Time { return *now.Load() }
 	h := New(opts)
-	fx := &fixture{t: t, f: f, lease: lease, server: httptest.NewServer(WithToken(h, "secret")), now: &now, h: h}
+	fx := &fixture{t: t, f: f, lease: lease, server: httptest.NewServer(WithToken(h, "secret")), now: now, h: h}
 	t.Cleanup(func() {
 		fx.server.CloseClientConnections()
 		fx.server.Close()

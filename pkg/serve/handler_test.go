@@ -172,7 +172,7 @@ func TestPaging(t *testing.T) {
 		t.Errorf("a bad continue = %d %s; want 400", code, body)
 	}
 
-	*fx.now = fx.now.Add(time.Hour) // every snapshot expires
+	fx.advance(time.Hour) // every snapshot expires
 	code, body = fx.get("/api/v1/configmaps?limit=2&continue=" + cont)
 	if code != 410 || gjson.Get(body, "reason").Str != "Expired" || !strings.Contains(body, "too old to display a consistent list") {
 		t.Fatalf("expired continue = %d %s", code, body)

@@ -193,6 +193,9 @@ func (s *watchStream) run(ctx context.Context) {
 		// The store sets it and queues a relist's changes under one lock,
 		// so a read after some of them were drained waits for the rest.
 		rv := s.c.Source.ResourceVersion()
+		// A Table's times (its Age, ...) are those of when the events are
+		// sent, as the API server computes them for each event.
+		s.ww.enc.now = s.h.opts.Now()
 		if !s.drain() {
 			return
 		}

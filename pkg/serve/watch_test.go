@@ -180,3 +180,21 @@ func TestWatchAcrossRelist(t *testing.T) {
 		wc.expect("MODIFIED x@21")
 	}
 }
+
+// TestWatchTableAgeNow: a Table watch's Age is computed when each event is
+// sent, as the API server does, not when the watch began: kubectl get -w
+// through a daemon printed the watch's start-time ages, and <invalid> for
+// objects created after it.
+func TestWatchTableAgeNow(t *testing.T) {
+	fx := newFixture(t, 16, cm(t, "a", "x", 5))
+	wc := fx.watch("/api/v1/configmaps?watch=1&resourceVersion=10", "Accept", "application/json;as=Table;v=v1;g=meta.k8s.io,application/json")
+	fx.send(watch.WatchModified, cm(t, "a", "x", 11))
+	if ev := wc.next(); gjson.GetBytes(ev.Object, "rows.0.cells.2").Str != "60m" {
+		t.Fatalf("Age at the watch's start = %q, want 60m", gjson.GetBytes(ev.Object, "rows.0.cells.2").Str)
+	}
+	fx.advance(2 * time.Hour)
+	fx.send(watch.WatchModified, cm(t, "a", "x", 12))
+	if ev := wc.next(); gjson.GetBytes(ev.Object, "rows.0.cells.2").Str != "3h" {
+		t.Errorf("Age two hours into the watch = %q, want 3h: %s", gjson.GetBytes(ev.Object, "rows.0.cells.2").Str, ev.Object)
+	}
+}
