@@ -85,13 +85,3 @@ func Decode[T any](o *object.Object) (*T, error) {
 	}
 	return v, nil
 }
-
-// GetAs returns the object under k from in, decoded into a T.
-func GetAs[T any](in *Input, k store.Key) (*T, bool, error) {
-	o, ok := in.Get(k)
-	if !ok {
-		return nil, false, nil
-	}
-	v, err := Decode[T](o)
-	return v, err == nil, err
-}
