@@ -26,9 +26,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers/configmapgenerator"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers/mirror"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin/configmapgenerator"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin/mirror"
 )
 
 const (
@@ -37,8 +37,8 @@ const (
 )
 
 // builtins are the built-ins deploy/ runs.
-func builtins() []controllers.Builtin {
-	return controllers.NewRegistry(configmapgenerator.Builtin(), mirror.Builtin()).All()
+func builtins() []builtin.Spec {
+	return builtin.NewRegistry(configmapgenerator.Builtin(), mirror.Builtin()).All()
 }
 
 // manifests are what `kubectl apply -k deploy/` applies, by kind and name.
@@ -91,7 +91,7 @@ func grants(rules []rbacv1.PolicyRule) []string {
 	return slices.Compact(out)
 }
 
-func declared(rules []controllers.Rule) []rbacv1.PolicyRule {
+func declared(rules []builtin.Rule) []rbacv1.PolicyRule {
 	out := make([]rbacv1.PolicyRule, len(rules))
 	for i, r := range rules {
 		out[i] = rbacv1.PolicyRule{APIGroups: []string{r.Group}, Resources: r.Resources, Verbs: r.Verbs}

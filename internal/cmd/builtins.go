@@ -1,12 +1,12 @@
 package cmd
 
 import (
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers/configmapgenerator"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers/mirror"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin/configmapgenerator"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin/mirror"
 )
 
 // builtins is the registry of the controllers run-controller and crd know.
-func builtins() *controllers.Registry {
-	return controllers.NewRegistry(configmapgenerator.Builtin(), mirror.Builtin())
+func builtins() *builtin.Registry {
+	return builtin.NewRegistry(configmapgenerator.Builtin(), mirror.Builtin())
 }

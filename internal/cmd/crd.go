@@ -16,7 +16,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"sigs.k8s.io/yaml"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin"
 )
 
 const crdExample = `  # The CRD configmap-generator reconciles, as YAML
@@ -29,7 +29,7 @@ const crdExample = `  # The CRD configmap-generator reconciles, as YAML
 var crdGVR = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
 
 // NewCmdCRD is `kubectl reflect crd`, with print and install.
-func NewCmdCRD(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams, registry *controllers.Registry) *cobra.Command {
+func NewCmdCRD(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams, registry *builtin.Registry) *cobra.Command {
 	c := &cobra.Command{
 		Use:     "crd (print|install) NAME",
 		Short:   "Print or install the CustomResourceDefinition a built-in controller reconciles",
@@ -69,12 +69,12 @@ func NewCmdCRD(flags *genericclioptions.ConfigFlags, streams genericiooptions.IO
 type CRDOptions struct {
 	configFlags *genericclioptions.ConfigFlags
 	genericiooptions.IOStreams
-	registry *controllers.Registry
+	registry *builtin.Registry
 	install  bool
 
 	Timeout time.Duration
 
-	builtin controllers.Builtin
+	builtin builtin.Spec
 	crd     *unstructured.Unstructured
 }
 

@@ -13,7 +13,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin"
 )
 
 const runControllerExample = `  # The built-in controllers
@@ -53,7 +53,7 @@ own).`
 type RunControllerOptions struct {
 	configFlags *genericclioptions.ConfigFlags
 	genericiooptions.IOStreams
-	registry *controllers.Registry
+	registry *builtin.Registry
 
 	List                 bool
 	AllNamespaces        bool
@@ -66,14 +66,14 @@ type RunControllerOptions struct {
 	DryRun               bool
 	Quiet                bool
 
-	builtins  []controllers.Builtin // the controllers named, in the order given
-	namespace string                // the controllers' scope; "" is all
-	current   string                // the kubeconfig's namespace (-n), for the Lease
-	signals   chan os.Signal        // nil: Run listens to the process's
+	builtins  []builtin.Spec // the controllers named, in the order given
+	namespace string         // the controllers' scope; "" is all
+	current   string         // the kubeconfig's namespace (-n), for the Lease
+	signals   chan os.Signal // nil: Run listens to the process's
 }
 
 // NewCmdRunController is `kubectl reflect run-controller`.
-func NewCmdRunController(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams, registry *controllers.Registry) *cobra.Command {
+func NewCmdRunController(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams, registry *builtin.Registry) *cobra.Command {
 	o := &RunControllerOptions{configFlags: flags, IOStreams: streams, registry: registry}
 	c := &cobra.Command{
 		Use:               "run-controller NAME[,NAME...] [flags]",
@@ -128,8 +128,8 @@ func (o *RunControllerOptions) Complete(args []string) error {
 
 // lookupBuiltins returns the built-ins a comma-separated list names, each
 // once, in order.
-func lookupBuiltins(r *controllers.Registry, list string) ([]controllers.Builtin, error) {
-	var out []controllers.Builtin
+func lookupBuiltins(r *builtin.Registry, list string) ([]builtin.Spec, error) {
+	var out []builtin.Spec
 	for name := range strings.SplitSeq(list, ",") {
 		name = strings.TrimSpace(name)
 		if name == "" {
@@ -139,7 +139,7 @@ func lookupBuiltins(r *controllers.Registry, list string) ([]controllers.Builtin
 		if !ok {
 			return nil, fmt.Errorf("unknown controller %q; see 'kubectl reflect run-controller --list'", name)
 		}
-		if !slices.ContainsFunc(out, func(x controllers.Builtin) bool { return x.Name == name }) {
+		if !slices.ContainsFunc(out, func(x builtin.Spec) bool { return x.Name == name }) {
 			out = append(out, b)
 		}
 	}
@@ -177,7 +177,7 @@ func (o *RunControllerOptions) leaseName() string {
 
 // completeBuiltins completes built-in names; with list, after commas too
 // (NAME,NAME), and only those with a CRD otherwise.
-func completeBuiltins(r *controllers.Registry, list bool) cobra.CompletionFunc {
+func completeBuiltins(r *builtin.Registry, list bool) cobra.CompletionFunc {
 	return func(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp

@@ -9,13 +9,13 @@ import (
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin"
 )
 
 // printBuiltins writes the table of `run-controller --list`: NAME,
 // DESCRIPTION, READS, WRITES, one built-in a row, in kubectl's plain style
 // (no borders, columns three spaces apart, no spaces at line ends).
-func printBuiltins(w io.Writer, bs []controllers.Builtin) error {
+func printBuiltins(w io.Writer, bs []builtin.Spec) error {
 	rows := make([][]string, 0, len(bs))
 	for _, b := range bs {
 		rows = append(rows, []string{b.Name, b.Description, strings.Join(b.Reads, ","), strings.Join(b.Writes, ",")})

@@ -17,8 +17,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controller"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 )
@@ -113,7 +113,7 @@ func (o *RunControllerOptions) start(ctx context.Context, set *reflector.Set, re
 // reflectors' are not: a watch would be a span as long as the watch) and
 // the runner options; plain is a client for the rest (leader election,
 // Events), whose calls are no spans.
-func (o *RunControllerOptions) env(set *reflector.Set, log *reconcileLog, force <-chan struct{}, tp trace.TracerProvider) (env controllers.Env, plain kubernetes.Interface, err error) {
+func (o *RunControllerOptions) env(set *reflector.Set, log *reconcileLog, force <-chan struct{}, tp trace.TracerProvider) (env builtin.Env, plain kubernetes.Interface, err error) {
 	cfg, err := o.configFlags.ToRESTConfig()
 	if err != nil {
 		return env, nil, fmt.Errorf("reading the kubeconfig: %w", err)
@@ -147,7 +147,7 @@ func (o *RunControllerOptions) env(set *reflector.Set, log *reconcileLog, force 
 			return env, nil, err
 		}
 	}
-	env = controllers.Env{
+	env = builtin.Env{
 		Set: set, Namespace: o.namespace, Kube: cs, Dynamic: dyn,
 		FieldManager: fieldManagerPrefix, DryRun: o.DryRun,
 		Options: controller.Options{
@@ -179,7 +179,7 @@ func (o *RunControllerOptions) newSet(cfg *rest.Config) (*reflector.Set, error) 
 // build builds every built-in's controllers on env, each built-in with an
 // Events recorder of its own writing through events (none on a dry run);
 // stop flushes the recorders.
-func (o *RunControllerOptions) build(ctx context.Context, env controllers.Env, events kubernetes.Interface) (ctrls []*controller.Controller, stop func(), err error) {
+func (o *RunControllerOptions) build(ctx context.Context, env builtin.Env, events kubernetes.Interface) (ctrls []*controller.Controller, stop func(), err error) {
 	var stops []func()
 	stop = func() {
 		for _, s := range stops {

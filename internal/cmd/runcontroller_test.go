@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controller"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
@@ -41,10 +41,10 @@ func TestFormatRecord(t *testing.T) {
 	}
 }
 
-func testRegistry() *controllers.Registry {
-	return controllers.NewRegistry(
-		controllers.Builtin{Name: "mirror", Description: "Copies", Reads: []string{"secrets", "configmaps"}, Writes: []string{"secrets"}},
-		controllers.Builtin{Name: "configmap-generator", Description: "Generates", Reads: []string{"cmg"}, Writes: []string{"configmaps"}, CRD: []byte("crd")},
+func testRegistry() *builtin.Registry {
+	return builtin.NewRegistry(
+		builtin.Spec{Name: "mirror", Description: "Copies", Reads: []string{"secrets", "configmaps"}, Writes: []string{"secrets"}},
+		builtin.Spec{Name: "configmap-generator", Description: "Generates", Reads: []string{"cmg"}, Writes: []string{"configmaps"}, CRD: []byte("crd")},
 	)
 }
 

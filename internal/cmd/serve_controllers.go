@@ -13,8 +13,8 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/spf13/pflag"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controller"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
@@ -31,7 +31,7 @@ type serveControllers struct {
 	// Quiet prints no line per reconcile.
 	Quiet bool
 
-	builtins []controllers.Builtin
+	builtins []builtin.Spec
 	ctrls    []*controller.Controller
 	runner   *RunControllerOptions
 	signals  chan os.Signal // nil: the process's (see RunControllerOptions.signals)

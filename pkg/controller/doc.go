@@ -50,6 +50,6 @@
 // other change; what must happen before an object goes uses a finalizer.
 //
 // The package knows nothing about terminals, flags or which controllers
-// exist: pkg/controllers holds the built-in ones, internal/cmd the command
+// exist: pkg/builtin holds the built-in ones, internal/cmd the command
 // that runs them.
 package controller

@@ -13,7 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers/configmapgenerator"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin/configmapgenerator"
 	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
 	"github.com/kubectl-reflect/kubectl-reflect/test/testkit"
 )

@@ -12,7 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers/configmapgenerator"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin/configmapgenerator"
 )
 
 // TestGeneratorLifecycle: a generator created makes its ConfigMap (data,

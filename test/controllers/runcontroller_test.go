@@ -16,7 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers/configmapgenerator"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin/configmapgenerator"
 )
 
 // generators is a YAML stream of n generators gen-0 .. gen-(n-1) in ns.

@@ -21,7 +21,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers/configmapgenerator"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin/configmapgenerator"
 )
 
 // TestServeControllers: `serve --controllers configmap-generator` (no

@@ -1,4 +1,4 @@
-package controllers
+package builtin
 
 import (
 	"context"
@@ -47,8 +47,8 @@ type Rule struct {
 	Verbs     []string
 }
 
-// Builtin is one built-in controller.
-type Builtin struct {
+// Spec is one built-in controller: what it is, what it reads and writes, and how to build it.
+type Spec struct {
 	Name        string
 	Description string
 	// Reads and Writes name the resources it reads and writes, for --list.
@@ -65,23 +65,23 @@ type Builtin struct {
 
 // Registry is a set of built-ins, by name. internal/cmd builds it from
 // the subpackages' Builtin functions.
-type Registry struct{ builtins []Builtin }
+type Registry struct{ builtins []Spec }
 
 // NewRegistry returns the registry of bs.
-func NewRegistry(bs ...Builtin) *Registry {
+func NewRegistry(bs ...Spec) *Registry {
 	out := slices.Clone(bs)
-	slices.SortFunc(out, func(a, b Builtin) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b Spec) int { return strings.Compare(a.Name, b.Name) })
 	return &Registry{builtins: out}
 }
 
 // All returns the built-ins, by name.
-func (r *Registry) All() []Builtin { return slices.Clone(r.builtins) }
+func (r *Registry) All() []Spec { return slices.Clone(r.builtins) }
 
 // Lookup returns the built-in called name.
-func (r *Registry) Lookup(name string) (Builtin, bool) {
-	i := slices.IndexFunc(r.builtins, func(b Builtin) bool { return b.Name == name })
+func (r *Registry) Lookup(name string) (Spec, bool) {
+	i := slices.IndexFunc(r.builtins, func(b Spec) bool { return b.Name == name })
 	if i < 0 {
-		return Builtin{}, false
+		return Spec{}, false
 	}
 	return r.builtins[i], true
 }

@@ -45,5 +45,5 @@
 // where its last reconcile left each generator, so that a ConfigMap it
 // wrote last is not compared field by field again, nor a generator it
 // left reconciled again),
-// builtin.go (the controllers.Builtin).
+// builtin.go (the builtin.Spec).
 package configmapgenerator

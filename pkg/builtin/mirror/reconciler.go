@@ -14,8 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controller"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
@@ -26,7 +26,7 @@ import (
 // removed.
 type reconciler struct {
 	kind    kind
-	env     controllers.Env
+	env     builtin.Env
 	manager string
 	// objects reads the kind in every namespace; nsInput the namespaces.
 	objects, nsInput *controller.Input

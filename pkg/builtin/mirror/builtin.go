@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controller"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
@@ -22,13 +22,13 @@ const Name = "mirror"
 const DefaultFieldManager = "kubectl-reflect-mirror"
 
 // Builtin is the mirror built-in: one controller per kind it copies.
-func Builtin() controllers.Builtin {
-	return controllers.Builtin{
+func Builtin() builtin.Spec {
+	return builtin.Spec{
 		Name:        Name,
 		Description: "Copies Secrets and ConfigMaps across namespaces as emberstack reflector annotations say (reflection-allowed, reflects)",
 		Reads:       []string{"secrets", "configmaps", "namespaces"},
 		Writes:      []string{"secrets", "configmaps", "events.events.k8s.io"},
-		Rules: []controllers.Rule{
+		Rules: []builtin.Rule{
 			// list and watch read the stores (never a get); apply is a
 			// patch, and creates a copy that does not exist yet.
 			{Group: "", Resources: []string{"secrets", "configmaps"}, Verbs: []string{"list", "watch", "create", "patch", "delete"}},
@@ -43,7 +43,7 @@ func Builtin() controllers.Builtin {
 // mirror-configmaps. Every input reads all namespaces (copies live outside
 // the source's namespace); with env.Namespace set, only the sources of
 // that namespace are mirrored.
-func New(_ context.Context, env controllers.Env) ([]*controller.Controller, error) {
+func New(_ context.Context, env builtin.Env) ([]*controller.Controller, error) {
 	manager := DefaultFieldManager
 	if env.FieldManager != "" {
 		manager = env.FieldManager + "-" + Name
@@ -59,7 +59,7 @@ func New(_ context.Context, env controllers.Env) ([]*controller.Controller, erro
 	return out, nil
 }
 
-func newController(env controllers.Env, k kind, manager string) (*controller.Controller, error) {
+func newController(env builtin.Env, k kind, manager string) (*controller.Controller, error) {
 	r := &reconciler{kind: k, env: env, manager: manager, auto: &autoSources{}, now: time.Now}
 	all := inputScope()
 	b := controller.NewBuilder(Name+"-"+k.resource.GVR.Resource, env.Set)

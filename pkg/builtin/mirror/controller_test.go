@@ -20,8 +20,8 @@ import (
 	"k8s.io/client-go/tools/events"
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/reflectortest"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controller"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
@@ -76,7 +76,7 @@ func (w *world) run() (stop func()) {
 			return true, nil, nil
 		})
 	}
-	env := controllers.Env{Set: w.set, Kube: cs, FieldManager: "kubectl-reflect", Recorder: w.recorder}
+	env := builtin.Env{Set: w.set, Kube: cs, FieldManager: "kubectl-reflect", Recorder: w.recorder}
 	env.Options.OnReconcile = func(rec controller.ReconcileRecord) {
 		if rec.Err != nil {
 			w.t.Errorf("reconcile of %s failed: %v", rec.Request, rec.Err)

@@ -10,8 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/discovery"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controller"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/controllers"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
@@ -26,13 +26,13 @@ var crd []byte
 func CRD() []byte { return crd }
 
 // Builtin is the configmap-generator built-in.
-func Builtin() controllers.Builtin {
-	return controllers.Builtin{
+func Builtin() builtin.Spec {
+	return builtin.Spec{
 		Name:        Name,
 		Description: "Generates a ConfigMap from each ConfigMapGenerator (cmg) and keeps it as its spec says",
 		Reads:       []string{"configmapgenerators.kubectl-reflect.io", "configmaps"},
 		Writes:      []string{"configmaps", "configmapgenerators.kubectl-reflect.io/status", "events.events.k8s.io"},
-		Rules: []controllers.Rule{
+		Rules: []builtin.Rule{
 			{Group: Group, Resources: []string{"configmapgenerators"}, Verbs: []string{"get", "list", "watch"}},
 			{Group: Group, Resources: []string{"configmapgenerators/status"}, Verbs: []string{"patch"}},
 			// blockOwnerDeletion on a ConfigMap's ownerReference needs
@@ -50,7 +50,7 @@ func Builtin() controllers.Builtin {
 
 // newControllers builds the one configmap-generator controller on env, once
 // it knows the server serves the CRD.
-func newControllers(_ context.Context, env controllers.Env) ([]*controller.Controller, error) {
+func newControllers(_ context.Context, env builtin.Env) ([]*controller.Controller, error) {
 	if err := checkCRD(env.Kube.Discovery()); err != nil {
 		return nil, err
 	}
