@@ -14,7 +14,7 @@ import (
 	"k8s.io/client-go/discovery"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 )
 
 // Shell completion: cobra completes subcommands and flags; this file adds
@@ -197,7 +197,7 @@ func listNames(ctx context.Context, flags *genericclioptions.ConfigFlags, kind, 
 		return nil
 	}
 	page, err := kube.NewClient(rc, targets[0].Resource, kube.Scope{Namespace: namespace}).
-		List(ctx, watch.ListRequest{Limit: completionNameLimit})
+		List(ctx, listwatch.ListRequest{Limit: completionNameLimit})
 	if err != nil {
 		cobra.CompDebugln("listing names: "+err.Error(), true)
 		return nil

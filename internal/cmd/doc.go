@@ -1,7 +1,7 @@
 // Package cmd wires command-line flags to kubectl-reflect's packages: one
 // cobra command per verb, each with an Options struct whose Complete,
 // Validate and Run do what their names say. Commands hold no logic that
-// pkg/watch, pkg/store, pkg/reflector, pkg/kube or pkg/output should own:
+// pkg/listwatch, pkg/store, pkg/reflector, pkg/kube or pkg/output should own:
 // their reflectors come from a pkg/reflector Set, their exact changes from
 // a pkg/store Tracker.
 //

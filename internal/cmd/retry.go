@@ -3,7 +3,7 @@ package cmd
 import (
 	"time"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 )
 
 // oneShotAttempts is how many times in a row get tries a failing request
@@ -15,9 +15,9 @@ const oneShotAttempts = 3
 // --request-timeout bounds every request, a request that timed out (ours or
 // the server's) is not tried again, as kubectl does not, a failure that
 // persists for oneShotAttempts tries ends it, and a 404 is an answer.
-func (t *target) oneShotOptions() watch.Options {
+func (t *target) oneShotOptions() listwatch.Options {
 	opts := t.watcherOptions()
-	opts.Retry = watch.RetryPolicy{MaxFailures: oneShotAttempts, GiveUpOnTimeout: true}
+	opts.Retry = listwatch.RetryPolicy{MaxFailures: oneShotAttempts, GiveUpOnTimeout: true}
 	opts.RequestTimeout = t.config.Timeout
 	// Retried quietly: the few seconds of retries are not worth a line
 	// each, and the last error, when get gives up, says it all.
@@ -30,9 +30,9 @@ func (t *target) oneShotOptions() watch.Options {
 // watch (kubectl's `get -w` lets it cut the watch and exits 0 when it
 // passes), and a kind that disappears (its CRD deleted) is retried with
 // backoff until it is back, as client-go's reflector does.
-func (t *target) streamOptions() watch.Options {
+func (t *target) streamOptions() listwatch.Options {
 	opts := t.watcherOptions()
-	opts.Retry = watch.RetryPolicy{NotFound: true}
+	opts.Retry = listwatch.RetryPolicy{NotFound: true}
 	opts.RequestTimeout = t.config.Timeout
 	return opts
 }

@@ -13,8 +13,8 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // tableAccept asks for the server's Table (printer cells plus the object,
@@ -36,7 +36,7 @@ const (
 // cfg.Timeout (kubectl's --request-timeout), which client-go makes the
 // http.Client's and which would also cut every watch at that age; the
 // caller bounds requests through their context instead (a watcher with
-// watch.Options.RequestTimeout). LISTs ask for gzip unless
+// listwatch.Options.RequestTimeout). LISTs ask for gzip unless
 // cfg.DisableCompression says not to.
 func NewRESTClient(cfg *rest.Config) (rest.Interface, error) {
 	cfg = dynamic.ConfigFor(cfg)
@@ -102,7 +102,7 @@ func NameFieldSelector(name, sel string) string {
 }
 
 // Client lists and watches one resource. It implements
-// watch.Client[*object.Object] and is safe for concurrent use.
+// listwatch.Client[*object.Object] and is safe for concurrent use.
 type Client struct {
 	rest       rest.Interface
 	scope      Scope
@@ -124,7 +124,7 @@ type endpoint struct {
 // resource it serves now; see Client.Rediscover.
 type Rediscover func(ctx context.Context, r Resource) (Resource, error)
 
-var _ watch.Client[*object.Object] = (*Client)(nil)
+var _ listwatch.Client[*object.Object] = (*Client)(nil)
 
 // NewClient returns a Client for resource within scope.
 func NewClient(rc rest.Interface, resource Resource, scope Scope) *Client {
@@ -240,8 +240,8 @@ func (c *Client) accept(req *rest.Request, list bool) *rest.Request {
 	return req
 }
 
-// List implements watch.Client.
-func (c *Client) List(ctx context.Context, opts watch.ListRequest) (watch.Page[*object.Object], error) {
+// List implements listwatch.Client.
+func (c *Client) List(ctx context.Context, opts listwatch.ListRequest) (listwatch.Page[*object.Object], error) {
 	ep := c.ep.Load()
 	req := c.request(ep, true)
 	if opts.Limit > 0 {
@@ -259,7 +259,7 @@ func (c *Client) List(ctx context.Context, opts watch.ListRequest) (watch.Page[*
 	body, err := req.Stream(ctx)
 	if err != nil {
 		c.notFound(ctx, ep, err)
-		return watch.Page[*object.Object]{}, fmt.Errorf("listing %s: %w", ep.resource, err)
+		return listwatch.Page[*object.Object]{}, fmt.Errorf("listing %s: %w", ep.resource, err)
 	}
 	ra := newReadAhead(body)
 	defer ra.Close()
@@ -274,8 +274,8 @@ func (c *Client) List(ctx context.Context, opts watch.ListRequest) (watch.Page[*
 	return page, nil
 }
 
-// Watch implements watch.Client.
-func (c *Client) Watch(ctx context.Context, opts watch.WatchRequest) (watch.Stream[*object.Object], error) {
+// Watch implements listwatch.Client.
+func (c *Client) Watch(ctx context.Context, opts listwatch.WatchRequest) (listwatch.Stream[*object.Object], error) {
 	ep := c.ep.Load()
 	req := c.request(ep, false).Param("watch", "1")
 	if opts.ResourceVersion != "" {

@@ -5,19 +5,19 @@ import (
 	"time"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // Client is what a Reflector lists and watches through: one resource in
-// one scope. Besides watch.Client's contract, it hands back the stored
+// one scope. Besides listwatch.Client's contract, it hands back the stored
 // objects Reuse gives it when the server sends them again unchanged, and
 // knows the server's printer columns once it has seen them (nil before, or
 // when it asks for no Table). *kube.Client implements it; it must be safe
 // for concurrent use.
 type Client interface {
-	watch.Client[*object.Object]
+	listwatch.Client[*object.Object]
 	Resource() kube.Resource
 	Reuse(object.Known)
 	Columns() []object.Column
@@ -30,10 +30,10 @@ var _ Client = (*kube.Client)(nil)
 // and must not call back into the Reflector or its Set.
 type Hooks struct {
 	// OnError is told about every error the watcher retries, with the delay
-	// before the retry; nil leaves watch.Options.OnError as it is.
+	// before the retry; nil leaves listwatch.Options.OnError as it is.
 	OnError func(res kube.Resource, err error, retryIn time.Duration)
 	// OnRelist is told when the server answered 410 Gone and a new list
-	// starts; nil leaves watch.Options.OnRelist as it is.
+	// starts; nil leaves listwatch.Options.OnRelist as it is.
 	OnRelist func(res kube.Resource, err error)
 	// OnProgress is told how many objects the list in progress has
 	// brought so far, once per object.
@@ -42,12 +42,12 @@ type Hooks struct {
 	// in (so before Synced closes after the first list).
 	OnListed func(res kube.Resource)
 	// OnEvent is told of every live event from the server's watch (type
-	// watch.Apply or watch.Delete), just before the store applies it; the
+	// listwatch.Apply or listwatch.Delete), just before the store applies it; the
 	// objects of a list are told to OnProgress instead.
-	OnEvent func(res kube.Resource, typ watch.EventType)
+	OnEvent func(res kube.Resource, typ listwatch.EventType)
 	// OnWatchRestart is told when the watch is open again after the
-	// previous one ended (see watch.Options.OnWatchRestart): a resume, not a
-	// relist; nil leaves watch.Options.OnWatchRestart as it is.
+	// previous one ended (see listwatch.Options.OnWatchRestart): a resume, not a
+	// relist; nil leaves listwatch.Options.OnWatchRestart as it is.
 	OnWatchRestart func(res kube.Resource)
 }
 
@@ -85,9 +85,9 @@ func (r *Reflector) Store() *store.Store[*object.Object] { return r.store }
 func (r *Reflector) Columns() []object.Column { return r.client.Columns() }
 
 // Run lists and watches into r's store until ctx ends (nil) or the watcher
-// stops for good (its *watch.TerminalError). It must run at most once at a
+// stops for good (its *listwatch.TerminalError). It must run at most once at a
 // time: the store has one writer.
-func (r *Reflector) Run(ctx context.Context, opts watch.Options, hooks Hooks) error {
+func (r *Reflector) Run(ctx context.Context, opts listwatch.Options, hooks Hooks) error {
 	res := r.client.Resource()
 	if hooks.OnError != nil {
 		opts.OnError = func(err error, retryIn time.Duration) { hooks.OnError(res, err, retryIn) }
@@ -99,19 +99,19 @@ func (r *Reflector) Run(ctx context.Context, opts watch.Options, hooks Hooks) er
 		opts.OnWatchRestart = func() { hooks.OnWatchRestart(res) }
 	}
 	listed := 0
-	return watch.New(r.client, opts).Run(ctx, func(ctx context.Context, ev watch.Event[*object.Object]) error {
+	return listwatch.New(r.client, opts).Run(ctx, func(ctx context.Context, ev listwatch.Event[*object.Object]) error {
 		switch ev.Type {
-		case watch.Init:
+		case listwatch.Init:
 			listed = 0
-		case watch.InitApply:
+		case listwatch.InitApply:
 			if listed++; hooks.OnProgress != nil {
 				hooks.OnProgress(res, listed)
 			}
-		case watch.InitDone:
+		case listwatch.InitDone:
 			if hooks.OnListed != nil {
 				hooks.OnListed(res)
 			}
-		case watch.Apply, watch.Delete:
+		case listwatch.Apply, listwatch.Delete:
 			if hooks.OnEvent != nil {
 				hooks.OnEvent(res, ev.Type)
 			}

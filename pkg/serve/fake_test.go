@@ -20,10 +20,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -73,7 +73,7 @@ type fakeServer struct {
 	mu      sync.Mutex
 	objects []*object.Object
 	rv      string
-	events  chan watch.WatchEvent[*object.Object]
+	events  chan listwatch.WatchEvent[*object.Object]
 	watches chan struct{} // a token per WATCH opened
 }
 
@@ -90,32 +90,32 @@ func (c *fakeClient) Resource() kube.Resource  { return c.res }
 func (c *fakeClient) Reuse(object.Known)       {}
 func (c *fakeClient) Columns() []object.Column { return cmColumns }
 
-func (c *fakeClient) List(context.Context, watch.ListRequest) (watch.Page[*object.Object], error) {
+func (c *fakeClient) List(context.Context, listwatch.ListRequest) (listwatch.Page[*object.Object], error) {
 	c.f.mu.Lock()
 	defer c.f.mu.Unlock()
-	return watch.Page[*object.Object]{Items: c.f.objects, ResourceVersion: c.f.rv}, nil
+	return listwatch.Page[*object.Object]{Items: c.f.objects, ResourceVersion: c.f.rv}, nil
 }
 
-func (c *fakeClient) Watch(ctx context.Context, _ watch.WatchRequest) (watch.Stream[*object.Object], error) {
+func (c *fakeClient) Watch(ctx context.Context, _ listwatch.WatchRequest) (listwatch.Stream[*object.Object], error) {
 	c.f.watches <- struct{}{}
 	return &fakeStream{ctx: ctx, events: c.f.events, closed: make(chan struct{})}, nil
 }
 
 type fakeStream struct {
 	ctx    context.Context
-	events chan watch.WatchEvent[*object.Object]
+	events chan listwatch.WatchEvent[*object.Object]
 	once   sync.Once
 	closed chan struct{}
 }
 
-func (s *fakeStream) Next() (watch.WatchEvent[*object.Object], error) {
+func (s *fakeStream) Next() (listwatch.WatchEvent[*object.Object], error) {
 	select {
 	case ev := <-s.events:
 		return ev, nil
 	case <-s.ctx.Done():
-		return watch.WatchEvent[*object.Object]{}, s.ctx.Err()
+		return listwatch.WatchEvent[*object.Object]{}, s.ctx.Err()
 	case <-s.closed:
-		return watch.WatchEvent[*object.Object]{}, io.ErrUnexpectedEOF
+		return listwatch.WatchEvent[*object.Object]{}, io.ErrUnexpectedEOF
 	}
 }
 
@@ -152,7 +152,7 @@ func newFixtureWith(t testing.TB, history int, bookmarks time.Duration, objects 
 // and Now are the fixture's).
 func newFixtureOpts(t testing.TB, history int, opts Options, objects ...*object.Object) *fixture {
 	t.Helper()
-	f := &fakeServer{objects: objects, rv: "10", events: make(chan watch.WatchEvent[*object.Object]), watches: make(chan struct{}, 10)}
+	f := &fakeServer{objects: objects, rv: "10", events: make(chan listwatch.WatchEvent[*object.Object]), watches: make(chan struct{}, 10)}
 	set := reflector.NewSet(reflector.SetOptions{NewClient: f.newClient, History: history})
 	lease := set.Acquire(configMaps, kube.Scope{Table: true})
 	ctx, cancel := context.WithTimeout(t.Context(), patience)
@@ -185,7 +185,7 @@ func newFixtureOpts(t testing.TB, history int, opts Options, objects ...*object.
 
 // send feeds one watch event to the reflector and waits until its store
 // has applied it.
-func (fx *fixture) send(typ watch.WatchEventType, o *object.Object) {
+func (fx *fixture) send(typ listwatch.WatchEventType, o *object.Object) {
 	fx.t.Helper()
 	ctx, cancel := context.WithTimeout(fx.t.Context(), patience)
 	defer cancel()
@@ -195,7 +195,7 @@ func (fx *fixture) send(typ watch.WatchEventType, o *object.Object) {
 	}
 	defer sub.Close()
 	select {
-	case fx.f.events <- watch.WatchEvent[*object.Object]{Type: typ, Object: o, ResourceVersion: o.ResourceVersion}:
+	case fx.f.events <- listwatch.WatchEvent[*object.Object]{Type: typ, Object: o, ResourceVersion: o.ResourceVersion}:
 	case <-ctx.Done():
 		fx.t.Fatal("the reflector took no event")
 	}
@@ -225,7 +225,7 @@ func (fx *fixture) relist(rv string, objects ...*object.Object) {
 	}
 	defer sub.Close()
 	select {
-	case fx.f.events <- watch.WatchEvent[*object.Object]{Type: watch.WatchError, Err: apierrors.NewResourceExpired("too old resource version")}:
+	case fx.f.events <- listwatch.WatchEvent[*object.Object]{Type: listwatch.WatchError, Err: apierrors.NewResourceExpired("too old resource version")}:
 	case <-ctx.Done():
 		fx.t.Fatal("the reflector was not watching")
 	}

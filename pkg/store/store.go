@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 )
 
 // Options tune a Store. The zero value is usable.
@@ -81,20 +81,20 @@ type relistBuffer[T Object] struct {
 }
 
 // Apply is the store's single writer: it applies one watcher event. It has
-// the signature of a watch.Handler and never fails.
-func (s *Store[T]) Apply(_ context.Context, ev watch.Event[T]) error {
+// the signature of a listwatch.Handler and never fails.
+func (s *Store[T]) Apply(_ context.Context, ev listwatch.Event[T]) error {
 	switch ev.Type {
-	case watch.Init:
+	case listwatch.Init:
 		s.relist = s.newRelistBuffer()
-	case watch.InitApply:
+	case listwatch.InitApply:
 		s.bufferRelist(ev.Object)
-	case watch.InitDone:
+	case listwatch.InitDone:
 		s.swapRelist(ev.ResourceVersion)
-	case watch.Apply:
+	case listwatch.Apply:
 		s.apply(ev.Object, ev.ResourceVersion)
-	case watch.Delete:
+	case listwatch.Delete:
 		s.delete(ev.Object, ev.ResourceVersion)
-	case watch.Bookmark:
+	case listwatch.Bookmark:
 		s.mu.Lock()
 		s.rv = ev.ResourceVersion
 		s.mu.Unlock()

@@ -1,4 +1,4 @@
-// Package watch turns LIST and WATCH of one Kubernetes resource into a typed,
+// Package listwatch turns LIST and WATCH of one Kubernetes resource into a typed,
 // never-ending stream of events, the way a reflector sees it.
 //
 // A Watcher is an explicit state machine (see State): it lists (in one LIST,
@@ -30,4 +30,8 @@
 // printing or controllers. It never decodes objects itself: a Client (see
 // pkg/kube for the REST one) does, so the watcher is generic over the object
 // type and tests drive it with a scripted Client.
-package watch
+//
+// Its name is the protocol it drives, a LIST then WATCHes: `watch` is the
+// command (internal/cmd/watch), WATCH the API verb, and a watch event what
+// the server sends on one.
+package listwatch

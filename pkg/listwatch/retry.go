@@ -1,4 +1,4 @@
-package watch
+package listwatch
 
 import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
