@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/manager"
 )
 
 const crdExample = `  # The CRD configmap-generator reconciles, as YAML
@@ -122,7 +123,7 @@ func (o *CRDOptions) Run(ctx context.Context) error {
 	}
 	crds := dyn.Resource(crdGVR)
 	name := o.crd.GetName()
-	_, err = crds.Apply(ctx, name, o.crd, metav1.ApplyOptions{FieldManager: fieldManagerPrefix, Force: true})
+	_, err = crds.Apply(ctx, name, o.crd, metav1.ApplyOptions{FieldManager: manager.FieldManager, Force: true})
 	if err != nil {
 		return fmt.Errorf("applying customresourcedefinition %s: %w", name, err)
 	}

@@ -165,16 +165,6 @@ func (o *RunControllerOptions) Validate() error {
 	return nil
 }
 
-// leaseName is the leader election Lease of the controllers run.
-func (o *RunControllerOptions) leaseName() string {
-	names := make([]string, len(o.builtins))
-	for i, b := range o.builtins {
-		names[i] = b.Name
-	}
-	slices.Sort(names)
-	return "kubectl-reflect-" + strings.Join(names, "-")
-}
-
 // completeBuiltins completes built-in names; with list, after commas too
 // (NAME,NAME), and only those with a CRD otherwise.
 func completeBuiltins(r *builtin.Registry, list bool) cobra.CompletionFunc {

@@ -2,22 +2,17 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"os"
 	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
 // ServeControlOptions are the flags of `serve status` and `serve stop`:
@@ -89,14 +84,11 @@ func (o *ServeControlOptions) Validate() error {
 	return nil
 }
 
-// errNoDaemon is the answer when no daemon runs for the identity.
-var errNoDaemon = errors.New("no kubectl reflect serve runs for this cluster and user")
-
 // Run prints the status, or stops the daemon.
 func (o *ServeControlOptions) Run(ctx context.Context) error {
-	info, err := daemon.ReadInfo(o.files)
-	if err != nil || !daemon.Held(o.files) {
-		return errNoDaemon
+	info, err := daemon.Running(o.files)
+	if err != nil {
+		return err
 	}
 	if o.stop {
 		return o.stopDaemon(ctx, info)
@@ -105,18 +97,13 @@ func (o *ServeControlOptions) Run(ctx context.Context) error {
 }
 
 func (o *ServeControlOptions) status(ctx context.Context, info daemon.Info) error {
-	var status []serve.ResourceStatus
-	var ctrls []ControllerStatus
-	err := o.readJSON(ctx, "/debug/status", &status)
-	if err == nil {
-		err = o.readJSON(ctx, "/debug/controllers", &ctrls)
-	}
+	st, err := daemon.ReadStatus(ctx, o.files)
 	if err != nil {
 		return fmt.Errorf("asking the daemon pid %d at %s: %w", info.PID, info.Server, err)
 	}
 	fmt.Fprintf(o.Out, "Daemon pid %d at %s since %s\nkubeconfig: %s\n\n", info.PID, info.Server, info.Started.Format(time.RFC3339), o.files.Kubeconfig)
-	rows := make([][]string, 0, len(status))
-	for _, s := range status {
+	rows := make([][]string, 0, len(st.Resources))
+	for _, s := range st.Resources {
 		name := s.Resource
 		if s.Namespace != "" {
 			name += " -n " + s.Namespace
@@ -124,78 +111,35 @@ func (o *ServeControlOptions) status(ctx context.Context, info daemon.Info) erro
 		rows = append(rows, []string{name, strconv.Itoa(s.Objects), s.ResourceVersion,
 			strconv.FormatInt(s.Watchers, 10), strconv.FormatInt(s.EventsSent, 10), formatLag(s.LagSeconds)})
 	}
-	if err := printPlainTable(o.Out, []string{"RESOURCE", "OBJECTS", "RESOURCEVERSION", "WATCHERS", "EVENTS SENT", "LAG"}, rows); err != nil {
+	if err := output.PlainTable(o.Out, []string{"RESOURCE", "OBJECTS", "RESOURCEVERSION", "WATCHERS", "EVENTS SENT", "LAG"}, rows); err != nil {
 		return err
 	}
-	if len(ctrls) == 0 {
+	if len(st.Controllers) == 0 {
 		return nil
 	}
 	rows = rows[:0]
-	for _, c := range ctrls {
+	for _, c := range st.Controllers {
 		rows = append(rows, []string{c.Name, strconv.FormatBool(c.Ready), strconv.FormatUint(c.Reconciles, 10)})
 	}
 	fmt.Fprintln(o.Out)
-	return printPlainTable(o.Out, []string{"CONTROLLER", "READY", "RECONCILES"}, rows)
+	return output.PlainTable(o.Out, []string{"CONTROLLER", "READY", "RECONCILES"}, rows)
 }
 
 // formatLag writes a lag in seconds as a short duration: 0s, 850µs, 3.2ms,
 // 1.5s.
 func formatLag(seconds float64) string {
-	return formatDuration(time.Duration(seconds * float64(time.Second)))
+	return output.ShortDuration(time.Duration(seconds * float64(time.Second)))
 }
 
-// readJSON reads the daemon's JSON at path (/debug/status,
-// /debug/controllers) into v, with its kubeconfig.
-func (o *ServeControlOptions) readJSON(ctx context.Context, path string, v any) error {
-	cfg, err := clientcmd.BuildConfigFromFlags("", o.files.Kubeconfig)
-	if err != nil {
-		return err
-	}
-	client, err := rest.HTTPClientFor(cfg)
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, cfg.Host+path, nil)
-	if err != nil {
-		return err
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s answered %s", path, resp.Status)
-	}
-	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
-		return fmt.Errorf("reading its %s: %w", path, err)
-	}
-	return nil
-}
-
-// stopDaemon asks the daemon to stop (stopProcess) and waits until its
-// lock is free: it has exited.
+// stopDaemon stops the daemon (daemon.Stop) and says so.
 func (o *ServeControlOptions) stopDaemon(ctx context.Context, info daemon.Info) error {
-	if _, err := os.Stat(o.files.Lock); err != nil {
-		return errNoDaemon
-	}
-	if err := stopProcess(info.PID); err != nil {
-		return fmt.Errorf("stopping the daemon pid %d: %w", info.PID, err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- daemon.WaitFreed(o.files) }() // left to the process's end on a timeout
-	select {
-	case err := <-exited:
-		if err != nil {
-			return fmt.Errorf("waiting for the daemon pid %d: %w", info.PID, err)
-		}
-	case <-time.After(o.Timeout):
-		return fmt.Errorf("the daemon pid %d did not exit within %s", info.PID, o.Timeout)
-	case <-ctx.Done():
+	err := daemon.Stop(ctx, o.files, info, o.Timeout)
+	switch {
+	case err == nil:
+		fmt.Fprintf(o.Out, "Stopped the daemon pid %d at %s\n", info.PID, info.Server)
+		return nil
+	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		return errInterrupted
 	}
-	fmt.Fprintf(o.Out, "Stopped the daemon pid %d at %s\n", info.PID, info.Server)
-	return nil
+	return err
 }

@@ -240,6 +240,16 @@ func (c *Controller) wants(req Request) bool {
 // queued (readyz).
 func (c *Controller) Ready() <-chan struct{} { return c.ready }
 
+// IsReady says whether Ready is closed.
+func (c *Controller) IsReady() bool {
+	select {
+	case <-c.ready:
+		return true
+	default:
+		return false
+	}
+}
+
 // ReconcileAll queues every root object (SIGHUP, --reconcile-all), behind
 // live changes. It does nothing before Run or after it returned.
 func (c *Controller) ReconcileAll() {

@@ -40,7 +40,7 @@ func NewHealthHandler(opts HealthOptions) http.Handler {
 	ready := checks{}
 	for _, c := range opts.Controllers {
 		ready = append(ready, check{name: c.Name(), check: func() bool {
-			return (opts.Leading != nil && !opts.Leading()) || isReady(c)
+			return (opts.Leading != nil && !opts.Leading()) || c.IsReady()
 		}})
 	}
 	if len(ready) == 0 {
@@ -48,15 +48,6 @@ func NewHealthHandler(opts HealthOptions) http.Handler {
 	}
 	mux.Handle("GET /readyz", ready)
 	return mux
-}
-
-func isReady(c *Controller) bool {
-	select {
-	case <-c.Ready():
-		return true
-	default:
-		return false
-	}
 }
 
 type check struct {

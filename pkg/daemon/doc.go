@@ -1,5 +1,26 @@
-// Package daemon is how `kubectl reflect serve` and its clients find each
-// other: one daemon per identity (Identity: a hash of the kubeconfig's
+// Package daemon is `kubectl reflect serve`'s daemon, both sides of it: the
+// process (Run) and how its clients find it, ask it and fall over from it.
+//
+// # The process
+//
+// Run(ctx, Config) is the daemon's whole life (server.go): it takes the
+// lock of its identity, starts a reflector per kind given on one
+// reflector.Set (of every namespace, or of Config.Namespace) with hooks
+// that count (metrics.go: kubectl_reflect_serve_*), the built-in
+// controllers on the same Set (controllers.go, through pkg/manager: one
+// watch per kind for both), reads the API server's discovery and waits for
+// the first lists; then it serves pkg/serve's handler over them (listen.go)
+// at 127.0.0.1 with a self-signed certificate and a random token
+// (credentials.go), and at its unix socket, behind /metrics,
+// /debug/controllers and /readyz, writes its kubeconfig and Info, adds
+// kinds on demand and keeps its Info true as they come and go
+// (ondemand.go, discovery.go: what a custom resource's definition adds:
+// selectable fields, date columns), and exits after --idle-exit without a
+// request (idle.go).
+//
+// # Finding it
+//
+// There is one daemon per identity (Identity: a hash of the kubeconfig's
 // server URL, in one spelling for all those of one server, and CA and of
 // its user's credentials: token, client
 // certificate, exec or auth-provider configuration; never a secret in
@@ -38,6 +59,14 @@
 // continue token means nothing to the server), as is a streaming list
 // broken off before its initial events ended.
 //
-// It knows the files, HTTP and the reflector.Client contract; it knows
-// nothing about flags, printing or how the daemon serves.
+// Running, ReadStatus and Stop are `serve status` and `serve stop`'s
+// client (control.go): whether the daemon of some files runs, what it
+// reports at /debug/status and /debug/controllers, and a stop (SIGTERM on
+// Unix; on Windows, where no signal asks a process to stop, it is
+// terminated and its files are found stale) that waits for its lock to be
+// freed.
+//
+// It knows files, TLS, HTTP and the reflector.Client contract; how the
+// API is answered is pkg/serve's, how controllers run pkg/manager's, and it
+// knows nothing about flags or printing.
 package daemon

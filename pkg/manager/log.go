@@ -1,4 +1,4 @@
-package cmd
+package manager
 
 import (
 	"fmt"
@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/controller"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
-// reconcileLog writes run-controller's live log, one line per reconcile
-// (see formatRecord), from a goroutine of its own: Options.OnReconcile
-// must never block, and stderr may. When the writer falls behind by
+// reconcileLog writes the live log of a run, one line per reconcile (see
+// formatRecord), from a goroutine of its own: Options.OnReconcile must
+// never block, and stderr may. When the writer falls behind by
 // reconcileLogBuffer lines, lines are dropped and counted in the next one
 // written.
 type reconcileLog struct {
@@ -81,7 +82,7 @@ func (l *reconcileLog) close() {
 // (retried with backoff) or "terminal error: ..." (not retried).
 func formatRecord(r controller.ReconcileRecord, now time.Time) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s %s %s %s ", now.Format("15:04:05.000"), r.Controller, r.Request, formatTrigger(r.Trigger), formatDuration(r.Duration))
+	fmt.Fprintf(&b, "%s %s %s %s %s ", now.Format("15:04:05.000"), r.Controller, r.Request, formatTrigger(r.Trigger), output.ShortDuration(r.Duration))
 	switch {
 	case r.Err != nil && controller.IsTerminal(r.Err):
 		b.WriteString("terminal error: " + oneLine(r.Err.Error()))
@@ -101,20 +102,6 @@ func formatTrigger(t controller.Trigger) string {
 		return "change:" + t.Resource + "/" + t.Key.String()
 	}
 	return t.Kind.String()
-}
-
-// formatDuration rounds d to three significant digits or so: 3.21ms, 12ms,
-// 1.5s.
-func formatDuration(d time.Duration) string {
-	switch {
-	case d >= time.Second:
-		return d.Round(10 * time.Millisecond).String()
-	case d >= 10*time.Millisecond:
-		return d.Round(time.Millisecond).String()
-	case d >= time.Millisecond:
-		return d.Round(10 * time.Microsecond).String()
-	}
-	return d.Round(time.Microsecond).String()
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

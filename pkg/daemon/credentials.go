@@ -1,4 +1,4 @@
-package cmd
+package daemon
 
 import (
 	"crypto/ecdsa"
@@ -20,18 +20,18 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 )
 
-// serveCredentials are what a serving cache proves itself and checks its
+// credentials are what a serving cache proves itself and checks its
 // clients with: a self-signed certificate for 127.0.0.1 and a bearer token.
-type serveCredentials struct {
+type credentials struct {
 	cert    tls.Certificate
 	certPEM []byte
 	token   string
 }
 
-// newServeCredentials makes an ECDSA P-256 key, a certificate for 127.0.0.1
+// newCredentials makes an ECDSA P-256 key, a certificate for 127.0.0.1
 // signed by itself (the kubeconfig trusts it as its own CA), and a token of
 // 32 random bytes.
-func newServeCredentials() (*serveCredentials, error) {
+func newCredentials() (*credentials, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return nil, fmt.Errorf("making a key: %w", err)
@@ -60,20 +60,20 @@ func newServeCredentials() (*serveCredentials, error) {
 	if _, err := rand.Read(token); err != nil {
 		return nil, fmt.Errorf("making a token: %w", err)
 	}
-	return &serveCredentials{
+	return &credentials{
 		cert:    tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key},
 		certPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
 		token:   base64.RawURLEncoding.EncodeToString(token),
 	}, nil
 }
 
-func (c *serveCredentials) tlsConfig() *tls.Config {
+func (c *credentials) tlsConfig() *tls.Config {
 	return &tls.Config{Certificates: []tls.Certificate{c.cert}, MinVersion: tls.VersionTLS12}
 }
 
-// serveKubeconfig is a kubeconfig for the cache at server, whose
+// kubeconfigFor is a kubeconfig for the cache at server, whose
 // context's namespace is namespace.
-func serveKubeconfig(server, namespace string, cred *serveCredentials) ([]byte, error) {
+func kubeconfigFor(server, namespace string, cred *credentials) ([]byte, error) {
 	const name = "kubectl-reflect-serve"
 	cfg := clientcmdapi.NewConfig()
 	cfg.Clusters[name] = &clientcmdapi.Cluster{Server: server, CertificateAuthorityData: cred.certPEM}

@@ -1,4 +1,4 @@
-package cmd
+package daemon
 
 import (
 	"context"
@@ -13,28 +13,10 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/rest"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
 )
-
-// resolveKinds resolves the kinds to cache from the start; with none,
-// every kind is cached on demand, and only the client config and the
-// server's kinds are read.
-func (o *ServeOptions) resolveKinds() error {
-	if len(o.args) > 0 {
-		return o.target.resolve()
-	}
-	var err error
-	if o.config, err = o.configFlags.ToRESTConfig(); err != nil {
-		return fmt.Errorf("reading the kubeconfig: %w", err)
-	}
-	if o.mapper, err = o.configFlags.ToRESTMapper(); err != nil {
-		return fmt.Errorf("reading the server's resource types: %w", err)
-	}
-	return nil
-}
 
 // serverResources reads the API server's discovery (not a cached copy):
 // every resource it lists and watches, with its group and version, in its
@@ -87,7 +69,7 @@ func discoveryOf(known []metav1.APIResource, res kube.Resource) metav1.APIResour
 // onDemand is how the handler adds the kinds that clients ask for: a
 // reflector on set, as those of the kinds given, of all namespaces (or of
 // one, when the handler asks for one).
-func (o *ServeOptions) onDemand(set *reflector.Set, rc rest.Interface, dc *discovery.DiscoveryClient, known []metav1.APIResource) *serve.OnDemand {
+func (d *daemonRun) onDemand(set *reflector.Set, rc rest.Interface, dc *discovery.DiscoveryClient, known []metav1.APIResource) *serve.OnDemand {
 	return &serve.OnDemand{
 		Discovered: known,
 		Rediscover: func(ctx context.Context) ([]metav1.APIResource, error) { return serverResources(ctx, dc) },
@@ -97,27 +79,28 @@ func (o *ServeOptions) onDemand(set *reflector.Set, rc rest.Interface, dc *disco
 			def.Source = lease
 			return def, nil
 		},
-		Changed:     o.published.update,
-		ReleaseIdle: o.ReleaseIdle,
+		Changed:     d.published.update,
+		ReleaseIdle: d.cfg.ReleaseIdle,
 	}
 }
 
-// defaultReleaseIdle is --release-idle's default: a kind a client browsed
-// once is not watched for the daemon's whole life after the client quit
-// (k9s keeps a watch of each kind it showed while it runs), and one used
-// every few minutes stays warm.
-const defaultReleaseIdle = 15 * time.Minute
+// DefaultReleaseIdle is Config.ReleaseIdle's default (serve
+// --release-idle): a kind a client browsed once is not watched for the
+// daemon's whole life after the client quit (k9s keeps a watch of each
+// kind it showed while it runs), and one used every few minutes stays
+// warm.
+const DefaultReleaseIdle = 15 * time.Minute
 
 // publishedInfo is the daemon's Info as published, kept true as kinds are
 // added on demand or dropped.
 type publishedInfo struct {
 	mu   sync.Mutex
-	lock *daemon.Lock // nil until published
-	info daemon.Info
+	lock *Lock // nil until published
+	info Info
 }
 
 // publish writes the kubeconfig and info in lock's files.
-func (p *publishedInfo) publish(lock *daemon.Lock, kubeconfig []byte, info daemon.Info) error {
+func (p *publishedInfo) publish(lock *Lock, kubeconfig []byte, info Info) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err := lock.Publish(kubeconfig, info); err != nil {
@@ -141,7 +124,7 @@ func (p *publishedInfo) update(resources []kube.Resource) {
 // resourceNames are resources as daemon.Info names them.
 func resourceNames(resources []kube.Resource) (names, kinds []string) {
 	for _, r := range resources {
-		names = append(names, daemon.ResourceName(r.GVR))
+		names = append(names, ResourceName(r.GVR))
 		kinds = append(kinds, r.String())
 	}
 	return names, kinds
