@@ -7,14 +7,10 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/dynamic"
-	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/manager"
@@ -25,9 +21,6 @@ const crdExample = `  # The CRD configmap-generator reconciles, as YAML
 
   # Install it (server-side apply) and wait until it is established
   kubectl reflect crd install configmap-generator`
-
-// crdGVR is the resource of CustomResourceDefinitions.
-var crdGVR = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
 
 // NewCmdCRD is `kubectl reflect crd`, with print and install.
 func NewCmdCRD(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams, registry *builtin.Registry) *cobra.Command {
@@ -92,11 +85,9 @@ func (o *CRDOptions) Complete(args []string) error {
 		return fmt.Errorf("controller %s needs no CRD", b.Name)
 	}
 	o.builtin = b
-	o.crd = &unstructured.Unstructured{}
-	if err := yaml.Unmarshal(b.CRD, &o.crd.Object); err != nil {
-		return fmt.Errorf("reading the CRD of %s: %w", b.Name, err)
-	}
-	return nil
+	var err error
+	o.crd, err = b.ParseCRD()
+	return err
 }
 
 // Validate checks the flags.
@@ -121,47 +112,17 @@ func (o *CRDOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("creating a client: %w", err)
 	}
-	crds := dyn.Resource(crdGVR)
 	name := o.crd.GetName()
-	_, err = crds.Apply(ctx, name, o.crd, metav1.ApplyOptions{FieldManager: manager.FieldManager, Force: true})
-	if err != nil {
-		return fmt.Errorf("applying customresourcedefinition %s: %w", name, err)
+	if err := builtin.ApplyCRD(ctx, dyn, o.crd, manager.FieldManager); err != nil {
+		return err
 	}
 	fmt.Fprintf(o.Out, "customresourcedefinition.apiextensions.k8s.io/%s serverside-applied\n", name)
-	if err := waitEstablished(ctx, crds, name, o.Timeout); err != nil {
+	if err := builtin.WaitEstablished(ctx, dyn, name, o.Timeout); err != nil {
+		if errors.Is(err, context.Canceled) {
+			return errInterrupted
+		}
 		return err
 	}
 	fmt.Fprintf(o.Out, "customresourcedefinition.apiextensions.k8s.io/%s condition met\n", name)
 	return nil
-}
-
-// waitEstablished polls the CRD until its Established condition is True
-// (the API server serves the new resource), as kubectl wait
-// --for=condition=Established does.
-func waitEstablished(ctx context.Context, crds dynamic.NamespaceableResourceInterface, name string, timeout time.Duration) error {
-	var last error
-	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
-		u, err := crds.Get(ctx, name, metav1.GetOptions{})
-		if err != nil {
-			last = err
-			return false, nil
-		}
-		conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
-		for _, c := range conds {
-			m, _ := c.(map[string]any)
-			if m["type"] == "Established" && m["status"] == "True" {
-				return true, nil
-			}
-		}
-		return false, nil
-	})
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(ctx.Err(), context.Canceled):
-		return errInterrupted
-	case last != nil:
-		return fmt.Errorf("waiting for customresourcedefinition %s to be established: %w", name, last)
-	}
-	return fmt.Errorf("customresourcedefinition %s not established within --timeout %s", name, timeout)
 }

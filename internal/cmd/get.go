@@ -36,7 +36,7 @@ type GetOptions struct {
 	PrintFlags     *get.PrintFlags
 	IgnoreNotFound bool
 	// ChunkSize is kubectl's --chunk-size: kubectl prints each page of a
-	// list as a table of its own, aligned as it comes (see printTables).
+	// list as a table of its own, aligned as it comes (see output.PrintTables).
 	ChunkSize int64
 	getWatchFlags
 	raw rawGet // --raw
@@ -109,16 +109,6 @@ func (o *GetOptions) Validate() error {
 }
 
 func (o *GetOptions) sortBy() string { return *o.PrintFlags.HumanReadableFlags.SortBy }
-
-// chunkSize is the number of rows get prints as one table: --chunk-size,
-// or all of them (0) when --sort-by must see them all, as kubectl, which
-// then lists in one request.
-func (o *GetOptions) chunkSize() int {
-	if o.sortBy() != "" {
-		return 0
-	}
-	return int(o.ChunkSize)
-}
 
 // serverColumns says whether a table has the server's columns (its Table
 // with every object), or kubectl's own NAME and AGE (--server-print=false).

@@ -8,6 +8,8 @@ import (
 
 	cmdutil "k8s.io/kubectl/pkg/cmd/util"
 	"k8s.io/kubectl/pkg/rawhttp"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
 // rawGet is get's --raw: the API server's answer to a GET of a path,
@@ -45,7 +47,7 @@ func (r rawGet) run(ctx context.Context, o *GetOptions) error {
 		if ctx.Err() != nil {
 			return errInterrupted
 		}
-		fmt.Fprintln(o.ErrOut, missingMessage(err, true))
+		fmt.Fprintln(o.ErrOut, output.KubectlError(err, true))
 		return errReported
 	}
 	return nil

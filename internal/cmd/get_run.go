@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
@@ -49,12 +50,13 @@ func (o *GetOptions) Run(ctx context.Context) error {
 	}
 	if o.humanReadable() {
 		var written bool
-		written, err = o.printTables(tables(snaps), withKind(snaps))
+		groups := printed(snaps)
+		written, err = output.PrintTables(o.Out, output.Tables(groups), output.WithKind(groups), o.printOptions())
 		if !written && err == nil && len(missing) == 0 && !o.IgnoreNotFound {
 			o.noResources()
 		}
 	} else if !o.fromFiles() || !o.fileSingle || len(missing) == 0 {
-		err = o.printGeneric(snaps)
+		err = output.PrintObjects(o.Out, printed(snaps), o.printOptions())
 	} // else kubectl prints only the errors of the manifest
 	if err != nil {
 		return err
@@ -201,17 +203,49 @@ func (o *GetOptions) missing(snaps []snapshot) []error {
 }
 
 // errorLines words the errors get reports after what it printed, as
-// kubectl get does: one by one (see missingMessage), but for get -f as a
+// kubectl get does: one by one (see output.KubectlError), but for get -f as a
 // table, or as one manifest that printed nothing, whose errors keep the
-// shape of its resource builder's (fileErrorLines).
+// shape of its resource builder's (output.FileErrorLines).
 func (o *GetOptions) errorLines(missing []error) []string {
 	if o.fromFiles() && (o.humanReadable() || o.fileSingle) {
 		listed := missing[len(o.misplaced):]
-		return fileErrorLines(o.misplaced, listed, o.humanReadable())
+		return output.FileErrorLines(o.misplaced, listed, o.humanReadable())
 	}
 	lines := make([]string, len(missing))
 	for i, m := range missing {
-		lines[i] = missingMessage(m, len(missing) == 1)
+		lines[i] = output.KubectlError(m, len(missing) == 1)
 	}
 	return lines
+}
+
+// printed is what get prints of snaps: each that could be read, as a
+// group of objects of one kind.
+func printed(snaps []snapshot) []output.Group {
+	groups := make([]output.Group, 0, len(snaps))
+	for _, s := range snaps {
+		if s.err == nil {
+			groups = append(groups, output.Group{Kind: *kindOf(s.res), Names: s.names, Objects: s.objs, Columns: s.columns})
+		}
+	}
+	return groups
+}
+
+// printOptions are get's flags and arguments as output's printers take them.
+func (o *GetOptions) printOptions() output.GetOptions {
+	return output.GetOptions{
+		Flags:          o.PrintFlags,
+		AllNamespaces:  o.AllNamespaces,
+		ChunkSize:      int(o.ChunkSize),
+		SingleItem:     o.singleItem(),
+		IgnoreNotFound: o.IgnoreNotFound,
+		NamesOnly:      o.namesOnly(),
+	}
+}
+
+func (o *GetOptions) noResources() {
+	if o.AllNamespaces || !slices.ContainsFunc(o.resources, func(r kube.Resource) bool { return r.Namespaced }) {
+		fmt.Fprintln(o.ErrOut, "No resources found")
+		return
+	}
+	fmt.Fprintf(o.ErrOut, "No resources found in %s namespace.\n", o.namespace)
 }

@@ -110,7 +110,7 @@ func (o *RunControllerOptions) Complete(args []string) error {
 		return fmt.Errorf("run-controller takes one argument, NAME[,NAME...], got %d; see 'kubectl reflect run-controller --list'", len(args))
 	}
 	var err error
-	if o.builtins, err = lookupBuiltins(o.registry, args[0]); err != nil {
+	if o.builtins, err = o.registry.Select(args[0]); err != nil {
 		return err
 	}
 	if o.current, _, err = o.configFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
@@ -124,26 +124,6 @@ func (o *RunControllerOptions) Complete(args []string) error {
 		o.LeaderElectNamespace = o.current
 	}
 	return nil
-}
-
-// lookupBuiltins returns the built-ins a comma-separated list names, each
-// once, in order.
-func lookupBuiltins(r *builtin.Registry, list string) ([]builtin.Spec, error) {
-	var out []builtin.Spec
-	for name := range strings.SplitSeq(list, ",") {
-		name = strings.TrimSpace(name)
-		if name == "" {
-			return nil, fmt.Errorf("empty controller name in %q", list)
-		}
-		b, ok := r.Lookup(name)
-		if !ok {
-			return nil, fmt.Errorf("unknown controller %q; see 'kubectl reflect run-controller --list'", name)
-		}
-		if !slices.ContainsFunc(out, func(x builtin.Spec) bool { return x.Name == name }) {
-			out = append(out, b)
-		}
-	}
-	return out, nil
 }
 
 // Validate checks the flags.

@@ -14,34 +14,6 @@ func testRegistry() *builtin.Registry {
 	)
 }
 
-func TestLookupBuiltins(t *testing.T) {
-	r := testRegistry()
-	for _, tc := range []struct {
-		list, want, err string
-	}{
-		{list: "mirror", want: "mirror"},
-		{list: "mirror,configmap-generator,mirror", want: "mirror,configmap-generator"},
-		{list: "mirror, configmap-generator", want: "mirror,configmap-generator"},
-		{list: "nope", err: `unknown controller "nope"`},
-		{list: "mirror,", err: "empty controller name"},
-	} {
-		bs, err := lookupBuiltins(r, tc.list)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%q: error %v, want %q", tc.list, err, tc.err)
-			}
-			continue
-		}
-		var names []string
-		for _, b := range bs {
-			names = append(names, b.Name)
-		}
-		if got := strings.Join(names, ","); err != nil || got != tc.want {
-			t.Errorf("%q: %q, %v; want %q", tc.list, got, err, tc.want)
-		}
-	}
-}
-
 func TestPrintBuiltins(t *testing.T) {
 	var b strings.Builder
 	if err := printBuiltins(&b, testRegistry().All()); err != nil {

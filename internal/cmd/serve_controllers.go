@@ -37,7 +37,7 @@ func (sc *serveControllers) complete(args []string) ([]string, error) {
 		return args, nil
 	}
 	var err error
-	if sc.builtins, err = lookupBuiltins(builtins(), sc.Controllers); err != nil {
+	if sc.builtins, err = builtins().Select(sc.Controllers); err != nil {
 		return nil, err
 	}
 	var reads []string

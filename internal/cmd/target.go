@@ -59,7 +59,7 @@ type target struct {
 	// not read as objects (an unknown kind). See resolveFiles.
 	misplaced, unread []error
 	daemon            *daemon.Daemon // serving this identity, if one runs (findDaemon)
-	// daemonMapper is the daemon's discovery, once read (atDaemon).
+	// daemonMapper is the daemon's discovery, once read (resolveAtDaemon).
 	daemonMapper meta.RESTMapper
 }
 

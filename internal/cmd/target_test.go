@@ -7,7 +7,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 )
 
 var (
@@ -49,28 +48,6 @@ func TestTargetNames(t *testing.T) {
 				t.Errorf("named, singleItem = %v, %v; want %v, %v", tg.named(), tg.singleItem(), tt.named, tt.single)
 			}
 		})
-	}
-}
-
-// TestTables: kubectl starts a table where the resource changes among the
-// objects it prints, so targets that found nothing do not split a table.
-func TestTables(t *testing.T) {
-	a, b, c := &object.Object{Name: "a"}, &object.Object{Name: "b"}, &object.Object{Name: "c"}
-	got := tables([]snapshot{
-		{res: cmResource, objs: []*object.Object{a}},
-		{res: secretResource}, // secret/nope
-		{res: cmResource, objs: []*object.Object{b}},
-		{res: secretResource, objs: []*object.Object{c}},
-		{res: cmResource},
-	})
-	want := []snapshot{{res: cmResource, objs: []*object.Object{a, b}}, {res: secretResource, objs: []*object.Object{c}}}
-	if len(got) != len(want) {
-		t.Fatalf("tables = %+v, want %+v", got, want)
-	}
-	for i := range want {
-		if got[i].res != want[i].res || !reflect.DeepEqual(got[i].objs, want[i].objs) {
-			t.Errorf("table %d = %+v, want %+v", i, got[i], want[i])
-		}
 	}
 }
 

@@ -207,14 +207,14 @@ func (o *WatchOptions) track(s *stream, c store.Change[*object.Object], dst []ou
 }
 
 func kindOf(res kube.Resource) *output.Kind {
-	return &output.Kind{Kind: res.Kind, Group: res.GVR.Group, Resource: res.GVR.Resource, Namespaced: res.Namespaced}
+	return &output.Kind{Kind: res.Kind, Group: res.GVR.Group, Version: res.GVR.Version, Resource: res.GVR.Resource, Namespaced: res.Namespaced}
 }
 
 // reportFailure reports a kind that failed for good: as `error: ...`, or,
-// for get -w, in kubectl get's words (missingMessage).
+// for get -w, in kubectl get's words (output.KubectlError).
 func (o *WatchOptions) reportFailure(report *reporter, err error) {
 	if o.kubectlErrors {
-		report.line("", "%s", missingMessage(err, true))
+		report.line("", "%s", output.KubectlError(err, true))
 		return
 	}
 	report.errorf("%v", err)

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -84,4 +85,25 @@ func (r *Registry) Lookup(name string) (Spec, bool) {
 		return Spec{}, false
 	}
 	return r.builtins[i], true
+}
+
+// Select returns the built-ins a comma-separated list names, each once,
+// in the order given: `run-controller NAME[,NAME...]` and `serve
+// --controllers`.
+func (r *Registry) Select(list string) ([]Spec, error) {
+	var out []Spec
+	for name := range strings.SplitSeq(list, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			return nil, fmt.Errorf("empty controller name in %q", list)
+		}
+		b, ok := r.Lookup(name)
+		if !ok {
+			return nil, fmt.Errorf("unknown controller %q; see 'kubectl reflect run-controller --list'", name)
+		}
+		if !slices.ContainsFunc(out, func(x Spec) bool { return x.Name == name }) {
+			out = append(out, b)
+		}
+	}
+	return out, nil
 }

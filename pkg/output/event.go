@@ -18,6 +18,7 @@ const (
 type Kind struct {
 	Kind       string // "ConfigMap"
 	Group      string // "" for the core group, "apps", ...
+	Version    string // "v1"
 	Resource   string // "configmaps"
 	Namespaced bool
 }

@@ -1,4 +1,4 @@
-package cmd
+package daemon
 
 import (
 	"context"
@@ -13,12 +13,12 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
 )
 
-// TestDaemonMapperShortNameOrder: a short name two kinds share resolves
-// at a daemon's discovery to the first in the server's order (the core
-// group's resourcequotas before a custom resource's "quota"), every time:
-// the memory-cached discovery would list the aggregated answer's groups in
-// a map's order.
-func TestDaemonMapperShortNameOrder(t *testing.T) {
+// TestGetterShortNameOrder: a short name two kinds share resolves at a
+// daemon's discovery to the first in the server's order (the core group's
+// resourcequotas before a custom resource's "quota"), every time: the
+// memory-cached discovery would list the aggregated answer's groups in a
+// map's order.
+func TestGetterShortNameOrder(t *testing.T) {
 	h := serve.New(serve.Options{OnDemand: &serve.OnDemand{
 		Discovered: []metav1.APIResource{
 			{Name: "resourcequotas", Version: "v1", Kind: "ResourceQuota", Namespaced: true, ShortNames: []string{"quota"}},
@@ -34,7 +34,7 @@ func TestDaemonMapperShortNameOrder(t *testing.T) {
 	defer srv.Close()
 	want := schema.GroupVersionResource{Version: "v1", Resource: "resourcequotas"}
 	for range 20 {
-		m := newDaemonGetter(&rest.Config{Host: srv.URL}, nil).mapper()
+		m := newGetter(&rest.Config{Host: srv.URL}, nil).mapper()
 		got, err := m.ResourceFor(schema.GroupVersionResource{Resource: "quota"})
 		if err != nil || got != want {
 			t.Fatalf("quota = %v, %v; want %v", got, err, want)
