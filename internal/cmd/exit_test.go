@@ -77,21 +77,21 @@ func testReflector(t *testing.T, resource string, listed bool, names ...string) 
 // listed, naming those kinds; one that ended otherwise, or listed every
 // kind, does not.
 func TestNotListed(t *testing.T) {
-	listed, unlisted := &stream{src: testReflector(t, "configmaps", true)}, &stream{src: testReflector(t, "secrets", false)}
+	secrets := kube.Resource{GVR: schema.GroupVersionResource{Version: "v1", Resource: "secrets"}, Kind: "Secret", Namespaced: true}
 	timedOut, cancel := context.WithTimeoutCause(t.Context(), 0, errWatchTimeout)
 	defer cancel()
 	<-timedOut.Done()
 	canceled, cancel2 := context.WithCancel(t.Context())
 	cancel2()
 
-	err := notListed(timedOut, 3*time.Second, []*stream{listed, unlisted})
+	err := notListed(timedOut, 3*time.Second, []kube.Resource{secrets})
 	if err == nil || err.Error() != "secrets not listed within --timeout 3s" {
 		t.Errorf("timed out, secrets never listed: %v", err)
 	}
-	if err := notListed(timedOut, 3*time.Second, []*stream{listed}); err != nil {
+	if err := notListed(timedOut, 3*time.Second, nil); err != nil {
 		t.Errorf("timed out, every kind listed: %v, want nil", err)
 	}
-	if err := notListed(canceled, 3*time.Second, []*stream{unlisted}); err != nil {
+	if err := notListed(canceled, 3*time.Second, []kube.Resource{secrets}); err != nil {
 		t.Errorf("interrupted: %v, want nil (Ctrl-C exits 0)", err)
 	}
 }

@@ -85,7 +85,7 @@ func (o *GetOptions) read(ctx context.Context, read kube.Scope) ([]snapshot, err
 		}
 		return snaps, nil
 	}
-	report := newReporter(o.ErrOut, isTerminal(o.ErrOut))
+	report := newReporter(o.ErrOut, output.IsTerminal(o.ErrOut))
 	opts := o.oneShotOptions()
 	opts.PageSize = o.ChunkSize // --list-mode=paged; 0 is the default
 	// Stores list in the server's order, which kubectl prints (a Table's

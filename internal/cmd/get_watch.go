@@ -4,6 +4,8 @@ import (
 	"errors"
 
 	"github.com/spf13/cobra"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
 // getWatchFlags are kubectl get's watch flags. With -w or --watch-only,
@@ -19,7 +21,7 @@ type getWatchFlags struct {
 func (f *getWatchFlags) addFlags(c *cobra.Command) {
 	c.Flags().BoolVarP(&f.Watch, "watch", "w", false, "After listing/getting the requested objects, watch for changes, as kubectl reflect watch does.")
 	c.Flags().BoolVar(&f.WatchOnly, "watch-only", false, "Watch for changes to the requested objects, without listing/getting first.")
-	addWatchEventsFlag(c, &f.OutputWatchEvents)
+	output.AddWatchEventsFlag(c, &f.OutputWatchEvents)
 }
 
 var errWatchEventsWithoutWatch = errors.New("--output-watch-events option can only be used with --watch or --watch-only")
@@ -50,7 +52,7 @@ func (o *GetOptions) asWatch() *WatchOptions {
 	return &WatchOptions{
 		target:        o.target,
 		IOStreams:     o.IOStreams,
-		PrintFlags:    watchPrintFlags{PrintFlags: o.PrintFlags, OutputWatchEvents: o.OutputWatchEvents},
+		PrintFlags:    output.StreamFlags{PrintFlags: o.PrintFlags, OutputWatchEvents: o.OutputWatchEvents},
 		WatchOnly:     o.WatchOnly,
 		noServerPrint: !o.ServerPrint,
 		kubectlErrors: true,

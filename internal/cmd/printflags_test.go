@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
 // TestWatchPrintFlags parses watch's print flags as the command line gives
@@ -37,7 +39,7 @@ func TestWatchPrintFlags(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			var errOut bytes.Buffer
-			o := &WatchOptions{IOStreams: genericiooptions.IOStreams{Out: &bytes.Buffer{}, ErrOut: &errOut}, PrintFlags: newWatchPrintFlags()}
+			o := &WatchOptions{IOStreams: genericiooptions.IOStreams{Out: &bytes.Buffer{}, ErrOut: &errOut}, PrintFlags: output.NewStreamFlags()}
 			if err := newCmdWatch(o).ParseFlags(tt.args); err != nil {
 				t.Fatal(err)
 			}

@@ -5,13 +5,14 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/flatten"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
 // noteMissing says once on stderr which of names src's first list did not
 // find, and that watch waits for them to be created. kubectl's `get -w`
 // fails with NotFound there; waiting is more useful, but not silently.
-func noteMissing(ctx context.Context, src reflected, names []string, namespace string, report *reporter) {
+func noteMissing(ctx context.Context, src flatten.Source, names []string, namespace string, report *reporter) {
 	select {
 	case <-src.Synced():
 	case <-ctx.Done():

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -38,7 +37,7 @@ type WatchOptions struct {
 	target
 	genericiooptions.IOStreams
 
-	PrintFlags watchPrintFlags
+	PrintFlags output.StreamFlags
 	WatchOnly  bool
 	Events     []string
 	MaxEvents  int
@@ -59,7 +58,7 @@ type WatchOptions struct {
 
 // NewCmdWatch is `kubectl reflect watch`.
 func NewCmdWatch(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	return newCmdWatch(&WatchOptions{target: target{configFlags: flags}, IOStreams: streams, PrintFlags: newWatchPrintFlags()})
+	return newCmdWatch(&WatchOptions{target: target{configFlags: flags}, IOStreams: streams, PrintFlags: output.NewStreamFlags()})
 }
 
 // newCmdWatch is `kubectl reflect watch` running o.
@@ -79,7 +78,7 @@ relists and prints only what changed meanwhile, deletions included.`,
 	f := c.Flags()
 	o.target.addFlags(f, "Watch")
 	o.PrintFlags.AddFlags(c)
-	addWatchEventsFlag(c, &o.PrintFlags.OutputWatchEvents)
+	output.AddWatchEventsFlag(c, &o.PrintFlags.OutputWatchEvents)
 	_ = f.MarkHidden("sort-by") // accepted as kubectl get -w accepts it, with its warning; a stream has no order to pick
 	f.BoolVar(&o.WatchOnly, "watch-only", false, "Skip the objects that exist at start; print changes only")
 	f.StringSliceVar(&o.Events, "events", []string{"applied", "deleted"}, "Event types to print: applied, deleted")
@@ -99,8 +98,8 @@ func (o *WatchOptions) Complete(args []string) error {
 	if o.events, err = parseEvents(o.Events); err != nil {
 		return err
 	}
-	o.color = isTerminal(o.Out) && os.Getenv("NO_COLOR") == ""
-	o.progress = isTerminal(o.ErrOut)
+	o.color = output.IsTerminal(o.Out) && os.Getenv("NO_COLOR") == ""
+	o.progress = output.IsTerminal(o.ErrOut)
 	return nil
 }
 
@@ -138,15 +137,15 @@ func (o *WatchOptions) Validate() error {
 // validatePrintFlags checks the print flags and keeps the printer options
 // they ask for.
 func (o *WatchOptions) validatePrintFlags() error {
-	if format := o.PrintFlags.format(); o.Diff && format != "" && format != "yaml" {
+	if format := o.PrintFlags.Format(); o.Diff && format != "" && format != "yaml" {
 		return fmt.Errorf("--diff prints YAML diffs and cannot be combined with -o %s", format)
 	}
 	var err error
-	if o.printOpts, err = o.PrintFlags.options(); err != nil {
+	if o.printOpts, err = o.PrintFlags.Options(); err != nil {
 		return err
 	}
 	o.printOpts.Color, o.printOpts.Diff = o.color, o.Diff // AllNamespaces once resolved (Validate)
-	if w := o.PrintFlags.sortByWarning(); w != "" {
+	if w := o.PrintFlags.SortByWarning(); w != "" {
 		fmt.Fprintln(o.ErrOut, "warning: "+w)
 	}
 	return nil
@@ -162,9 +161,4 @@ func parseEvents(values []string) (map[output.EventType]bool, error) {
 		set[t] = true
 	}
 	return set, nil
-}
-
-func isTerminal(w any) bool {
-	f, ok := w.(*os.File)
-	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }

@@ -3,8 +3,8 @@ package cmd
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/flatten"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
@@ -26,184 +26,87 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// A table's rows are cells and metadata (watch never sorts), and a name
-	// is metadata.
-	table := !o.Diff && o.PrintFlags.table()
-	read := kube.Scope{
-		Table: table && !o.noServerPrint, MetadataOnly: table || !o.Diff && o.PrintFlags.format() == "name",
-		Prune: object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields},
-	}
 	report := newReporter(o.ErrOut, o.progress)
 	opts := o.streamOptions()
-	leases, release, err := o.acquire(reflector.SetOptions{Watch: &opts, Hooks: report.hooks(true)}, read)
+	leases, release, err := o.acquire(reflector.SetOptions{Watch: &opts, Hooks: report.hooks(true)}, o.read())
 	if err != nil {
 		return err
 	}
 	defer release()
-	stopOnClosedOutput(ctx, o.Out, cancel)
+	output.StopOnClosedOutput(ctx, o.Out, cancel)
 
-	// A reflector per kind writes its store; this goroutine reads every
-	// subscription and prints, woken through one shared channel.
-	wake := make(chan struct{}, 1)
-	streams := make([]*stream, len(leases))
+	// A reflector per kind writes its store; one goroutine reads every
+	// subscription and prints (flatten.Stream).
+	stream := flatten.New(flatten.Options{Events: o.events, WatchOnly: o.WatchOnly, MaxEvents: o.MaxEvents})
 	var wg sync.WaitGroup
-	var failures int
-	var mu sync.Mutex
+	failed := &failures{of: len(leases), cancel: cancel}
 	for i, l := range leases {
-		streams[i] = &stream{
-			kind: kindOf(l.Resource()), src: l, tracker: store.NewTracker[*object.Object](),
-			// Ordered: a printed stream shows every change, in the order
-			// applied, as kubectl's get -w does.
-			sub: l.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered, Wake: wake}),
-		}
-		s := streams[i]
-		wg.Go(func() {
-			select {
-			case <-l.Done():
-			case <-ctx.Done():
-				return
-			}
-			if err := l.Err(); err != nil {
-				o.reportFailure(report, err)
-				s.end(wake)
-				mu.Lock()
-				failures++
-				if failures == len(leases) {
-					cancel()
-				}
-				mu.Unlock()
-			}
-		})
+		// Ordered: a printed stream shows every change, in the order
+		// applied, as kubectl's get -w does.
+		stream.Add(kindOf(l.Resource()), l, l.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered, Wake: stream.Wake()}))
+		wg.Go(func() { o.awaitFailure(ctx, i, l, report, stream, failed) })
 		if src, names := o.sources[i], o.names(o.sources[i]); len(names) > 0 { // leases follow o.sources
 			wg.Go(func() { noteMissing(ctx, l, names, src.namespace, report) })
 		}
 	}
-	perr := o.print(ctx, printer, streams, wake)
+	perr := stream.Print(ctx, printer)
 	cancel()
 	wg.Wait()
 	if perr != nil {
 		return perr
 	}
-	if failures > 0 {
+	if failed.any() {
 		return errReported
 	}
-	return notListed(ctx, o.Timeout, streams)
+	return notListed(ctx, o.Timeout, stream.Unlisted())
 }
 
-// stream is one kind's subscription as the printer reads it.
-type stream struct {
-	kind    *output.Kind
-	src     reflected
-	sub     *store.Subscription[*object.Object]
-	tracker *store.Tracker[*object.Object]
-	exact   []store.Change[*object.Object] // the tracker's output, reused
-	initial []output.Event                 // events before the first Synced
-	synced  bool
-	ended   atomic.Bool // its reflector failed for good: it will never sync
+// read is what watch reads of each object: a table's rows are cells and
+// metadata (watch never sorts), and a name is metadata.
+func (o *WatchOptions) read() kube.Scope {
+	table := !o.Diff && o.PrintFlags.Table()
+	return kube.Scope{
+		Table: table && !o.noServerPrint, MetadataOnly: table || !o.Diff && o.PrintFlags.Format() == "name",
+		Prune: object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields},
+	}
 }
 
-// reflected is what watch reads of one kind beside its subscription: a
-// reflector.Lease (tests give a store).
-type reflected interface {
-	Resource() kube.Resource
-	Columns() []object.Column
-	Synced() <-chan struct{}
-	Get(store.Key) (*object.Object, bool)
+// failures counts the kinds that failed for good, and cancels the watch
+// once every one of them has.
+type failures struct {
+	mu     sync.Mutex
+	n, of  int
+	cancel context.CancelFunc
 }
 
-// end marks s as ended and wakes the printer, so that the kinds after it
-// do not wait for its list.
-func (s *stream) end(wake chan<- struct{}) {
-	s.ended.Store(true)
+func (f *failures) add() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.n++; f.n == f.of {
+		f.cancel()
+	}
+}
+
+func (f *failures) any() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.n > 0
+}
+
+// awaitFailure waits for the i-th kind's reflector, l, to fail for good,
+// or ctx to end: a failure is reported, counted, and ends the kind in
+// stream.
+func (o *WatchOptions) awaitFailure(ctx context.Context, i int, l *reflector.Lease, report *reporter, stream *flatten.Stream, failed *failures) {
 	select {
-	case wake <- struct{}{}:
-	default:
+	case <-l.Done():
+	case <-ctx.Done():
+		return
 	}
-}
-
-// listed says whether the kinds after s may print: s printed its initial
-// state, or never will.
-func (s *stream) listed() bool { return s.synced || s.ended.Load() }
-
-// print prints what the subscriptions carry until ctx ends or --max-events
-// is reached, flushing whenever they have nothing more.
-func (o *WatchOptions) print(ctx context.Context, p output.Printer, streams []*stream, wake <-chan struct{}) error {
-	printed := 0
-	var batch []output.Event
-	for {
-		n := 0
-		for _, s := range streams {
-			var err error
-			if batch, err = o.drain(s, batch[:0]); err != nil {
-				return p.Flush() // closed: ctx ended
-			}
-			for _, ev := range batch {
-				if err := p.Print(ev); err != nil {
-					return err
-				}
-				if printed++; o.MaxEvents > 0 && printed >= o.MaxEvents {
-					return p.Flush()
-				}
-			}
-			n += len(batch)
-			if !s.listed() {
-				break // the kinds after s wait for its list: kinds print in the order given
-			}
-		}
-		if n > 0 {
-			if err := p.Flush(); err != nil {
-				return err
-			}
-		}
-		select {
-		case <-wake:
-		case <-ctx.Done():
-			return p.Flush()
-		}
+	if err := l.Err(); err != nil {
+		o.reportFailure(report, err)
+		stream.End(i)
+		failed.add()
 	}
-}
-
-// drain appends to out the events queued for s: nothing until its first
-// sync, then the initial state at once (unless --watch-only), then every
-// change.
-func (o *WatchOptions) drain(s *stream, out []output.Event) ([]output.Event, error) {
-	for {
-		c, ok, err := s.sub.TryNext()
-		if err != nil || !ok {
-			return out, err
-		}
-		if s.synced {
-			out = o.track(s, c, out)
-			continue
-		}
-		s.initial = o.track(s, c, s.initial)
-		if c.Type == store.Synced {
-			s.synced = true
-			if !o.WatchOnly {
-				out = append(out, s.initial...)
-			}
-			s.initial = nil
-		}
-	}
-}
-
-// track appends the printable events of c to dst: the exact changes of
-// s's tracker, those --events asks for.
-func (o *WatchOptions) track(s *stream, c store.Change[*object.Object], dst []output.Event) []output.Event {
-	s.exact = s.tracker.Track(c, s.exact[:0])
-	for _, e := range s.exact {
-		ev := output.Event{Type: output.Applied, Kind: s.kind, Object: e.Object, Columns: s.src.Columns()}
-		switch {
-		case e.Type == store.Deleted:
-			ev.Type = output.Deleted
-		case e.HasOld:
-			ev.Old = e.Old
-		}
-		if o.events[ev.Type] {
-			dst = append(dst, ev)
-		}
-	}
-	return dst
 }
 
 func kindOf(res kube.Resource) *output.Kind {

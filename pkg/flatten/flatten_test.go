@@ -1,4 +1,4 @@
-package cmd
+package flatten
 
 import (
 	"bytes"
@@ -16,30 +16,34 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
-// orderFixture is watch's print loop over two kinds, secrets then config
-// maps, in that order, printing names.
+// orderFixture is a stream of two kinds, secrets then config maps, in
+// that order, printing names.
 type orderFixture struct {
-	t       *testing.T
-	o       *WatchOptions
-	out     bytes.Buffer
-	streams []*stream
-	stores  []*store.Store[*object.Object]
-	wake    chan struct{}
+	t      *testing.T
+	stream *Stream
+	out    bytes.Buffer
+	stores []*store.Store[*object.Object]
 }
 
+// testKind is a kind's Source from a store.
+type testKind struct {
+	res kube.Resource
+	*store.Store[*object.Object]
+}
+
+func (k testKind) Resource() kube.Resource  { return k.res }
+func (k testKind) Columns() []object.Column { return nil }
+
 func newOrderFixture(ctx context.Context, t *testing.T) *orderFixture {
-	f := &orderFixture{t: t, wake: make(chan struct{}, 1)}
-	f.o = &WatchOptions{events: map[output.EventType]bool{output.Applied: true, output.Deleted: true}}
+	f := &orderFixture{t: t, stream: New(Options{Events: map[output.EventType]bool{output.Applied: true, output.Deleted: true}})}
 	for _, res := range []kube.Resource{
 		{GVR: schema.GroupVersionResource{Version: "v1", Resource: "secrets"}, Kind: "Secret", Namespaced: true},
 		{GVR: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Kind: "ConfigMap", Namespaced: true},
 	} {
 		st := store.New(store.Options[*object.Object]{})
 		f.stores = append(f.stores, st)
-		f.streams = append(f.streams, &stream{
-			kind: kindOf(res), src: testKind{res: res, Store: st}, tracker: store.NewTracker[*object.Object](),
-			sub: st.Subscribe(ctx, store.SubscribeOptions{Wake: f.wake}),
-		})
+		k := &output.Kind{Kind: res.Kind, Version: res.GVR.Version, Resource: res.GVR.Resource, Namespaced: res.Namespaced}
+		f.stream.Add(k, testKind{res: res, Store: st}, st.Subscribe(ctx, store.SubscribeOptions{Wake: f.stream.Wake()}))
 	}
 	return f
 }
@@ -69,10 +73,10 @@ func (f *orderFixture) object(i int, name string) *object.Object {
 	return obj
 }
 
-// TestWatchPrintsKindsInTheOrderGiven: a kind's initial state waits until
+// TestKindsPrintInTheOrderGiven: a kind's initial state waits until
 // the kinds before it have printed theirs, or ended for good; its changes
 // wait with it, in order.
-func TestWatchPrintsKindsInTheOrderGiven(t *testing.T) {
+func TestKindsPrintInTheOrderGiven(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel() // on failure too: print returns
@@ -82,7 +86,7 @@ func TestWatchPrintsKindsInTheOrderGiven(t *testing.T) {
 			t.Fatal(err)
 		}
 		done := make(chan error, 1)
-		go func() { done <- f.o.print(ctx, printer, f.streams, f.wake) }()
+		go func() { done <- f.stream.Print(ctx, printer) }()
 
 		f.list(ctx, 1, "settings") // config maps list first...
 		f.apply(ctx, 1, listwatch.Event[*object.Object]{Type: listwatch.Apply, Object: f.object(1, "later")})
@@ -102,9 +106,9 @@ func TestWatchPrintsKindsInTheOrderGiven(t *testing.T) {
 	})
 }
 
-// TestWatchKindsAfterAFailedOneGoOn: a kind that ended for good, never
+// TestKindsAfterAFailedOneGoOn: a kind that ended for good, never
 // listed, does not hold back the kinds after it.
-func TestWatchKindsAfterAFailedOneGoOn(t *testing.T) {
+func TestKindsAfterAFailedOneGoOn(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel() // on failure too: print returns
@@ -114,14 +118,14 @@ func TestWatchKindsAfterAFailedOneGoOn(t *testing.T) {
 			t.Fatal(err)
 		}
 		done := make(chan error, 1)
-		go func() { done <- f.o.print(ctx, printer, f.streams, f.wake) }()
+		go func() { done <- f.stream.Print(ctx, printer) }()
 
 		f.list(ctx, 1, "settings")
 		synctest.Wait()
 		if f.out.Len() != 0 {
 			t.Fatalf("config maps printed before secrets had listed:\n%s", f.out.String())
 		}
-		f.streams[0].end(f.wake) // secrets: forbidden, say
+		f.stream.End(0) // secrets: forbidden, say
 		synctest.Wait()
 		if got, want := f.out.String(), "configmap/settings\n"; got != want {
 			t.Errorf("printed\n%s\nwant\n%s", got, want)
@@ -131,4 +135,15 @@ func TestWatchKindsAfterAFailedOneGoOn(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestUnlisted: the kinds whose source never listed, in the order given.
+func TestUnlisted(t *testing.T) {
+	ctx := t.Context()
+	f := newOrderFixture(ctx, t)
+	f.list(ctx, 1, "settings")
+	got := f.stream.Unlisted()
+	if len(got) != 1 || got[0].GVR.Resource != "secrets" {
+		t.Errorf("Unlisted = %v, want secrets only", got)
+	}
 }

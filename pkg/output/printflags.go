@@ -1,58 +1,57 @@
-package cmd
+package output
 
 import (
 	"io"
 
 	"github.com/spf13/cobra"
 	"k8s.io/kubectl/pkg/cmd/get"
-
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
-// watchPrintFlags are the print flags of a stream, `watch` and `get -w`
+// StreamFlags are the print flags of a stream, `watch` and `get -w`
 // alike: kubectl's get print flags (-o, --no-headers, --show-labels, -L,
 // --show-kind, --template, --allow-missing-template-keys,
 // --show-managed-fields, --sort-by), which get uses too, and
 // --output-watch-events.
-type watchPrintFlags struct {
+type StreamFlags struct {
 	*get.PrintFlags
 	OutputWatchEvents bool
 }
 
-func newWatchPrintFlags() watchPrintFlags {
-	return watchPrintFlags{PrintFlags: get.NewGetPrintFlags()}
+// NewStreamFlags are kubectl get's print flags with their defaults.
+func NewStreamFlags() StreamFlags {
+	return StreamFlags{PrintFlags: get.NewGetPrintFlags()}
 }
 
-// addWatchEventsFlag adds --output-watch-events, worded as kubectl's.
-func addWatchEventsFlag(c *cobra.Command, value *bool) {
+// AddWatchEventsFlag adds --output-watch-events to c, worded as kubectl's.
+func AddWatchEventsFlag(c *cobra.Command, value *bool) {
 	c.Flags().BoolVar(value, "output-watch-events", false,
 		"Output watch event objects: templates, custom columns and kyaml see {type, object}, and -o name adds the event type. json and yaml always carry the event.")
 }
 
-// format is the -o in effect: --template alone means go-template, as for
+// Format is the -o in effect: --template alone means go-template, as for
 // kubectl.
-func (f watchPrintFlags) format() string {
+func (f StreamFlags) Format() string {
 	if *f.OutputFormat == "" && *f.TemplateFlags.TemplateArgument != "" {
 		return "go-template"
 	}
 	return *f.OutputFormat
 }
 
-// options are the printer options the flags ask for; kubectl's printer is
-// built for the formats pkg/output does not print itself, so kubectl's
-// messages report a bad -o or template. The printer is tried on io.Discard,
-// so that a bad custom column fails here too.
-func (f watchPrintFlags) options() (output.Options, error) {
+// Options are the printer options the flags ask for; kubectl's printer is
+// built for the formats this package does not print itself, so kubectl's
+// messages report a bad -o or template. The printer is tried on
+// io.Discard, so that a bad custom column fails here too.
+func (f StreamFlags) Options() (Options, error) {
 	h := f.HumanReadableFlags
-	opts := output.Options{
-		Format:       f.format(),
+	opts := Options{
+		Format:       f.Format(),
 		NoHeaders:    *f.NoHeaders,
 		ShowKind:     *h.ShowKind,
 		ShowLabels:   *h.ShowLabels,
 		ColumnLabels: *h.ColumnLabels,
 		WatchEvents:  f.OutputWatchEvents,
 	}
-	if !output.Native(opts.Format) {
+	if !Native(opts.Format) {
 		pf := f.Copy()
 		p, err := pf.ToPrinter()
 		if err != nil {
@@ -60,21 +59,21 @@ func (f watchPrintFlags) options() (output.Options, error) {
 		}
 		opts.Printer = p
 	}
-	if _, err := output.New(io.Discard, opts); err != nil {
+	if _, err := New(io.Discard, opts); err != nil {
 		return opts, err
 	}
 	return opts, nil
 }
 
-// table says whether the stream prints the server's columns.
-func (f watchPrintFlags) table() bool {
-	format := f.format()
+// Table says whether the stream prints the server's columns.
+func (f StreamFlags) Table() bool {
+	format := f.Format()
 	return format == "" || format == "wide"
 }
 
-// sortByWarning is kubectl's warning for --sort-by with --watch, "" when
+// SortByWarning is kubectl's warning for --sort-by with --watch, "" when
 // there is no --sort-by.
-func (f watchPrintFlags) sortByWarning() string {
+func (f StreamFlags) SortByWarning() string {
 	if *f.HumanReadableFlags.SortBy == "" {
 		return ""
 	}

@@ -1,6 +1,6 @@
 //go:build linux || darwin
 
-package cmd
+package output
 
 import (
 	"context"
@@ -9,10 +9,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// stopOnClosedOutput calls stop as soon as the reader of w (a pipe) goes
+// StopOnClosedOutput calls stop as soon as the reader of w (a pipe) goes
 // away, so that `kubectl reflect watch ... | head -1` ends at once even when
 // no further event would be written to notice it.
-func stopOnClosedOutput(ctx context.Context, w any, stop context.CancelFunc) {
+func StopOnClosedOutput(ctx context.Context, w any, stop context.CancelFunc) {
 	f, ok := w.(*os.File)
 	if !ok {
 		return

@@ -1,0 +1,172 @@
+package flatten
+
+import (
+	"context"
+	"sync/atomic"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+)
+
+// Source is what a stream reads of one kind beside its subscription: a
+// reflector.Lease (tests give a store).
+type Source interface {
+	Resource() kube.Resource
+	Columns() []object.Column
+	Synced() <-chan struct{}
+	Get(store.Key) (*object.Object, bool)
+}
+
+// Options say what a stream prints.
+type Options struct {
+	// Events are the event types printed (applied, deleted).
+	Events map[output.EventType]bool
+	// WatchOnly skips each kind's initial state: changes only.
+	WatchOnly bool
+	// MaxEvents ends Print once that many events are printed (0: never).
+	MaxEvents int
+}
+
+// Stream is the kinds' subscriptions as one stream. Add every kind, then
+// Print from one goroutine; End may be called from any.
+type Stream struct {
+	opts  Options
+	wake  chan struct{}
+	kinds []*kind
+}
+
+// New returns an empty stream.
+func New(opts Options) *Stream {
+	return &Stream{opts: opts, wake: make(chan struct{}, 1)}
+}
+
+// Wake is the channel every kind's subscription must wake
+// (store.SubscribeOptions.Wake).
+func (s *Stream) Wake() chan struct{} { return s.wake }
+
+// Add appends a kind: src's subscription sub, printed as k.
+func (s *Stream) Add(k *output.Kind, src Source, sub *store.Subscription[*object.Object]) {
+	s.kinds = append(s.kinds, &kind{kind: k, src: src, sub: sub, tracker: store.NewTracker[*object.Object]()})
+}
+
+// End marks the i-th kind as ended for good (its reflector failed: it
+// will never list), so that the kinds after it do not wait for its list.
+func (s *Stream) End(i int) {
+	s.kinds[i].ended.Store(true)
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Unlisted are the resources of the kinds whose source never synced.
+func (s *Stream) Unlisted() []kube.Resource {
+	var out []kube.Resource
+	for _, k := range s.kinds {
+		select {
+		case <-k.src.Synced():
+		default:
+			out = append(out, k.src.Resource())
+		}
+	}
+	return out
+}
+
+// kind is one kind's subscription as the printer reads it.
+type kind struct {
+	kind    *output.Kind
+	src     Source
+	sub     *store.Subscription[*object.Object]
+	tracker *store.Tracker[*object.Object]
+	exact   []store.Change[*object.Object] // the tracker's output, reused
+	initial []output.Event                 // events before the first Synced
+	synced  bool
+	ended   atomic.Bool // its reflector failed for good: it will never sync
+}
+
+// listed says whether the kinds after k may print: k printed its initial
+// state, or never will.
+func (k *kind) listed() bool { return k.synced || k.ended.Load() }
+
+// Print prints what the subscriptions carry until ctx ends or MaxEvents
+// is reached, flushing whenever they have nothing more.
+func (s *Stream) Print(ctx context.Context, p output.Printer) error {
+	printed := 0
+	var batch []output.Event
+	for {
+		n := 0
+		for _, k := range s.kinds {
+			var err error
+			if batch, err = s.drain(k, batch[:0]); err != nil {
+				return p.Flush() // closed: ctx ended
+			}
+			for _, ev := range batch {
+				if err := p.Print(ev); err != nil {
+					return err
+				}
+				if printed++; s.opts.MaxEvents > 0 && printed >= s.opts.MaxEvents {
+					return p.Flush()
+				}
+			}
+			n += len(batch)
+			if !k.listed() {
+				break // the kinds after k wait for its list: kinds print in the order given
+			}
+		}
+		if n > 0 {
+			if err := p.Flush(); err != nil {
+				return err
+			}
+		}
+		select {
+		case <-s.wake:
+		case <-ctx.Done():
+			return p.Flush()
+		}
+	}
+}
+
+// drain appends to out the events queued for k: nothing until its first
+// sync, then the initial state at once (unless WatchOnly), then every
+// change.
+func (s *Stream) drain(k *kind, out []output.Event) ([]output.Event, error) {
+	for {
+		c, ok, err := k.sub.TryNext()
+		if err != nil || !ok {
+			return out, err
+		}
+		if k.synced {
+			out = s.track(k, c, out)
+			continue
+		}
+		k.initial = s.track(k, c, k.initial)
+		if c.Type == store.Synced {
+			k.synced = true
+			if !s.opts.WatchOnly {
+				out = append(out, k.initial...)
+			}
+			k.initial = nil
+		}
+	}
+}
+
+// track appends the printable events of c to dst: the exact changes of
+// k's tracker, those Events asks for.
+func (s *Stream) track(k *kind, c store.Change[*object.Object], dst []output.Event) []output.Event {
+	k.exact = k.tracker.Track(c, k.exact[:0])
+	for _, e := range k.exact {
+		ev := output.Event{Type: output.Applied, Kind: k.kind, Object: e.Object, Columns: k.src.Columns()}
+		switch {
+		case e.Type == store.Deleted:
+			ev.Type = output.Deleted
+		case e.HasOld:
+			ev.Old = e.Old
+		}
+		if s.opts.Events[ev.Type] {
+			dst = append(dst, ev)
+		}
+	}
+	return dst
+}
