@@ -56,8 +56,8 @@ func initCompletion(root *cobra.Command, flags *genericclioptions.ConfigFlags) {
 		}
 	}
 	_ = root.RegisterFlagCompletionFunc("namespace", func(c *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		names := listNames(c.Context(), flags, "namespaces", "")
-		return filterPrefix(names, toComplete), cobra.ShellCompDirectiveNoFileComp
+		names := ListNames(c.Context(), flags, "namespaces", "")
+		return FilterPrefix(names, toComplete), cobra.ShellCompDirectiveNoFileComp
 	})
 	registerKubeconfigCompletion(root, flags)
 }
@@ -75,10 +75,10 @@ func noShell(c *cobra.Command, _ []string) error {
 	return fmt.Errorf("shell not specified; one of %s", strings.Join(shells, ", "))
 }
 
-// completeKindArgs completes `KIND[,KIND...] [NAME...]`: kinds for the
+// CompleteKindArgs completes `KIND[,KIND...] [NAME...]`: kinds for the
 // first argument, then names of that kind (one LIST) for up to maxNames
 // more arguments (-1: no limit), skipping names already typed.
-func completeKindArgs(flags *genericclioptions.ConfigFlags, maxNames int) cobra.CompletionFunc {
+func CompleteKindArgs(flags *genericclioptions.ConfigFlags, maxNames int) cobra.CompletionFunc {
 	return func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		if len(args) == 0 && strings.Contains(toComplete, "/") {
 			return completeTypeName(c, flags, toComplete), cobra.ShellCompDirectiveNoFileComp
@@ -101,10 +101,10 @@ func completeKindArgs(flags *genericclioptions.ConfigFlags, maxNames int) cobra.
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		names := slices.DeleteFunc(listNames(c.Context(), flags, args[0], ns), func(n string) bool {
+		names := slices.DeleteFunc(ListNames(c.Context(), flags, args[0], ns), func(n string) bool {
 			return slices.Contains(args[1:], n)
 		})
-		return filterPrefix(names, toComplete), cobra.ShellCompDirectiveNoFileComp
+		return FilterPrefix(names, toComplete), cobra.ShellCompDirectiveNoFileComp
 	}
 }
 
@@ -172,9 +172,9 @@ func kindNames(lists []*metav1.APIResourceList) []kindName {
 	return slices.CompactFunc(out, func(a, b kindName) bool { return a.name == b.name })
 }
 
-// listNames returns up to completionNameLimit names of kind in namespace
+// ListNames returns up to completionNameLimit names of kind in namespace
 // with one LIST, or none when anything fails: completion stays quiet.
-func listNames(ctx context.Context, flags *genericclioptions.ConfigFlags, kind, namespace string) []string {
+func ListNames(ctx context.Context, flags *genericclioptions.ConfigFlags, kind, namespace string) []string {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -209,7 +209,7 @@ func listNames(ctx context.Context, flags *genericclioptions.ConfigFlags, kind, 
 	return names
 }
 
-func filterPrefix(names []string, prefix string) []cobra.Completion {
+func FilterPrefix(names []string, prefix string) []cobra.Completion {
 	var out []cobra.Completion
 	for _, n := range names {
 		if strings.HasPrefix(n, prefix) {

@@ -4,13 +4,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin"
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 )
 
-// completeEvents completes --events, a comma-separated list of event types:
+// CompleteEvents completes --events, a comma-separated list of event types:
 // each completion is the list so far plus a type it does not name yet.
-func completeEvents(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+func CompleteEvents(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	done, last := "", toComplete
 	if i := strings.LastIndex(toComplete, ","); i >= 0 {
 		done, last = toComplete[:i+1], toComplete[i+1:]
@@ -46,7 +47,7 @@ func registerKubeconfigCompletion(root *cobra.Command, flags *genericclioptions.
 			}
 			list := pick(n)
 			slices.Sort(list)
-			return filterPrefix(list, toComplete), cobra.ShellCompDirectiveNoFileComp
+			return FilterPrefix(list, toComplete), cobra.ShellCompDirectiveNoFileComp
 		}
 	}
 	_ = root.RegisterFlagCompletionFunc("context", names(func(n kubeconfigNames) []string { return n.contexts }))
@@ -71,8 +72,32 @@ func completeTypeName(c *cobra.Command, flags *genericclioptions.ConfigFlags, to
 		}
 	}
 	var out []cobra.Completion
-	for _, name := range filterPrefix(listNames(c.Context(), flags, kind, ns), prefix) {
+	for _, name := range FilterPrefix(ListNames(c.Context(), flags, kind, ns), prefix) {
 		out = append(out, kind+"/"+name)
 	}
 	return out
+}
+
+// CompleteBuiltins completes built-in names; with list, after commas too
+// (NAME,NAME), and only those with a CRD otherwise.
+func CompleteBuiltins(r *builtin.Registry, list bool) cobra.CompletionFunc {
+	return func(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		prefix, last := "", toComplete
+		if i := strings.LastIndex(toComplete, ","); list && i >= 0 {
+			prefix, last = toComplete[:i+1], toComplete[i+1:]
+		}
+		var out []cobra.Completion
+		for _, b := range r.All() {
+			if !list && b.CRD == nil {
+				continue
+			}
+			if strings.HasPrefix(b.Name, last) && !slices.Contains(strings.Split(prefix, ","), b.Name) {
+				out = append(out, prefix+b.Name)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
 }

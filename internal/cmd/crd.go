@@ -43,16 +43,16 @@ func NewCmdCRD(flags *genericclioptions.ConfigFlags, streams genericiooptions.IO
 		Use:               "print NAME",
 		Short:             "Print the CRD of built-in controller NAME as YAML",
 		Args:              cobra.ArbitraryArgs,
-		ValidArgsFunction: completeBuiltins(registry, false),
-		RunE:              runE(print),
+		ValidArgsFunction: CompleteBuiltins(registry, false),
+		RunE:              RunE(print),
 	})
 	install := &CRDOptions{configFlags: flags, IOStreams: streams, registry: registry, install: true}
 	ic := &cobra.Command{
 		Use:               "install NAME",
 		Short:             "Apply the CRD of built-in controller NAME (server-side) and wait until it is established",
 		Args:              cobra.ArbitraryArgs,
-		ValidArgsFunction: completeBuiltins(registry, false),
-		RunE:              runE(install),
+		ValidArgsFunction: CompleteBuiltins(registry, false),
+		RunE:              RunE(install),
 	}
 	ic.Flags().DurationVar(&install.Timeout, "timeout", time.Minute, "How long to wait for the CRD to be established")
 	c.AddCommand(ic)
@@ -119,7 +119,7 @@ func (o *CRDOptions) Run(ctx context.Context) error {
 	fmt.Fprintf(o.Out, "customresourcedefinition.apiextensions.k8s.io/%s serverside-applied\n", name)
 	if err := builtin.WaitEstablished(ctx, dyn, name, o.Timeout); err != nil {
 		if errors.Is(err, context.Canceled) {
-			return errInterrupted
+			return ErrInterrupted
 		}
 		return err
 	}

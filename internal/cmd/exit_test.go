@@ -29,13 +29,13 @@ func TestExitCode(t *testing.T) {
 	}{
 		{nil, 0},
 		{errors.New("boom"), 1},
-		{errReported, 1},
-		{errInterrupted, 130},
-		{fmt.Errorf("get: %w", errInterrupted), 130},
-		{errors.Join(errInterrupted, errors.New("stopping the profile")), 130},
+		{ErrReported, 1},
+		{ErrInterrupted, 130},
+		{fmt.Errorf("get: %w", ErrInterrupted), 130},
+		{errors.Join(ErrInterrupted, errors.New("stopping the profile")), 130},
 	}
 	for _, tc := range tests {
-		if got := exitCode(tc.err); got != tc.want {
+		if got := ExitCode(tc.err); got != tc.want {
 			t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.want)
 		}
 	}
@@ -101,7 +101,7 @@ func TestNotListed(t *testing.T) {
 func TestNoteMissing(t *testing.T) {
 	var buf bytes.Buffer
 	r := testReflector(t, "configmaps", true, "here")
-	noteMissing(t.Context(), r, []string{"here", "nope"}, "ns", newReporter(&buf, false))
+	noteMissing(t.Context(), r, []string{"here", "nope"}, "ns", NewReporter(&buf, false))
 	if want := "configmaps \"nope\" not found in namespace ns; waiting for it to be created\n"; buf.String() != want {
 		t.Errorf("stderr %q, want %q", buf.String(), want)
 	}
@@ -109,7 +109,7 @@ func TestNoteMissing(t *testing.T) {
 	buf.Reset()
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	noteMissing(ctx, testReflector(t, "configmaps", false), []string{"nope"}, "ns", newReporter(&buf, false))
+	noteMissing(ctx, testReflector(t, "configmaps", false), []string{"nope"}, "ns", NewReporter(&buf, false))
 	if buf.Len() != 0 {
 		t.Errorf("interrupted before the first list: stderr %q, want nothing", buf.String())
 	}
@@ -127,7 +127,7 @@ func TestExecuteErrorLines(t *testing.T) {
 		{"one", a, "error: listing configmaps: forbidden\n"},
 		{"joined", errors.Join(a, b), "error: listing configmaps: forbidden\nerror: listing namespaces: forbidden\n"},
 		{"nested", errors.Join(errors.Join(a, b), c), "error: listing configmaps: forbidden\nerror: listing namespaces: forbidden\nerror: third\n"},
-		{"reported", fmt.Errorf("%w", errReported), ""},
+		{"reported", fmt.Errorf("%w", ErrReported), ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var stderr bytes.Buffer

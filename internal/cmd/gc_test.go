@@ -38,7 +38,7 @@ func TestTuneGC(t *testing.T) {
 			} else {
 				os.Setenv("GOGC", *tt.gogc)
 			}
-			tuneGC(tt.whole)
+			TuneGC(tt.whole)
 			if got := debug.SetGCPercent(100); got != tt.want {
 				t.Errorf("GC percent %d, want %d", got, tt.want)
 			}

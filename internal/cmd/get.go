@@ -30,7 +30,7 @@ const getExample = `  # List config maps, secrets and deployments of every names
 
 // GetOptions are the flags and resolved inputs of `kubectl reflect get`.
 type GetOptions struct {
-	target
+	Target
 	genericiooptions.IOStreams
 
 	PrintFlags     *get.PrintFlags
@@ -51,7 +51,7 @@ type GetOptions struct {
 
 // NewCmdGet is `kubectl reflect get`.
 func NewCmdGet(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &GetOptions{target: target{configFlags: flags}, IOStreams: streams, PrintFlags: get.NewGetPrintFlags()}
+	o := &GetOptions{Target: Target{ConfigFlags: flags}, IOStreams: streams, PrintFlags: get.NewGetPrintFlags()}
 	c := &cobra.Command{
 		Use:     "get (KIND[,KIND...] [NAME...] | KIND/NAME... | -f FILENAME | -k DIR) [flags]",
 		Short:   "Print objects from a reflector's store, with kubectl's columns and formats",
@@ -60,10 +60,10 @@ func NewCmdGet(flags *genericclioptions.ConfigFlags, streams genericiooptions.IO
 store's snapshot with the server's printer columns, exactly as kubectl get does.
 With -w or --watch-only it is "kubectl reflect watch" with get's flags.`,
 		Args:              cobra.ArbitraryArgs, // kubectl's checks and words: target.complete and kube.ParseArgs
-		ValidArgsFunction: completeKindArgs(flags, -1),
+		ValidArgsFunction: CompleteKindArgs(flags, -1),
 		RunE:              getRunE(o),
 	}
-	o.target.addFlags(c.Flags(), "List")
+	o.Target.AddFlags(c.Flags(), "List")
 	o.PrintFlags.AddFlags(c)
 	o.getWatchFlags.addFlags(c)
 	c.Flags().BoolVar(&o.IgnoreNotFound, "ignore-not-found", false, "If the requested object does not exist the command will return exit code 0.")
@@ -76,12 +76,12 @@ With -w or --watch-only it is "kubectl reflect watch" with get's flags.`,
 
 // Complete reads the arguments and the namespace.
 func (o *GetOptions) Complete(args []string) error {
-	return o.target.complete(args, o.ErrOut, "get")
+	return o.Target.CompleteArgs(args, o.ErrOut, "get")
 }
 
 // Validate checks the flags, then resolves the kinds.
 func (o *GetOptions) Validate() error {
-	if err := o.target.validate(); err != nil {
+	if err := o.Target.ValidateFlags(); err != nil {
 		return err
 	}
 	pf := o.PrintFlags.Copy()
@@ -96,13 +96,13 @@ func (o *GetOptions) Validate() error {
 			return fmt.Errorf("invalid --sort-by %q: %w", s, err)
 		}
 	}
-	if err := o.target.resolve(); err != nil {
+	if err := o.Target.Resolve(); err != nil {
 		return err
 	}
-	if o.fromFiles() {
+	if o.FromFiles() {
 		o.Subresource = "" // kubectl get -f reads the objects themselves, whatever --subresource says
 	}
-	if o.Subresource != "" && slices.ContainsFunc(o.targets, func(tg wanted) bool { return tg.err == nil && len(tg.Names) == 0 }) {
+	if o.Subresource != "" && slices.ContainsFunc(o.Targets, func(tg Wanted) bool { return tg.Err == nil && len(tg.Names) == 0 }) {
 		return errors.New("subresource cannot be used when bulk resources are specified")
 	}
 	return nil

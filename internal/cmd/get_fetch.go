@@ -14,7 +14,7 @@ import (
 // a user may be allowed to read them but not to list them (RBAC's get
 // without list): get then prints what kubectl prints, the objects or each
 // GET's error. Not with a selector, which a GET does not apply.
-func (o *GetOptions) byName(tg wanted, err error) bool {
+func (o *GetOptions) byName(tg Wanted, err error) bool {
 	return len(tg.Names) > 0 && !o.selects() &&
 		(apierrors.IsForbidden(err) || apierrors.IsMethodNotSupported(err))
 }
@@ -23,12 +23,12 @@ func (o *GetOptions) byName(tg wanted, err error) bool {
 // each, at the API server, as kubectl get does: a snapshot per name in the
 // order given, holding the object or the GET's error (a NotFound too: the
 // server's words, which missing leaves out under --ignore-not-found).
-func (o *GetOptions) fetch(ctx context.Context, tg wanted, read kube.Scope) []snapshot {
-	rc, err := kube.NewRESTClient(o.config)
+func (o *GetOptions) fetch(ctx context.Context, tg Wanted, read kube.Scope) []snapshot {
+	rc, err := kube.NewRESTClient(o.Config)
 	if err != nil {
 		return []snapshot{{res: tg.Resource, err: err}}
 	}
-	client := kube.NewClient(rc, tg.Resource, o.scope(tg.source(), read))
+	client := kube.NewClient(rc, tg.Resource, o.scope(tg.Source(), read))
 	snaps := make([]snapshot, 0, len(tg.Names))
 	for _, name := range tg.Names {
 		s := snapshot{res: tg.Resource, names: []string{name}}

@@ -39,16 +39,16 @@ func (r rawGet) validate(o *GetOptions, args []string) error {
 // run GETs the path and writes the answer to o.Out; the server's error is
 // reported as kubectl reports it.
 func (r rawGet) run(ctx context.Context, o *GetOptions) error {
-	rc, err := cmdutil.NewFactory(o.configFlags).RESTClient() // the client kubectl get --raw uses
+	rc, err := cmdutil.NewFactory(o.ConfigFlags).RESTClient() // the client kubectl get --raw uses
 	if err != nil {
 		return fmt.Errorf("creating a REST client: %w", err)
 	}
 	if err := rawhttp.RawGet(rc, o.IOStreams, r.Path); err != nil {
 		if ctx.Err() != nil {
-			return errInterrupted
+			return ErrInterrupted
 		}
 		fmt.Fprintln(o.ErrOut, output.KubectlError(err, true))
-		return errReported
+		return ErrReported
 	}
 	return nil
 }

@@ -45,8 +45,8 @@ func (o *GetOptions) Run(ctx context.Context) error {
 		return err
 	}
 	missing := o.missing(snaps)
-	if o.fromFiles() {
-		missing = slices.Concat(o.misplaced, missing, o.unread)
+	if o.FromFiles() {
+		missing = slices.Concat(o.Misplaced, missing, o.Unread)
 	}
 	if o.humanReadable() {
 		var written bool
@@ -55,7 +55,7 @@ func (o *GetOptions) Run(ctx context.Context) error {
 		if !written && err == nil && len(missing) == 0 && !o.IgnoreNotFound {
 			o.noResources()
 		}
-	} else if !o.fromFiles() || !o.fileSingle || len(missing) == 0 {
+	} else if !o.FromFiles() || !o.FileSingle || len(missing) == 0 {
 		err = output.PrintObjects(o.Out, printed(snaps), o.printOptions())
 	} // else kubectl prints only the errors of the manifest
 	if err != nil {
@@ -65,7 +65,7 @@ func (o *GetOptions) Run(ctx context.Context) error {
 		fmt.Fprintln(o.ErrOut, line)
 	}
 	if len(missing) > 0 {
-		return errReported
+		return ErrReported
 	}
 	return nil
 }
@@ -77,31 +77,31 @@ func (o *GetOptions) Run(ctx context.Context) error {
 func (o *GetOptions) read(ctx context.Context, read kube.Scope) ([]snapshot, error) {
 	if o.Subresource != "" { // resource arguments only: -f reads the objects
 		var snaps []snapshot
-		for _, tg := range o.targets {
+		for _, tg := range o.Targets {
 			snaps = append(snaps, o.fetch(ctx, tg, read)...)
 		}
 		if ctx.Err() != nil {
-			return nil, errInterrupted
+			return nil, ErrInterrupted
 		}
 		return snaps, nil
 	}
-	report := newReporter(o.ErrOut, output.IsTerminal(o.ErrOut))
-	opts := o.oneShotOptions()
+	report := NewReporter(o.ErrOut, output.IsTerminal(o.ErrOut))
+	opts := o.OneShotOptions()
 	opts.PageSize = o.ChunkSize // --list-mode=paged; 0 is the default
 	// Stores list in the server's order, which kubectl prints (a Table's
 	// rows may be sorted by the server).
-	leases, release, err := o.acquire(reflector.SetOptions{Watch: &opts, Hooks: report.hooks(false), ListOrder: true}, read)
+	leases, release, err := o.Acquire(reflector.SetOptions{Watch: &opts, Hooks: report.Hooks(false), ListOrder: true}, read)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
 	failed := o.sync(ctx, leases)
 	if ctx.Err() != nil {
-		return nil, errInterrupted // print nothing half-listed
+		return nil, ErrInterrupted // print nothing half-listed
 	}
 	snaps := o.snapshots(ctx, leases, failed, read)
 	if ctx.Err() != nil {
-		return nil, errInterrupted
+		return nil, ErrInterrupted
 	}
 	return snaps, nil
 }
@@ -135,12 +135,12 @@ func (o *GetOptions) sync(ctx context.Context, leases []*reflector.Lease) map[*r
 // GETs of its names read (fetch) where kubectl's GETs could succeed.
 func (o *GetOptions) snapshots(ctx context.Context, leases []*reflector.Lease, failed map[*reflector.Lease]error, read kube.Scope) []snapshot {
 	var snaps []snapshot
-	for _, tg := range o.targets {
-		if tg.err != nil {
-			snaps = append(snaps, snapshot{err: tg.err})
+	for _, tg := range o.Targets {
+		if tg.Err != nil {
+			snaps = append(snaps, snapshot{err: tg.Err})
 			continue
 		}
-		r := leases[slices.Index(o.sources, tg.source())] // leases follow o.sources
+		r := leases[slices.Index(o.Sources, tg.Source())] // leases follow o.sources
 		switch err := failed[r]; {
 		case err == nil:
 			snaps = append(snaps, snapshot{res: tg.Resource, names: tg.Names, objs: pick(r, tg), columns: r.Columns()})
@@ -155,12 +155,12 @@ func (o *GetOptions) snapshots(ctx context.Context, leases []*reflector.Lease, f
 
 // pick returns the stored objects of tg's names in the order given (twice
 // if named twice, as kubectl prints them), or every stored object.
-func pick(r *reflector.Lease, tg wanted) []*object.Object {
+func pick(r *reflector.Lease, tg Wanted) []*object.Object {
 	names := tg.Names
 	if len(names) == 0 {
 		return r.List()
 	}
-	ns := tg.namespace
+	ns := tg.Namespace
 	if !tg.Resource.Namespaced {
 		ns = ""
 	}
@@ -178,7 +178,7 @@ func pick(r *reflector.Lease, tg wanted) []*object.Object {
 // the order given. A manifest's object that a selector leaves out is not
 // missing: kubectl get -f -l says nothing of it.
 func (o *GetOptions) missing(snaps []snapshot) []error {
-	filtered := o.fromFiles() && o.selects()
+	filtered := o.FromFiles() && o.selects()
 	var errs []error
 	for _, s := range snaps {
 		if s.err != nil {
@@ -192,7 +192,7 @@ func (o *GetOptions) missing(snaps []snapshot) []error {
 			switch {
 			case filtered:
 			case name == "":
-				errs = append(errs, errEmptyName)
+				errs = append(errs, ErrEmptyName)
 			case o.IgnoreNotFound:
 			case !slices.ContainsFunc(s.objs, func(obj *object.Object) bool { return obj.Name == name }):
 				errs = append(errs, apierrors.NewNotFound(gr, name))
@@ -207,9 +207,9 @@ func (o *GetOptions) missing(snaps []snapshot) []error {
 // table, or as one manifest that printed nothing, whose errors keep the
 // shape of its resource builder's (output.FileErrorLines).
 func (o *GetOptions) errorLines(missing []error) []string {
-	if o.fromFiles() && (o.humanReadable() || o.fileSingle) {
-		listed := missing[len(o.misplaced):]
-		return output.FileErrorLines(o.misplaced, listed, o.humanReadable())
+	if o.FromFiles() && (o.humanReadable() || o.FileSingle) {
+		listed := missing[len(o.Misplaced):]
+		return output.FileErrorLines(o.Misplaced, listed, o.humanReadable())
 	}
 	lines := make([]string, len(missing))
 	for i, m := range missing {
@@ -224,7 +224,7 @@ func printed(snaps []snapshot) []output.Group {
 	groups := make([]output.Group, 0, len(snaps))
 	for _, s := range snaps {
 		if s.err == nil {
-			groups = append(groups, output.Group{Kind: *kindOf(s.res), Names: s.names, Objects: s.objs, Columns: s.columns})
+			groups = append(groups, output.Group{Kind: *KindOf(s.res), Names: s.names, Objects: s.objs, Columns: s.columns})
 		}
 	}
 	return groups
@@ -236,16 +236,16 @@ func (o *GetOptions) printOptions() output.GetOptions {
 		Flags:          o.PrintFlags,
 		AllNamespaces:  o.AllNamespaces,
 		ChunkSize:      int(o.ChunkSize),
-		SingleItem:     o.singleItem(),
+		SingleItem:     o.SingleItem(),
 		IgnoreNotFound: o.IgnoreNotFound,
 		NamesOnly:      o.namesOnly(),
 	}
 }
 
 func (o *GetOptions) noResources() {
-	if o.AllNamespaces || !slices.ContainsFunc(o.resources, func(r kube.Resource) bool { return r.Namespaced }) {
+	if o.AllNamespaces || !slices.ContainsFunc(o.Resources, func(r kube.Resource) bool { return r.Namespaced }) {
 		fmt.Fprintln(o.ErrOut, "No resources found")
 		return
 	}
-	fmt.Fprintf(o.ErrOut, "No resources found in %s namespace.\n", o.namespace)
+	fmt.Fprintf(o.ErrOut, "No resources found in %s namespace.\n", o.Namespace)
 }

@@ -40,9 +40,9 @@ func getRunE(o *GetOptions) func(*cobra.Command, []string) error {
 			if o.OutputWatchEvents {
 				return errWatchEventsWithoutWatch
 			}
-			return runE(o)(c, args)
+			return RunE(o)(c, args)
 		}
-		return runE(o.asWatch())(c, args)
+		return RunE(o.asWatch())(c, args)
 	}
 }
 
@@ -50,12 +50,12 @@ func getRunE(o *GetOptions) func(*cobra.Command, []string) error {
 // every event type, no limit.
 func (o *GetOptions) asWatch() *WatchOptions {
 	return &WatchOptions{
-		target:        o.target,
+		Target:        o.Target,
 		IOStreams:     o.IOStreams,
 		PrintFlags:    output.StreamFlags{PrintFlags: o.PrintFlags, OutputWatchEvents: o.OutputWatchEvents},
 		WatchOnly:     o.WatchOnly,
-		noServerPrint: !o.ServerPrint,
-		kubectlErrors: true,
+		NoServerPrint: !o.ServerPrint,
+		KubectlErrors: true,
 		Events:        []string{"applied", "deleted"},
 	}
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 )
 
-// reporter writes warnings, errors and list progress to stderr.
-type reporter struct {
+// Reporter writes warnings, errors and list progress to stderr.
+type Reporter struct {
 	mu       sync.Mutex
 	w        interface{ Write([]byte) (int, error) }
 	terminal bool
@@ -18,23 +18,23 @@ type reporter struct {
 	shown    bool
 }
 
-func newReporter(w interface{ Write([]byte) (int, error) }, terminal bool) *reporter {
-	return &reporter{w: w, terminal: terminal}
+func NewReporter(w interface{ Write([]byte) (int, error) }, terminal bool) *Reporter {
+	return &Reporter{w: w, terminal: terminal}
 }
 
-func (r *reporter) line(prefix, format string, args ...any) {
+func (r *Reporter) Line(prefix, format string, args ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.clearLocked()
 	fmt.Fprintf(r.w, prefix+format+"\n", args...)
 }
 
-func (r *reporter) errorf(format string, args ...any) { r.line("error: ", format, args...) }
-func (r *reporter) warnf(format string, args ...any)  { r.line("warning: ", format, args...) }
+func (r *Reporter) Errorf(format string, args ...any) { r.Line("error: ", format, args...) }
+func (r *Reporter) Warnf(format string, args ...any)  { r.Line("warning: ", format, args...) }
 
 // progress shows how many objects of a kind were listed so far, on a
 // terminal only, at most every 200 ms.
-func (r *reporter) progress(kind string, n int) {
+func (r *Reporter) progress(kind string, n int) {
 	if !r.terminal {
 		return
 	}
@@ -47,33 +47,33 @@ func (r *reporter) progress(kind string, n int) {
 	}
 }
 
-func (r *reporter) progressDone(string) {
+func (r *Reporter) progressDone(string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.clearLocked()
 }
 
-func (r *reporter) clearLocked() {
+func (r *Reporter) clearLocked() {
 	if r.shown {
 		fmt.Fprint(r.w, "\r\033[K")
 		r.shown = false
 	}
 }
 
-// hooks are the reflector hooks that report on r: relists as warnings,
+// Hooks are the reflector Hooks that report on r: relists as warnings,
 // list progress on a terminal, and, if retries, every retried error as a
 // warning (get retries quietly and says only the error it gives up on).
-func (r *reporter) hooks(retries bool) reflector.Hooks {
+func (r *Reporter) Hooks(retries bool) reflector.Hooks {
 	h := reflector.Hooks{
 		OnRelist: func(res kube.Resource, err error) {
-			r.warnf("%s: %v; relisting", res, err)
+			r.Warnf("%s: %v; relisting", res, err)
 		},
 		OnProgress: func(res kube.Resource, n int) { r.progress(res.String(), n) },
 		OnListed:   func(res kube.Resource) { r.progressDone(res.String()) },
 	}
 	if retries {
 		h.OnError = func(_ kube.Resource, err error, retryIn time.Duration) {
-			r.warnf("%v; retrying in %s", err, retryIn.Round(100*time.Millisecond))
+			r.Warnf("%v; retrying in %s", err, retryIn.Round(100*time.Millisecond))
 		}
 	}
 	return h

@@ -14,8 +14,8 @@ import (
 // 404 forever, reporting each retry. Both bound requests by
 // --request-timeout and keep --list-mode.
 func TestRetryOptions(t *testing.T) {
-	tg := &target{ListMode: "paged", config: &rest.Config{Timeout: 2 * time.Second}}
-	get, stream := tg.oneShotOptions(), tg.streamOptions()
+	tg := &Target{ListMode: "paged", Config: &rest.Config{Timeout: 2 * time.Second}}
+	get, stream := tg.OneShotOptions(), tg.StreamOptions()
 	if want := (listwatch.RetryPolicy{MaxFailures: oneShotAttempts, GiveUpOnTimeout: true}); get.Retry != want {
 		t.Errorf("get: Retry = %+v, want %+v", get.Retry, want)
 	}

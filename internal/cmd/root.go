@@ -19,9 +19,6 @@ import (
 	"k8s.io/klog/v2"
 )
 
-// errReported is returned by commands that already printed their errors.
-var errReported = errors.New("errors were reported")
-
 // NewCmdReflect is the root command, `kubectl reflect`.
 func NewCmdReflect(streams genericiooptions.IOStreams) *cobra.Command {
 	warnings := newServerWarnings(streams.ErrOut)
@@ -54,7 +51,7 @@ other clients as a read-only API (serve), or runs built-in controllers on them
 	}
 	root.PersistentPostRunE = func(*cobra.Command, []string) error { return warnings.err() }
 	registry := builtins()
-	root.AddCommand(NewCmdWatch(flags, streams), NewCmdGet(flags, streams), NewCmdServe(flags, streams), NewCmdVersion(streams),
+	root.AddCommand(NewCmdWatch(flags, streams), NewCmdGet(flags, streams), NewCmdServe(flags, streams, registry), NewCmdVersion(streams),
 		NewCmdRunController(flags, streams, registry), NewCmdCRD(flags, streams, registry))
 	initCompletion(root, flags)
 	return root
@@ -101,26 +98,6 @@ func (w *serverWarnings) err() error {
 	}
 }
 
-// options is what every command's Options struct does, in this order.
-type options interface {
-	Complete(args []string) error
-	Validate() error
-	Run(ctx context.Context) error
-}
-
-// runE is a command's RunE: Complete, Validate, Run.
-func runE(o options) func(*cobra.Command, []string) error {
-	return func(c *cobra.Command, args []string) error {
-		if err := o.Complete(args); err != nil {
-			return err
-		}
-		if err := o.Validate(); err != nil {
-			return err
-		}
-		return o.Run(c.Context())
-	}
-}
-
 // setupLogs silences client-go's klog output, which would add lines to our
 // one-line errors, unless -v asks for it.
 func setupLogs(verbosity int) error {
@@ -139,24 +116,10 @@ func setupLogs(verbosity int) error {
 // command before it was done (see exitCode).
 func Execute(ctx context.Context, root *cobra.Command, streams genericiooptions.IOStreams) int {
 	err := errors.Join(root.ExecuteContext(ctx), stopProfile(root))
-	if err != nil && !errors.Is(err, errReported) && !errors.Is(err, errInterrupted) {
-		for _, e := range joined(err) {
+	if err != nil && !errors.Is(err, ErrReported) && !errors.Is(err, ErrInterrupted) {
+		for _, e := range Joined(err) {
 			fmt.Fprintln(streams.ErrOut, "error: "+strings.TrimSpace(e.Error()))
 		}
 	}
-	return exitCode(err)
-}
-
-// joined are the errors errors.Join joined into err, flattened; err alone
-// if it is not a join.
-func joined(err error) []error {
-	j, ok := err.(interface{ Unwrap() []error })
-	if !ok {
-		return []error{err}
-	}
-	var out []error
-	for _, e := range j.Unwrap() {
-		out = append(out, joined(e)...)
-	}
-	return out
+	return ExitCode(err)
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -81,8 +79,8 @@ func NewCmdRunController(flags *genericclioptions.ConfigFlags, streams genericio
 		Long:              runControllerLong,
 		Example:           runControllerExample,
 		Args:              cobra.ArbitraryArgs, // checked by Complete, with our words
-		ValidArgsFunction: completeBuiltins(registry, true),
-		RunE:              runE(o),
+		ValidArgsFunction: CompleteBuiltins(registry, true),
+		RunE:              RunE(o),
 	}
 	f := c.Flags()
 	f.BoolVar(&o.List, "list", false, "List the built-in controllers and exit")
@@ -143,28 +141,4 @@ func (o *RunControllerOptions) Validate() error {
 		}
 	}
 	return nil
-}
-
-// completeBuiltins completes built-in names; with list, after commas too
-// (NAME,NAME), and only those with a CRD otherwise.
-func completeBuiltins(r *builtin.Registry, list bool) cobra.CompletionFunc {
-	return func(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		if len(args) > 0 {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		prefix, last := "", toComplete
-		if i := strings.LastIndex(toComplete, ","); list && i >= 0 {
-			prefix, last = toComplete[:i+1], toComplete[i+1:]
-		}
-		var out []cobra.Completion
-		for _, b := range r.All() {
-			if !list && b.CRD == nil {
-				continue
-			}
-			if strings.HasPrefix(b.Name, last) && !slices.Contains(strings.Split(prefix, ","), b.Name) {
-				out = append(out, prefix+b.Name)
-			}
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp
-	}
 }

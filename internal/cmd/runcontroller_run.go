@@ -18,7 +18,7 @@ func (o *RunControllerOptions) Run(ctx context.Context) error {
 	if o.List {
 		return printBuiltins(o.Out, o.registry.All())
 	}
-	tuneGC(true) // a controller's stores hold whole objects, packed
+	TuneGC(true) // a controller's stores hold whole objects, packed
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cfg, err := o.configFlags.ToRESTConfig()
@@ -38,7 +38,7 @@ func (o *RunControllerOptions) Run(ctx context.Context) error {
 	defer stopSignals()
 	err = m.Run(runCtx)
 	if forced() {
-		return errInterrupted
+		return ErrInterrupted
 	}
 	return err
 }
@@ -78,6 +78,6 @@ func (o *RunControllerOptions) newSet(cfg *rest.Config) (*reflector.Set, error) 
 	if err != nil {
 		return nil, err
 	}
-	report := newReporter(o.ErrOut, false)
-	return reflector.NewSet(reflector.SetOptions{NewClient: reflector.RESTClients(rc, kube.RediscoverWith(mapper)), Hooks: report.hooks(true)}), nil
+	report := NewReporter(o.ErrOut, false)
+	return reflector.NewSet(reflector.SetOptions{NewClient: reflector.RESTClients(rc, kube.RediscoverWith(mapper)), Hooks: report.Hooks(true)}), nil
 }

@@ -41,7 +41,7 @@ func TestCompleteBuiltins(t *testing.T) {
 		{true, "mirror,c", "mirror,configmap-generator"},
 		{false, "", "configmap-generator"},
 	} {
-		got, _ := completeBuiltins(r, tc.list)(nil, nil, tc.toComplete)
+		got, _ := CompleteBuiltins(r, tc.list)(nil, nil, tc.toComplete)
 		if s := strings.Join(got, ","); s != tc.want {
 			t.Errorf("complete(list=%v, %q) = %q, want %q", tc.list, tc.toComplete, s, tc.want)
 		}

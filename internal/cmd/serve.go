@@ -10,6 +10,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 )
 
@@ -32,7 +33,7 @@ const serveExample = `  # Cache config maps and secrets of every namespace, and 
 
 // ServeOptions are the flags and resolved inputs of `kubectl reflect serve`.
 type ServeOptions struct {
-	target
+	Target
 	genericiooptions.IOStreams
 
 	Port            int
@@ -53,8 +54,9 @@ type ServeOptions struct {
 }
 
 // NewCmdServe is `kubectl reflect serve`.
-func NewCmdServe(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &ServeOptions{target: target{configFlags: flags, ListMode: "whole", NoDaemon: true}, IOStreams: streams}
+func NewCmdServe(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams, registry *builtin.Registry) *cobra.Command {
+	o := &ServeOptions{Target: Target{ConfigFlags: flags, ListMode: "whole", NoDaemon: true}, IOStreams: streams}
+	o.registry = registry
 	c := &cobra.Command{
 		Use:     "serve [KIND[,KIND...]] [flags]",
 		Short:   "Serve a local, read-only, Kubernetes-API-compatible cache of some kinds",
@@ -82,8 +84,8 @@ run-controller's: SIGINT or SIGTERM stops gracefully (reconciles in flight
 finish), a second one stops at once (exit 130), SIGHUP reconciles every
 object again.`,
 		Args:              cobra.ArbitraryArgs,
-		ValidArgsFunction: completeKindArgs(flags, -1),
-		RunE:              runE(o),
+		ValidArgsFunction: CompleteKindArgs(flags, -1),
+		RunE:              RunE(o),
 	}
 	c.AddCommand(newCmdServeStatus(flags, streams), newCmdServeStop(flags, streams))
 	c.Flags().IntVar(&o.Port, "port", 0, "Port to listen on at 127.0.0.1 (0: a free one)")
@@ -103,15 +105,15 @@ func (o *ServeOptions) Complete(args []string) error {
 		return err
 	}
 	if len(args) > 0 { // none: every kind on demand
-		if err := o.target.complete(args, o.ErrOut, "serve"); err != nil {
+		if err := o.Target.CompleteArgs(args, o.ErrOut, "serve"); err != nil {
 			return err
 		}
 	}
-	ns, explicit, err := o.configFlags.ToRawKubeConfigLoader().Namespace()
+	ns, explicit, err := o.ConfigFlags.ToRawKubeConfigLoader().Namespace()
 	if err != nil {
 		return fmt.Errorf("reading the kubeconfig: %w", err)
 	}
-	o.namespace = ns // the written kubeconfig's
+	o.Namespace = ns // the written kubeconfig's
 	if explicit {
 		o.only = ns
 	}
@@ -135,7 +137,7 @@ func (o *ServeOptions) Validate() error {
 	if err := o.resolveKinds(); err != nil {
 		return err
 	}
-	if o.named() {
+	if o.Named() {
 		return errors.New("serve caches whole kinds: name no objects")
 	}
 	return nil
@@ -145,7 +147,7 @@ func (o *ServeOptions) Validate() error {
 // stops for good.
 func (o *ServeOptions) Run(ctx context.Context) error {
 	cfg := daemon.Config{
-		REST: o.config, Mapper: o.mapper, Resources: o.resources, Namespace: o.only, KubeconfigNamespace: o.namespace,
+		REST: o.Config, Mapper: o.Mapper, Resources: o.Resources, Namespace: o.only, KubeconfigNamespace: o.Namespace,
 		Port: o.Port, History: o.History, IdleExit: o.IdleExit, ReleaseIdle: o.ReleaseIdle,
 		Controllers: o.builtins, Signals: o.signals, ErrOut: o.ErrOut,
 	}
@@ -157,7 +159,7 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 	}
 	err := daemon.Run(ctx, cfg)
 	if errors.Is(err, daemon.ErrInterrupted) {
-		return errInterrupted
+		return ErrInterrupted
 	}
 	return err
 }
@@ -166,14 +168,14 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 // every kind is cached on demand, and only the client config and the
 // server's kinds are read.
 func (o *ServeOptions) resolveKinds() error {
-	if len(o.args) > 0 {
-		return o.target.resolve()
+	if len(o.Args) > 0 {
+		return o.Target.Resolve()
 	}
 	var err error
-	if o.config, err = o.configFlags.ToRESTConfig(); err != nil {
+	if o.Config, err = o.ConfigFlags.ToRESTConfig(); err != nil {
 		return fmt.Errorf("reading the kubeconfig: %w", err)
 	}
-	if o.mapper, err = o.configFlags.ToRESTMapper(); err != nil {
+	if o.Mapper, err = o.ConfigFlags.ToRESTMapper(); err != nil {
 		return fmt.Errorf("reading the server's resource types: %w", err)
 	}
 	return nil

@@ -44,7 +44,7 @@ client, among the events delivered in the last minute or two and those not
 delivered yet (a client that stopped reading makes it grow until its watch is
 cut). 0s when nothing was delivered lately.`,
 		Args: cobra.NoArgs,
-		RunE: runE(o),
+		RunE: RunE(o),
 	}
 }
 
@@ -56,7 +56,7 @@ func newCmdServeStop(flags *genericclioptions.ConfigFlags, streams genericioopti
 		Short: "Stop the daemon of the current cluster and user",
 		Long:  "Stop sends SIGTERM to the daemon of the current cluster and user and waits until it has exited.",
 		Args:  cobra.NoArgs,
-		RunE:  runE(o),
+		RunE:  RunE(o),
 	}
 	c.Flags().DurationVar(&o.Timeout, "timeout", 30*time.Second, "How long to wait for the daemon to exit")
 	return c
@@ -139,7 +139,7 @@ func (o *ServeControlOptions) stopDaemon(ctx context.Context, info daemon.Info) 
 		fmt.Fprintf(o.Out, "Stopped the daemon pid %d at %s\n", info.PID, info.Server)
 		return nil
 	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
-		return errInterrupted
+		return ErrInterrupted
 	}
 	return err
 }

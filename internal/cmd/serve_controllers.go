@@ -20,6 +20,7 @@ type serveControllers struct {
 	// Quiet prints no line per reconcile.
 	Quiet bool
 
+	registry *builtin.Registry // the built-ins it may name
 	builtins []builtin.Spec
 	signals  chan os.Signal // nil: the process's (see manager.HandleSignals)
 }
@@ -37,7 +38,7 @@ func (sc *serveControllers) complete(args []string) ([]string, error) {
 		return args, nil
 	}
 	var err error
-	if sc.builtins, err = builtins().Select(sc.Controllers); err != nil {
+	if sc.builtins, err = sc.registry.Select(sc.Controllers); err != nil {
 		return nil, err
 	}
 	var reads []string

@@ -27,12 +27,12 @@ func TestWithKinds(t *testing.T) {
 
 func TestServeControllersUnknown(t *testing.T) {
 	for _, list := range []string{"nope", "configmap-generator,nope", "configmap-generator,"} {
-		sc := serveControllers{Controllers: list}
+		sc := serveControllers{Controllers: list, registry: builtins()}
 		if _, err := sc.complete([]string{"cm"}); err == nil {
 			t.Errorf("--controllers %q: no error", list)
 		}
 	}
-	sc := serveControllers{Controllers: "mirror,configmap-generator,mirror"}
+	sc := serveControllers{Controllers: "mirror,configmap-generator,mirror", registry: builtins()}
 	args, err := sc.complete(nil)
 	if err != nil || len(sc.builtins) != 2 || !strings.Contains(args[0], "configmapgenerators.kubectl-reflect.io") || !strings.Contains(args[0], "secrets") {
 		t.Errorf("--controllers %q: %q, %d built-ins, %v", sc.Controllers, args, len(sc.builtins), err)

@@ -24,10 +24,10 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 )
 
-// target is what a command reads: resources, maybe with names, in one
+// Target is what a command reads: resources, maybe with names, in one
 // namespace or all, with selectors. watch and get share it.
-type target struct {
-	configFlags *genericclioptions.ConfigFlags
+type Target struct {
+	ConfigFlags *genericclioptions.ConfigFlags
 
 	AllNamespaces bool
 	LabelSelector string
@@ -41,48 +41,48 @@ type target struct {
 	// command reads, in their namespaces, instead of resource arguments.
 	Files resource.FilenameOptions
 
-	verb              string   // the command: get, watch, serve
-	args              []string // the resource arguments as typed
-	namespace         string
-	explicitNamespace bool // --namespace given: a manifest's objects must be there
-	config            *rest.Config
-	mapper            meta.RESTMapper // the server's kinds, as resolve read them
-	targets           []wanted        // what args or Files name, in the order given
-	sources           []source        // the reflectors that targets need, each once, in order
-	resources         []kube.Resource // the resources of targets, each once, in order
-	// fileSingle is kubectl's "single item implied": one file (no
+	Verb              string   // the command: get, watch, serve
+	Args              []string // the resource arguments as typed
+	Namespace         string
+	ExplicitNamespace bool // --namespace given: a manifest's objects must be there
+	Config            *rest.Config
+	Mapper            meta.RESTMapper // the server's kinds, as resolve read them
+	Targets           []Wanted        // what args or Files name, in the order given
+	Sources           []Source        // the reflectors that targets need, each once, in order
+	Resources         []kube.Resource // the resources of targets, each once, in order
+	// FileSingle is kubectl's "single item implied": one file (no
 	// directory, no -R); if it holds one object, that is printed alone
 	// rather than in a List, and no object of it if one cannot be read.
-	fileSingle bool
-	// misplaced are the objects of manifests in another namespace than
-	// --namespace; unread are the documents the resource builder could
+	FileSingle bool
+	// Misplaced are the objects of manifests in another namespace than
+	// --namespace; Unread are the documents the resource builder could
 	// not read as objects (an unknown kind). See resolveFiles.
-	misplaced, unread []error
+	Misplaced, Unread []error
 	daemon            *daemon.Daemon // serving this identity, if one runs (findDaemon)
 	// daemonMapper is the daemon's discovery, once read (resolveAtDaemon).
 	daemonMapper meta.RESTMapper
 }
 
-// wanted is what one argument, or one object of a manifest, names: a
+// Wanted is what one argument, or one object of a manifest, names: a
 // kube.Target in a namespace.
-type wanted struct {
+type Wanted struct {
 	kube.Target
-	// namespace is where its objects are: the command's ("" for all),
+	// Namespace is where its objects are: the command's ("" for all),
 	// or a manifest object's ("" for a cluster-scoped one).
-	namespace string
-	// err, for a manifest's object that names no namespace under
+	Namespace string
+	// Err, for a manifest's object that names no namespace under
 	// --all-namespaces, is what get reports in its place; it has no source.
-	err error
+	Err error
 }
 
-// source is one reflector of a command: a resource in a namespace (""
+// Source is one reflector of a command: a resource in a namespace (""
 // for all of them, and for a cluster-scoped resource from a manifest).
-type source struct {
-	res       kube.Resource
-	namespace string
+type Source struct {
+	Resource  kube.Resource
+	Namespace string
 }
 
-func (t *target) addFlags(f *pflag.FlagSet, verb string) {
+func (t *Target) AddFlags(f *pflag.FlagSet, verb string) {
 	f.BoolVarP(&t.AllNamespaces, "all-namespaces", "A", false, verb+" the kinds in every namespace")
 	f.StringVarP(&t.LabelSelector, "selector", "l", "", "Label selector to filter on, e.g. -l key1=value1,key2=value2")
 	f.StringVar(&t.FieldSelector, "field-selector", "", "Field selector to filter on, e.g. --field-selector metadata.name=web")
@@ -97,36 +97,36 @@ func (t *target) addFlags(f *pflag.FlagSet, verb string) {
 }
 
 // selects says whether a label or field selector is given.
-func (t *target) selects() bool {
+func (t *Target) selects() bool {
 	return strings.TrimSpace(t.LabelSelector) != "" || strings.TrimSpace(t.FieldSelector) != ""
 }
 
-// fromFiles says whether -f or -k name the objects.
-func (t *target) fromFiles() bool { return len(t.Files.Filenames) > 0 || t.Files.Kustomize != "" }
+// FromFiles says whether -f or -k name the objects.
+func (t *Target) FromFiles() bool { return len(t.Files.Filenames) > 0 || t.Files.Kustomize != "" }
 
 // listModes are the values of --list-mode.
 var listModes = map[string]listwatch.ListMode{"whole": listwatch.ListWhole, "paged": listwatch.ListPaged, "streaming": listwatch.ListStreaming}
 
 // watcherOptions are the pkg/listwatch Watcher options of --list-mode and
 // --watch-silence-timeout, which oneShotOptions and streamOptions complete.
-func (t *target) watcherOptions() listwatch.Options {
+func (t *Target) watcherOptions() listwatch.Options {
 	return listwatch.Options{List: listModes[t.ListMode], SilenceTimeout: t.SilenceTimeout}
 }
 
-// complete keeps the resource arguments (see kube.ParseArgs) and reads
+// CompleteArgs keeps the resource arguments (see kube.ParseArgs) and reads
 // the namespace. verb names the command in kubectl's answer to no
 // arguments, written to errOut, and in the examples of ParseArgs's errors.
-func (t *target) complete(args []string, errOut io.Writer, verb string) error {
-	if len(args) == 0 && !t.fromFiles() {
+func (t *Target) CompleteArgs(args []string, errOut io.Writer, verb string) error {
+	if len(args) == 0 && !t.FromFiles() {
 		return noKind(errOut, verb)
 	}
-	t.verb, t.args = verb, args
+	t.Verb, t.Args = verb, args
 	var err error
-	if t.namespace, t.explicitNamespace, err = t.configFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
+	if t.Namespace, t.ExplicitNamespace, err = t.ConfigFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
 		return fmt.Errorf("reading the kubeconfig: %w", err)
 	}
 	if t.AllNamespaces {
-		t.namespace, t.explicitNamespace = "", false
+		t.Namespace, t.ExplicitNamespace = "", false
 	}
 	return nil
 }
@@ -140,8 +140,8 @@ func noKind(errOut io.Writer, verb string) error {
 		"See 'kubectl reflect " + verb + " -h' for help and examples")
 }
 
-// validate checks what needs no server.
-func (t *target) validate() error {
+// ValidateFlags checks what needs no server.
+func (t *Target) ValidateFlags() error {
 	if _, err := labels.Parse(t.LabelSelector); err != nil {
 		return fmt.Errorf("invalid label selector %q: %w", t.LabelSelector, err)
 	}
@@ -156,118 +156,118 @@ func (t *target) validate() error {
 		return errors.New("only one of -f or -k can be specified")
 	case t.Files.Kustomize != "" && t.Files.Recursive:
 		return errors.New("the -k flag can't be used with -f or -R")
-	case t.fromFiles() && len(t.args) > 0:
+	case t.FromFiles() && len(t.Args) > 0:
 		return errors.New("when paths, URLs, or stdin is provided as input, you may not specify resource arguments as well")
 	}
 	return nil
 }
 
-// resolve reads the client config, then the arguments as kubectl does:
+// Resolve reads the client config, then the arguments as kubectl does:
 // categories expanded through the server's discovery, kinds resolved
 // through its RESTMapper. When a daemon of the same identity caches every
 // kind asked for, its discovery resolves them and the API server is not
 // asked at all.
-func (t *target) resolve() error {
+func (t *Target) Resolve() error {
 	var err error
-	if t.config, err = t.configFlags.ToRESTConfig(); err != nil {
+	if t.Config, err = t.ConfigFlags.ToRESTConfig(); err != nil {
 		return fmt.Errorf("reading the kubeconfig: %w", err)
 	}
-	if t.fromFiles() {
+	if t.FromFiles() {
 		t.findDaemon(context.Background())
 		return t.resolveFiles()
 	}
 	if t.findDaemon(context.Background()); t.daemon != nil && t.resolveAtDaemon() {
 		return nil
 	}
-	return t.resolveWith(t.configFlags, resource.NewBuilder(t.configFlags).ReplaceAliases)
+	return t.resolveWith(t.ConfigFlags, resource.NewBuilder(t.ConfigFlags).ReplaceAliases)
 }
 
 // resolveWith resolves the arguments through getter's discovery, with
 // replaceAliases expanding categories.
-func (t *target) resolveWith(getter genericclioptions.RESTClientGetter, replaceAliases func(string) string) error {
-	args, err := kube.ParseArgs(t.args, kube.ArgsOptions{
+func (t *Target) resolveWith(getter genericclioptions.RESTClientGetter, replaceAliases func(string) string) error {
+	args, err := kube.ParseArgs(t.Args, kube.ArgsOptions{
 		Selector:       t.selects(),
 		ReplaceAliases: replaceAliases,
-		Command:        "kubectl reflect " + t.verb,
+		Command:        "kubectl reflect " + t.Verb,
 	})
 	if err != nil {
 		return err
 	}
-	if t.mapper, err = getter.ToRESTMapper(); err != nil {
+	if t.Mapper, err = getter.ToRESTMapper(); err != nil {
 		return fmt.Errorf("reading the server's resource types: %w", err)
 	}
-	targets, err := kube.ResolveArgs(t.mapper, args)
+	targets, err := kube.ResolveArgs(t.Mapper, args)
 	if err != nil {
 		return err
 	}
-	t.targets = t.targets[:0]
+	t.Targets = t.Targets[:0]
 	for _, tg := range targets {
 		if len(tg.Names) > 0 && tg.Resource.Namespaced && t.AllNamespaces {
 			return errors.New("a resource cannot be retrieved by name across all namespaces")
 		}
-		t.targets = append(t.targets, wanted{Target: tg, namespace: t.namespace})
+		t.Targets = append(t.Targets, Wanted{Target: tg, Namespace: t.Namespace})
 	}
 	t.index()
 	return nil
 }
 
 // index lists the sources and resources of t.targets, each once, in order.
-func (t *target) index() {
-	t.sources, t.resources = t.sources[:0], t.resources[:0]
-	for _, tg := range t.targets {
-		if tg.err != nil {
+func (t *Target) index() {
+	t.Sources, t.Resources = t.Sources[:0], t.Resources[:0]
+	for _, tg := range t.Targets {
+		if tg.Err != nil {
 			continue
 		}
-		if src := tg.source(); !slices.Contains(t.sources, src) {
-			t.sources = append(t.sources, src)
+		if src := tg.Source(); !slices.Contains(t.Sources, src) {
+			t.Sources = append(t.Sources, src)
 		}
-		if !slices.Contains(t.resources, tg.Resource) {
-			t.resources = append(t.resources, tg.Resource)
+		if !slices.Contains(t.Resources, tg.Resource) {
+			t.Resources = append(t.Resources, tg.Resource)
 		}
 	}
 }
 
-// severalNamespaces says whether the sources of namespaced resources are
+// SeveralNamespaces says whether the sources of namespaced resources are
 // in more than one namespace (the objects of manifests).
-func (t *target) severalNamespaces() bool {
-	var first *source
-	for i, src := range t.sources {
+func (t *Target) SeveralNamespaces() bool {
+	var first *Source
+	for i, src := range t.Sources {
 		switch {
-		case !src.res.Namespaced:
+		case !src.Resource.Namespaced:
 		case first == nil:
-			first = &t.sources[i]
-		case src.namespace != first.namespace:
+			first = &t.Sources[i]
+		case src.Namespace != first.Namespace:
 			return true
 		}
 	}
 	return false
 }
 
-// source is the reflector that reads w.
-func (w wanted) source() source { return source{res: w.Resource, namespace: w.namespace} }
+// Source is the reflector that reads w.
+func (w Wanted) Source() Source { return Source{Resource: w.Resource, Namespace: w.Namespace} }
 
-// errEmptyName is kubectl's (client-go's) error for a name "".
-var errEmptyName = errors.New("resource name may not be empty")
+// ErrEmptyName is kubectl's (client-go's) error for a name "".
+var ErrEmptyName = errors.New("resource name may not be empty")
 
-// named says whether the arguments name objects (KIND NAME, KIND/NAME).
-func (t *target) named() bool { return len(t.targets) > 0 && len(t.targets[0].Names) > 0 }
+// Named says whether the arguments name objects (KIND NAME, KIND/NAME).
+func (t *Target) Named() bool { return len(t.Targets) > 0 && len(t.Targets[0].Names) > 0 }
 
-// singleItem says whether the arguments name exactly one object, which
+// SingleItem says whether the arguments name exactly one object, which
 // kubectl then prints alone rather than in a List.
 // From manifests, that object must be the only one of the only file.
-func (t *target) singleItem() bool {
-	if t.fromFiles() && !t.fileSingle {
+func (t *Target) SingleItem() bool {
+	if t.FromFiles() && !t.FileSingle {
 		return false
 	}
-	return len(t.targets) == 1 && len(t.targets[0].Names) == 1
+	return len(t.Targets) == 1 && len(t.Targets[0].Names) == 1
 }
 
-// names returns the names asked of src, each once, in the order given;
+// NamesOf returns the NamesOf asked of src, each once, in the order given;
 // nil asks for every object.
-func (t *target) names(src source) []string {
+func (t *Target) NamesOf(src Source) []string {
 	var names []string
-	for _, tg := range t.targets {
-		if tg.source() != src {
+	for _, tg := range t.Targets {
+		if tg.Source() != src {
 			continue
 		}
 		for _, n := range tg.Names {
@@ -289,13 +289,13 @@ func (t *target) names(src source) []string {
 // ConfigMap), for a few microseconds per object listed. Those of watch
 // events are kept as they came: packing and unpacking would be an eighth
 // of watch's CPU per live event.
-func (t *target) scope(src source, read kube.Scope) kube.Scope {
+func (t *Target) scope(src Source, read kube.Scope) kube.Scope {
 	scope := kube.Scope{
-		Namespace: src.namespace, LabelSelector: t.LabelSelector, FieldSelector: t.FieldSelector,
+		Namespace: src.Namespace, LabelSelector: t.LabelSelector, FieldSelector: t.FieldSelector,
 		Table: read.Table, MetadataOnly: read.MetadataOnly, Prune: read.Prune,
 		PackLists: wholeObjects(read),
 	}
-	switch names := t.names(src); len(names) {
+	switch names := t.NamesOf(src); len(names) {
 	case 0:
 	case 1:
 		scope.FieldSelector = kube.NameFieldSelector(names[0], scope.FieldSelector)
@@ -309,23 +309,23 @@ func (t *target) scope(src source, read kube.Scope) kube.Scope {
 // not their metadata (a table's cells and metadata, or names).
 func wholeObjects(read kube.Scope) bool { return !read.MetadataOnly }
 
-// acquire starts the command's reflectors, one per source (a resource in
+// Acquire starts the command's reflectors, one per source (a resource in
 // a namespace), from a reflector.Set of its own with setOpts (their
-// watcher options, hooks and stores; acquire sets the clients), each
+// watcher options, hooks and stores; Acquire sets the clients), each
 // reading what read says (see scope), and returns their leases in the
 // order of t.sources, and a function that releases them all (and waits for
 // the reflectors to stop).
-func (t *target) acquire(setOpts reflector.SetOptions, read kube.Scope) ([]*reflector.Lease, func(), error) {
+func (t *Target) Acquire(setOpts reflector.SetOptions, read kube.Scope) ([]*reflector.Lease, func(), error) {
 	newClient, err := t.newClients()
 	if err != nil {
 		return nil, nil, err
 	}
-	tuneGC(wholeObjects(read))
+	TuneGC(wholeObjects(read))
 	setOpts.NewClient = newClient
 	set := reflector.NewSet(setOpts)
-	leases := make([]*reflector.Lease, 0, len(t.sources))
-	for _, src := range t.sources {
-		leases = append(leases, set.Acquire(src.res, t.scope(src, read)))
+	leases := make([]*reflector.Lease, 0, len(t.Sources))
+	for _, src := range t.Sources {
+		leases = append(leases, set.Acquire(src.Resource, t.scope(src, read)))
 	}
 	release := func() {
 		for _, l := range leases {

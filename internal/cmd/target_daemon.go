@@ -14,11 +14,11 @@ import (
 // findDaemon looks for a daemon serving the kubeconfig's identity, unless
 // --no-daemon, and keeps it in t.daemon. A daemon that cannot be found or
 // does not answer is none: the command reads the API server.
-func (t *target) findDaemon(ctx context.Context) {
+func (t *Target) findDaemon(ctx context.Context) {
 	if t.NoDaemon {
 		return
 	}
-	d, err := daemon.Find(ctx, t.config)
+	d, err := daemon.Find(ctx, t.Config)
 	if err != nil || d == nil {
 		return
 	}
@@ -36,33 +36,33 @@ func (t *target) findDaemon(ctx context.Context) {
 // server may resolve to another kind. Otherwise, or when the daemon's
 // discovery lacks a kind (one the server serves but does not watch, or
 // one newer than its copy), the API server resolves them.
-func (t *target) resolveAtDaemon() bool {
+func (t *Target) resolveAtDaemon() bool {
 	if !t.daemon.OnDemand {
 		return false
 	}
-	getter := t.daemon.Getter(t.configFlags)
+	getter := t.daemon.Getter(t.ConfigFlags)
 	if err := t.resolveWith(getter, resource.NewBuilder(getter).ReplaceAliases); err != nil {
 		return false
 	}
-	t.daemonMapper = t.mapper
+	t.daemonMapper = t.Mapper
 	return true
 }
 
 // newClients returns how the command's reflectors make their clients: at
 // the daemon for the kinds it reads, falling over to the API server if it
 // goes away (daemon.Clients), at the API server for the others.
-func (t *target) newClients() (daemon.NewClient, error) {
-	rc, err := kube.NewRESTClient(t.config)
+func (t *Target) newClients() (daemon.NewClient, error) {
+	rc, err := kube.NewRESTClient(t.Config)
 	if err != nil {
 		return nil, err
 	}
 	if t.daemon == nil {
-		return reflector.RESTClients(rc, kube.RediscoverWith(t.mapper)), nil
+		return reflector.RESTClients(rc, kube.RediscoverWith(t.Mapper)), nil
 	}
-	mapper, err := t.configFlags.ToRESTMapper() // the server's, which t.mapper may not be; asks nothing until used
+	mapper, err := t.ConfigFlags.ToRESTMapper() // the server's, which t.mapper may not be; asks nothing until used
 	if err != nil {
 		return nil, fmt.Errorf("reading the server's resource types: %w", err)
 	}
 	server := reflector.RESTClients(rc, kube.RediscoverWith(mapper))
-	return t.daemon.Clients(server, t.daemonMapper, t.configFlags)
+	return t.daemon.Clients(server, t.daemonMapper, t.ConfigFlags)
 }

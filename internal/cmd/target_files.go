@@ -15,45 +15,45 @@ import (
 // (t.misplaced), one without a namespace under --all-namespaces (a target
 // with its error, in its place), a document the builder cannot read
 // (t.unread).
-func (t *target) resolveFiles() error {
+func (t *Target) resolveFiles() error {
 	var err error
-	if t.mapper, err = t.configFlags.ToRESTMapper(); err != nil {
+	if t.Mapper, err = t.ConfigFlags.ToRESTMapper(); err != nil {
 		return fmt.Errorf("reading the server's resource types: %w", err)
 	}
-	m, err := kube.ReadManifests(t.configFlags, kube.ManifestOptions{
-		Files: t.Files, Namespace: t.namespace, Explicit: t.explicitNamespace, AllNamespaces: t.AllNamespaces,
+	m, err := kube.ReadManifests(t.ConfigFlags, kube.ManifestOptions{
+		Files: t.Files, Namespace: t.Namespace, Explicit: t.ExplicitNamespace, AllNamespaces: t.AllNamespaces,
 	})
 	if err != nil {
 		return err
 	}
-	t.targets, t.misplaced, t.unread, t.fileSingle = t.targets[:0], m.Misplaced, m.Unread, m.Single
+	t.Targets, t.Misplaced, t.Unread, t.FileSingle = t.Targets[:0], m.Misplaced, m.Unread, m.Single
 	for _, obj := range m.Objects {
 		if obj.Err != nil {
-			t.targets = append(t.targets, wanted{err: obj.Err})
+			t.Targets = append(t.Targets, Wanted{Err: obj.Err})
 			continue
 		}
-		t.targets = appendFileObject(t.targets, wanted{
+		t.Targets = appendFileObject(t.Targets, Wanted{
 			Target:    kube.Target{Resource: obj.Resource, Names: []string{obj.Name}},
-			namespace: obj.Namespace,
+			Namespace: obj.Namespace,
 		})
 	}
 	t.index()
 	return nil
 }
 
-// firstFileError is the error of the first object of the manifests that
+// FirstFileError is the error of the first object of the manifests that
 // cannot be read (see resolveFiles), in get's order, or nil.
-func (t *target) firstFileError() error {
-	if len(t.misplaced) > 0 {
-		return t.misplaced[0]
+func (t *Target) FirstFileError() error {
+	if len(t.Misplaced) > 0 {
+		return t.Misplaced[0]
 	}
-	for _, tg := range t.targets {
-		if tg.err != nil {
-			return tg.err
+	for _, tg := range t.Targets {
+		if tg.Err != nil {
+			return tg.Err
 		}
 	}
-	if len(t.unread) > 0 {
-		return t.unread[0]
+	if len(t.Unread) > 0 {
+		return t.Unread[0]
 	}
 	return nil
 }
@@ -61,8 +61,8 @@ func (t *target) firstFileError() error {
 // appendFileObject appends w, an object of a manifest, to targets, merged
 // into the last one when that is of the same resource and namespace (as
 // ResolveArgs merges cm/a cm/b).
-func appendFileObject(targets []wanted, w wanted) []wanted {
-	if n := len(targets); n > 0 && targets[n-1].err == nil && targets[n-1].source() == w.source() {
+func appendFileObject(targets []Wanted, w Wanted) []Wanted {
+	if n := len(targets); n > 0 && targets[n-1].Err == nil && targets[n-1].Source() == w.Source() {
 		last := &targets[n-1]
 		last.Names = append(slices.Clip(last.Names), w.Names...)
 		return targets

@@ -34,18 +34,18 @@ func TestTargetNames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tg := &target{namespace: "ns"}
+			tg := &Target{Namespace: "ns"}
 			for _, k := range tt.targets {
-				tg.targets = append(tg.targets, wanted{Target: k, namespace: "ns"})
+				tg.Targets = append(tg.Targets, Wanted{Target: k, Namespace: "ns"})
 			}
-			if got := tg.names(source{cmResource, "ns"}); !reflect.DeepEqual(got, tt.cm) {
+			if got := tg.NamesOf(Source{cmResource, "ns"}); !reflect.DeepEqual(got, tt.cm) {
 				t.Errorf("names(configmaps) = %q, want %q", got, tt.cm)
 			}
-			if got := tg.names(source{secretResource, "ns"}); !reflect.DeepEqual(got, tt.secret) {
+			if got := tg.NamesOf(Source{secretResource, "ns"}); !reflect.DeepEqual(got, tt.secret) {
 				t.Errorf("names(secrets) = %q, want %q", got, tt.secret)
 			}
-			if tg.named() != tt.named || tg.singleItem() != tt.single {
-				t.Errorf("named, singleItem = %v, %v; want %v, %v", tg.named(), tg.singleItem(), tt.named, tt.single)
+			if tg.Named() != tt.named || tg.SingleItem() != tt.single {
+				t.Errorf("named, singleItem = %v, %v; want %v, %v", tg.Named(), tg.SingleItem(), tt.named, tt.single)
 			}
 		})
 	}
@@ -58,19 +58,19 @@ func TestSeveralNamespaces(t *testing.T) {
 	nsResource := kube.Resource{GVR: schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}, Kind: "Namespace"}
 	tests := []struct {
 		name    string
-		sources []source
+		sources []Source
 		want    bool
 	}{
 		{"none", nil, false},
-		{"one namespace", []source{{cmResource, "a"}, {secretResource, "a"}}, false},
-		{"every namespace", []source{{cmResource, ""}}, false},
-		{"two namespaces", []source{{cmResource, "a"}, {cmResource, "b"}}, true},
-		{"a namespace and a cluster-scoped kind", []source{{cmResource, "a"}, {nsResource, ""}, {secretResource, "a"}}, false},
+		{"one namespace", []Source{{cmResource, "a"}, {secretResource, "a"}}, false},
+		{"every namespace", []Source{{cmResource, ""}}, false},
+		{"two namespaces", []Source{{cmResource, "a"}, {cmResource, "b"}}, true},
+		{"a namespace and a cluster-scoped kind", []Source{{cmResource, "a"}, {nsResource, ""}, {secretResource, "a"}}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tg := &target{sources: tt.sources}
-			if got := tg.severalNamespaces(); got != tt.want {
+			tg := &Target{Sources: tt.sources}
+			if got := tg.SeveralNamespaces(); got != tt.want {
 				t.Errorf("severalNamespaces = %v, want %v", got, tt.want)
 			}
 		})
@@ -80,18 +80,18 @@ func TestSeveralNamespaces(t *testing.T) {
 // TestAppendFileObject: the objects of a manifest merge into one target
 // while their resource and namespace stay the same, as cm/a cm/b do.
 func TestAppendFileObject(t *testing.T) {
-	obj := func(res kube.Resource, ns, name string) wanted {
-		return wanted{Target: kube.Target{Resource: res, Names: []string{name}}, namespace: ns}
+	obj := func(res kube.Resource, ns, name string) Wanted {
+		return Wanted{Target: kube.Target{Resource: res, Names: []string{name}}, Namespace: ns}
 	}
-	var got []wanted
-	for _, w := range []wanted{
+	var got []Wanted
+	for _, w := range []Wanted{
 		obj(cmResource, "a", "x"), obj(cmResource, "a", "y"), obj(cmResource, "b", "z"),
 		obj(secretResource, "b", "s"), obj(cmResource, "b", "w"),
 	} {
 		got = appendFileObject(got, w)
 	}
-	want := []wanted{
-		{Target: kube.Target{Resource: cmResource, Names: []string{"x", "y"}}, namespace: "a"},
+	want := []Wanted{
+		{Target: kube.Target{Resource: cmResource, Names: []string{"x", "y"}}, Namespace: "a"},
 		obj(cmResource, "b", "z"), obj(secretResource, "b", "s"), obj(cmResource, "b", "w"),
 	}
 	if !reflect.DeepEqual(got, want) {

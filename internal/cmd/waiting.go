@@ -12,7 +12,7 @@ import (
 // noteMissing says once on stderr which of names src's first list did not
 // find, and that watch waits for them to be created. kubectl's `get -w`
 // fails with NotFound there; waiting is more useful, but not silently.
-func noteMissing(ctx context.Context, src flatten.Source, names []string, namespace string, report *reporter) {
+func noteMissing(ctx context.Context, src flatten.Source, names []string, namespace string, report *Reporter) {
 	select {
 	case <-src.Synced():
 	case <-ctx.Done():
@@ -26,7 +26,7 @@ func noteMissing(ctx context.Context, src flatten.Source, names []string, namesp
 	for _, name := range names {
 		if _, ok := src.Get(store.Key{Namespace: namespace, Name: name}); !ok {
 			err := apierrors.NewNotFound(res.GVR.GroupResource(), name)
-			report.line("", "%v%s; waiting for it to be created", err, where)
+			report.Line("", "%v%s; waiting for it to be created", err, where)
 		}
 	}
 }

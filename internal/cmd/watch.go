@@ -34,7 +34,7 @@ const watchExample = `  # Stream config maps, secrets and deployments of every n
 
 // WatchOptions are the flags and resolved inputs of `kubectl reflect watch`.
 type WatchOptions struct {
-	target
+	Target
 	genericiooptions.IOStreams
 
 	PrintFlags output.StreamFlags
@@ -48,17 +48,17 @@ type WatchOptions struct {
 	color     bool
 	progress  bool
 	printOpts output.Options // what the print flags ask for, checked by Validate
-	// noServerPrint is get -w --server-print=false: tables of NAME and AGE,
+	// NoServerPrint is get -w --server-print=false: tables of NAME and AGE,
 	// not the server's columns.
-	noServerPrint bool
-	// kubectlErrors is get -w: a kind that fails for good is reported as
+	NoServerPrint bool
+	// KubectlErrors is get -w: a kind that fails for good is reported as
 	// kubectl get reports it (Error from server (Forbidden): ...).
-	kubectlErrors bool
+	KubectlErrors bool
 }
 
 // NewCmdWatch is `kubectl reflect watch`.
 func NewCmdWatch(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	return newCmdWatch(&WatchOptions{target: target{configFlags: flags}, IOStreams: streams, PrintFlags: output.NewStreamFlags()})
+	return newCmdWatch(&WatchOptions{Target: Target{ConfigFlags: flags}, IOStreams: streams, PrintFlags: output.NewStreamFlags()})
 }
 
 // newCmdWatch is `kubectl reflect watch` running o.
@@ -72,17 +72,17 @@ change as APPLIED or DELETED. It never stops on its own: when a watch ends it
 resumes from the last resourceVersion; when that is too old (410 Gone) it
 relists and prints only what changed meanwhile, deletions included.`,
 		Args:              cobra.ArbitraryArgs, // kubectl's checks and words: target.complete and kube.ParseArgs
-		ValidArgsFunction: completeKindArgs(o.configFlags, -1),
-		RunE:              runE(o),
+		ValidArgsFunction: CompleteKindArgs(o.ConfigFlags, -1),
+		RunE:              RunE(o),
 	}
 	f := c.Flags()
-	o.target.addFlags(f, "Watch")
+	o.Target.AddFlags(f, "Watch")
 	o.PrintFlags.AddFlags(c)
 	output.AddWatchEventsFlag(c, &o.PrintFlags.OutputWatchEvents)
 	_ = f.MarkHidden("sort-by") // accepted as kubectl get -w accepts it, with its warning; a stream has no order to pick
 	f.BoolVar(&o.WatchOnly, "watch-only", false, "Skip the objects that exist at start; print changes only")
 	f.StringSliceVar(&o.Events, "events", []string{"applied", "deleted"}, "Event types to print: applied, deleted")
-	_ = c.RegisterFlagCompletionFunc("events", completeEvents)
+	_ = c.RegisterFlagCompletionFunc("events", CompleteEvents)
 	f.IntVar(&o.MaxEvents, "max-events", 0, "Exit after printing this many events (0: no limit)")
 	f.DurationVar(&o.Timeout, "timeout", 0, "Exit after this long (0: never), e.g. 30s")
 	f.BoolVar(&o.Diff, "diff", false, "Print changes to objects already seen as unified diffs of their YAML (resourceVersion, managedFields and generation left out)")
@@ -91,7 +91,7 @@ relists and prints only what changed meanwhile, deletions included.`,
 
 // Complete reads the arguments, the namespace and the terminal.
 func (o *WatchOptions) Complete(args []string) error {
-	if err := o.target.complete(args, o.ErrOut, "watch"); err != nil {
+	if err := o.Target.CompleteArgs(args, o.ErrOut, "watch"); err != nil {
 		return err
 	}
 	var err error
@@ -106,7 +106,7 @@ func (o *WatchOptions) Complete(args []string) error {
 // Validate checks flags that need no server; then it resolves the kinds,
 // which needs the server's discovery.
 func (o *WatchOptions) Validate() error {
-	if err := o.target.validate(); err != nil {
+	if err := o.Target.ValidateFlags(); err != nil {
 		return err
 	}
 	if o.MaxEvents < 0 {
@@ -118,19 +118,19 @@ func (o *WatchOptions) Validate() error {
 	if err := o.validatePrintFlags(); err != nil {
 		return err
 	}
-	if err := o.target.resolve(); err != nil {
+	if err := o.Target.Resolve(); err != nil {
 		return err
 	}
-	if err := o.firstFileError(); err != nil {
+	if err := o.FirstFileError(); err != nil {
 		return err // an object it cannot watch
 	}
-	if slices.ContainsFunc(o.targets, func(tg wanted) bool { return slices.Contains(tg.Names, "") }) {
-		return errEmptyName // a name no object has, which get reports and watch would wait for forever
+	if slices.ContainsFunc(o.Targets, func(tg Wanted) bool { return slices.Contains(tg.Names, "") }) {
+		return ErrEmptyName // a name no object has, which get reports and watch would wait for forever
 	}
-	o.printOpts.SeveralKinds = len(o.resources) > 1
+	o.printOpts.SeveralKinds = len(o.Resources) > 1
 	// Objects of manifests in several namespaces get the NAMESPACE column
 	// too: two of one name would look the same without it.
-	o.printOpts.AllNamespaces = o.AllNamespaces || o.severalNamespaces()
+	o.printOpts.AllNamespaces = o.AllNamespaces || o.SeveralNamespaces()
 	return nil
 }
 

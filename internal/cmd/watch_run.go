@@ -26,9 +26,9 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	report := newReporter(o.ErrOut, o.progress)
-	opts := o.streamOptions()
-	leases, release, err := o.acquire(reflector.SetOptions{Watch: &opts, Hooks: report.hooks(true)}, o.read())
+	report := NewReporter(o.ErrOut, o.progress)
+	opts := o.StreamOptions()
+	leases, release, err := o.Acquire(reflector.SetOptions{Watch: &opts, Hooks: report.Hooks(true)}, o.read())
 	if err != nil {
 		return err
 	}
@@ -43,10 +43,10 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	for i, l := range leases {
 		// Ordered: a printed stream shows every change, in the order
 		// applied, as kubectl's get -w does.
-		stream.Add(kindOf(l.Resource()), l, l.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered, Wake: stream.Wake()}))
+		stream.Add(KindOf(l.Resource()), l, l.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered, Wake: stream.Wake()}))
 		wg.Go(func() { o.awaitFailure(ctx, i, l, report, stream, failed) })
-		if src, names := o.sources[i], o.names(o.sources[i]); len(names) > 0 { // leases follow o.sources
-			wg.Go(func() { noteMissing(ctx, l, names, src.namespace, report) })
+		if src, names := o.Sources[i], o.NamesOf(o.Sources[i]); len(names) > 0 { // leases follow o.sources
+			wg.Go(func() { noteMissing(ctx, l, names, src.Namespace, report) })
 		}
 	}
 	perr := stream.Print(ctx, printer)
@@ -56,7 +56,7 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 		return perr
 	}
 	if failed.any() {
-		return errReported
+		return ErrReported
 	}
 	return notListed(ctx, o.Timeout, stream.Unlisted())
 }
@@ -66,7 +66,7 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 func (o *WatchOptions) read() kube.Scope {
 	table := !o.Diff && o.PrintFlags.Table()
 	return kube.Scope{
-		Table: table && !o.noServerPrint, MetadataOnly: table || !o.Diff && o.PrintFlags.Format() == "name",
+		Table: table && !o.NoServerPrint, MetadataOnly: table || !o.Diff && o.PrintFlags.Format() == "name",
 		Prune: object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields},
 	}
 }
@@ -96,7 +96,7 @@ func (f *failures) any() bool {
 // awaitFailure waits for the i-th kind's reflector, l, to fail for good,
 // or ctx to end: a failure is reported, counted, and ends the kind in
 // stream.
-func (o *WatchOptions) awaitFailure(ctx context.Context, i int, l *reflector.Lease, report *reporter, stream *flatten.Stream, failed *failures) {
+func (o *WatchOptions) awaitFailure(ctx context.Context, i int, l *reflector.Lease, report *Reporter, stream *flatten.Stream, failed *failures) {
 	select {
 	case <-l.Done():
 	case <-ctx.Done():
@@ -109,16 +109,12 @@ func (o *WatchOptions) awaitFailure(ctx context.Context, i int, l *reflector.Lea
 	}
 }
 
-func kindOf(res kube.Resource) *output.Kind {
-	return &output.Kind{Kind: res.Kind, Group: res.GVR.Group, Version: res.GVR.Version, Resource: res.GVR.Resource, Namespaced: res.Namespaced}
-}
-
 // reportFailure reports a kind that failed for good: as `error: ...`, or,
 // for get -w, in kubectl get's words (output.KubectlError).
-func (o *WatchOptions) reportFailure(report *reporter, err error) {
-	if o.kubectlErrors {
-		report.line("", "%s", output.KubectlError(err, true))
+func (o *WatchOptions) reportFailure(report *Reporter, err error) {
+	if o.KubectlErrors {
+		report.Line("", "%s", output.KubectlError(err, true))
 		return
 	}
-	report.errorf("%v", err)
+	report.Errorf("%v", err)
 }
