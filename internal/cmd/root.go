@@ -17,6 +17,15 @@ import (
 	_ "k8s.io/client-go/plugin/pkg/client/auth" // exec, OIDC and other auth plugins
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
+
+	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/completion"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/crd"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/get"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/runcontroller"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/serve"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/version"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/watch"
 )
 
 // NewCmdReflect is the root command, `kubectl reflect`.
@@ -51,9 +60,9 @@ other clients as a read-only API (serve), or runs built-in controllers on them
 	}
 	root.PersistentPostRunE = func(*cobra.Command, []string) error { return warnings.err() }
 	registry := builtins()
-	root.AddCommand(NewCmdWatch(flags, streams), NewCmdGet(flags, streams), NewCmdServe(flags, streams, registry), NewCmdVersion(streams),
-		NewCmdRunController(flags, streams, registry), NewCmdCRD(flags, streams, registry))
-	initCompletion(root, flags)
+	root.AddCommand(watch.NewCmdWatch(flags, streams), get.NewCmdGet(flags, streams), serve.NewCmdServe(flags, streams, registry), version.NewCmdVersion(streams),
+		runcontroller.NewCmdRunController(flags, streams, registry), crd.NewCmdCRD(flags, streams, registry))
+	completion.Setup(root, flags)
 	return root
 }
 
@@ -116,10 +125,10 @@ func setupLogs(verbosity int) error {
 // command before it was done (see exitCode).
 func Execute(ctx context.Context, root *cobra.Command, streams genericiooptions.IOStreams) int {
 	err := errors.Join(root.ExecuteContext(ctx), stopProfile(root))
-	if err != nil && !errors.Is(err, ErrReported) && !errors.Is(err, ErrInterrupted) {
-		for _, e := range Joined(err) {
+	if err != nil && !errors.Is(err, cli.ErrReported) && !errors.Is(err, cli.ErrInterrupted) {
+		for _, e := range cli.Joined(err) {
 			fmt.Fprintln(streams.ErrOut, "error: "+strings.TrimSpace(e.Error()))
 		}
 	}
-	return ExitCode(err)
+	return cli.ExitCode(err)
 }

@@ -1,0 +1,28 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
+
+// TestExitCode: nil exits 0, an interruption 130 (wrapped too), anything
+// else 1.
+func TestExitCode(t *testing.T) {
+	tests := []struct {
+		err  error
+		want int
+	}{
+		{nil, 0},
+		{errors.New("boom"), 1},
+		{ErrReported, 1},
+		{ErrInterrupted, 130},
+		{fmt.Errorf("get: %w", ErrInterrupted), 130},
+		{errors.Join(ErrInterrupted, errors.New("stopping the profile")), 130},
+	}
+	for _, tc := range tests {
+		if got := ExitCode(tc.err); got != tc.want {
+			t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.want)
+		}
+	}
+}

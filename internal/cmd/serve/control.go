@@ -1,0 +1,146 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
+)
+
+// ServeControlOptions are the flags of `serve status` and `serve stop`:
+// the kubeconfig whose identity names the daemon.
+type ServeControlOptions struct {
+	configFlags *genericclioptions.ConfigFlags
+	genericiooptions.IOStreams
+
+	// Timeout bounds how long stop waits for the daemon to exit.
+	Timeout time.Duration
+	stop    bool
+	files   daemon.Files
+}
+
+// newCmdServeStatus is `kubectl reflect serve status`.
+func newCmdServeStatus(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &ServeControlOptions{configFlags: flags, IOStreams: streams}
+	return &cobra.Command{
+		Use:   "status",
+		Short: "Show what the daemon of the current cluster and user caches",
+		Long: `Status prints the daemon's pid, address, start and kubeconfig, then a table
+of its resources: OBJECTS, RESOURCEVERSION, WATCHERS (open watches), EVENTS
+SENT and LAG, and one of its controllers (serve --controllers): READY and
+RECONCILES.
+
+LAG is how far behind the resource's watches are: the longest time a change
+waited between its arrival from the API server and its event's delivery to a
+client, among the events delivered in the last minute or two and those not
+delivered yet (a client that stopped reading makes it grow until its watch is
+cut). 0s when nothing was delivered lately.`,
+		Args: cobra.NoArgs,
+		RunE: cli.RunE(o),
+	}
+}
+
+// newCmdServeStop is `kubectl reflect serve stop`.
+func newCmdServeStop(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &ServeControlOptions{configFlags: flags, IOStreams: streams, stop: true}
+	c := &cobra.Command{
+		Use:   "stop",
+		Short: "Stop the daemon of the current cluster and user",
+		Long:  "Stop sends SIGTERM to the daemon of the current cluster and user and waits until it has exited.",
+		Args:  cobra.NoArgs,
+		RunE:  cli.RunE(o),
+	}
+	c.Flags().DurationVar(&o.Timeout, "timeout", 30*time.Second, "How long to wait for the daemon to exit")
+	return c
+}
+
+// Complete finds the files of the kubeconfig's identity.
+func (o *ServeControlOptions) Complete([]string) error {
+	cfg, err := o.configFlags.ToRESTConfig()
+	if err != nil {
+		return fmt.Errorf("reading the kubeconfig: %w", err)
+	}
+	dir, err := daemon.Dir()
+	if err != nil {
+		return err
+	}
+	o.files = daemon.FilesOf(dir, daemon.Identity(cfg))
+	return nil
+}
+
+// Validate checks the flags.
+func (o *ServeControlOptions) Validate() error {
+	if o.stop && o.Timeout <= 0 {
+		return fmt.Errorf("invalid --timeout %s: want more than 0", o.Timeout)
+	}
+	return nil
+}
+
+// Run prints the status, or stops the daemon.
+func (o *ServeControlOptions) Run(ctx context.Context) error {
+	info, err := daemon.Running(o.files)
+	if err != nil {
+		return err
+	}
+	if o.stop {
+		return o.stopDaemon(ctx, info)
+	}
+	return o.status(ctx, info)
+}
+
+func (o *ServeControlOptions) status(ctx context.Context, info daemon.Info) error {
+	st, err := daemon.ReadStatus(ctx, o.files)
+	if err != nil {
+		return fmt.Errorf("asking the daemon pid %d at %s: %w", info.PID, info.Server, err)
+	}
+	fmt.Fprintf(o.Out, "Daemon pid %d at %s since %s\nkubeconfig: %s\n\n", info.PID, info.Server, info.Started.Format(time.RFC3339), o.files.Kubeconfig)
+	rows := make([][]string, 0, len(st.Resources))
+	for _, s := range st.Resources {
+		name := s.Resource
+		if s.Namespace != "" {
+			name += " -n " + s.Namespace
+		}
+		rows = append(rows, []string{name, strconv.Itoa(s.Objects), s.ResourceVersion,
+			strconv.FormatInt(s.Watchers, 10), strconv.FormatInt(s.EventsSent, 10), formatLag(s.LagSeconds)})
+	}
+	if err := output.PlainTable(o.Out, []string{"RESOURCE", "OBJECTS", "RESOURCEVERSION", "WATCHERS", "EVENTS SENT", "LAG"}, rows); err != nil {
+		return err
+	}
+	if len(st.Controllers) == 0 {
+		return nil
+	}
+	rows = rows[:0]
+	for _, c := range st.Controllers {
+		rows = append(rows, []string{c.Name, strconv.FormatBool(c.Ready), strconv.FormatUint(c.Reconciles, 10)})
+	}
+	fmt.Fprintln(o.Out)
+	return output.PlainTable(o.Out, []string{"CONTROLLER", "READY", "RECONCILES"}, rows)
+}
+
+// formatLag writes a lag in seconds as a short duration: 0s, 850µs, 3.2ms,
+// 1.5s.
+func formatLag(seconds float64) string {
+	return output.ShortDuration(time.Duration(seconds * float64(time.Second)))
+}
+
+// stopDaemon stops the daemon (daemon.Stop) and says so.
+func (o *ServeControlOptions) stopDaemon(ctx context.Context, info daemon.Info) error {
+	err := daemon.Stop(ctx, o.files, info, o.Timeout)
+	switch {
+	case err == nil:
+		fmt.Fprintf(o.Out, "Stopped the daemon pid %d at %s\n", info.PID, info.Server)
+		return nil
+	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		return cli.ErrInterrupted
+	}
+	return err
+}
