@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/discovery"
 
@@ -121,55 +119,20 @@ func completeKinds(dc discovery.DiscoveryInterface, toComplete string) []cobra.C
 	if i := strings.LastIndex(toComplete, ","); i >= 0 {
 		done, last = toComplete[:i+1], toComplete[i+1:]
 	}
-	names := kindNames(lists)
+	names := kube.TypedNames(lists)
 	typed := map[string]bool{} // resources the list names already, in any form
 	for _, t := range strings.Split(done, ",") {
-		if i, ok := slices.BinarySearchFunc(names, t, func(k kindName, t string) int { return strings.Compare(k.name, t) }); ok {
-			typed[names[i].resource] = true
+		if i, ok := slices.BinarySearchFunc(names, t, func(k kube.TypedName, t string) int { return strings.Compare(k.Name, t) }); ok {
+			typed[names[i].Resource] = true
 		}
 	}
 	var out []cobra.Completion
 	for _, k := range names {
-		if strings.HasPrefix(k.name, last) && !typed[k.resource] {
-			out = append(out, cobra.CompletionWithDesc(done+k.name, k.kind))
+		if strings.HasPrefix(k.Name, last) && !typed[k.Resource] {
+			out = append(out, cobra.CompletionWithDesc(done+k.Name, k.Kind))
 		}
 	}
 	return out
-}
-
-// kindName is one way to name a resource on the command line.
-type kindName struct {
-	name     string // configmaps, cm, deployments.apps
-	kind     string // ConfigMap
-	resource string // the resource it names, as plural.group
-}
-
-// kindNames lists, for every resource that can be listed and watched, its
-// plural, its short names and, outside the core group, plural.group, sorted
-// by name without duplicates.
-func kindNames(lists []*metav1.APIResourceList) []kindName {
-	var out []kindName
-	for _, l := range lists {
-		gv, err := schema.ParseGroupVersion(l.GroupVersion)
-		if err != nil {
-			continue
-		}
-		for _, r := range l.APIResources {
-			if strings.Contains(r.Name, "/") || !slices.Contains(r.Verbs, "list") || !slices.Contains(r.Verbs, "watch") {
-				continue // a subresource, or nothing to watch
-			}
-			resource := schema.GroupResource{Group: gv.Group, Resource: r.Name}.String()
-			out = append(out, kindName{r.Name, r.Kind, resource})
-			for _, s := range r.ShortNames {
-				out = append(out, kindName{s, r.Kind, resource})
-			}
-			if gv.Group != "" {
-				out = append(out, kindName{resource, r.Kind, resource})
-			}
-		}
-	}
-	slices.SortStableFunc(out, func(a, b kindName) int { return strings.Compare(a.name, b.name) })
-	return slices.CompactFunc(out, func(a, b kindName) bool { return a.name == b.name })
 }
 
 // ListNames returns up to completionNameLimit names of kind in namespace

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
 // ServeControlOptions are the flags of `serve status` and `serve stop`:
@@ -102,34 +100,7 @@ func (o *ServeControlOptions) status(ctx context.Context, info daemon.Info) erro
 	if err != nil {
 		return fmt.Errorf("asking the daemon pid %d at %s: %w", info.PID, info.Server, err)
 	}
-	fmt.Fprintf(o.Out, "Daemon pid %d at %s since %s\nkubeconfig: %s\n\n", info.PID, info.Server, info.Started.Format(time.RFC3339), o.files.Kubeconfig)
-	rows := make([][]string, 0, len(st.Resources))
-	for _, s := range st.Resources {
-		name := s.Resource
-		if s.Namespace != "" {
-			name += " -n " + s.Namespace
-		}
-		rows = append(rows, []string{name, strconv.Itoa(s.Objects), s.ResourceVersion,
-			strconv.FormatInt(s.Watchers, 10), strconv.FormatInt(s.EventsSent, 10), formatLag(s.LagSeconds)})
-	}
-	if err := output.PlainTable(o.Out, []string{"RESOURCE", "OBJECTS", "RESOURCEVERSION", "WATCHERS", "EVENTS SENT", "LAG"}, rows); err != nil {
-		return err
-	}
-	if len(st.Controllers) == 0 {
-		return nil
-	}
-	rows = rows[:0]
-	for _, c := range st.Controllers {
-		rows = append(rows, []string{c.Name, strconv.FormatBool(c.Ready), strconv.FormatUint(c.Reconciles, 10)})
-	}
-	fmt.Fprintln(o.Out)
-	return output.PlainTable(o.Out, []string{"CONTROLLER", "READY", "RECONCILES"}, rows)
-}
-
-// formatLag writes a lag in seconds as a short duration: 0s, 850µs, 3.2ms,
-// 1.5s.
-func formatLag(seconds float64) string {
-	return output.ShortDuration(time.Duration(seconds * float64(time.Second)))
+	return st.Print(o.Out, info, o.files.Kubeconfig)
 }
 
 // stopDaemon stops the daemon (daemon.Stop) and says so.

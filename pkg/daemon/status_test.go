@@ -1,0 +1,39 @@
+package daemon
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/manager"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
+)
+
+// TestStatusPrint: serve status's tables, the controllers' only when some
+// run, a lag as a short duration.
+func TestStatusPrint(t *testing.T) {
+	info := Info{PID: 42, Server: "https://127.0.0.1:1", Started: time.Date(2026, 12, 3, 6, 0, 0, 0, time.UTC)}
+	st := Status{Resources: []serve.ResourceStatus{
+		{Resource: "configmaps", Objects: 3, ResourceVersion: "812", Watchers: 2, EventsSent: 9, LagSeconds: 0.0032},
+		{Resource: "secrets", Namespace: "web", Objects: 1, ResourceVersion: "800"},
+	}}
+	var b strings.Builder
+	if err := st.Print(&b, info, "/run/x.kubeconfig"); err != nil {
+		t.Fatal(err)
+	}
+	want := "Daemon pid 42 at https://127.0.0.1:1 since 2026-12-03T06:00:00Z\nkubeconfig: /run/x.kubeconfig\n\n" +
+		"RESOURCE         OBJECTS   RESOURCEVERSION   WATCHERS   EVENTS SENT   LAG\n" +
+		"configmaps       3         812               2          9             3.2ms\n" +
+		"secrets -n web   1         800               0          0             0s\n"
+	if got := b.String(); got != want {
+		t.Errorf("printed\n%s\nwant\n%s", got, want)
+	}
+	st.Controllers = []manager.ControllerStatus{{Name: "mirror", Ready: true, Reconciles: 5}}
+	b.Reset()
+	if err := st.Print(&b, info, "k"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(b.String(), "\nCONTROLLER   READY   RECONCILES\nmirror       true    5\n") {
+		t.Errorf("with a controller:\n%s", b.String())
+	}
+}
