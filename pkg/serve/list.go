@@ -72,6 +72,22 @@ func parseListOptions(r *http.Request) (listOptions, *apierrors.StatusError) {
 	return o, nil
 }
 
+// readSelection is what a LIST and a WATCH read alike beside their options:
+// how to write each object (includeObject) and which to keep (a filter of
+// the namespace, the label selector and fieldSel). When ok is false, it
+// has answered the request with the error.
+func readSelection(w http.ResponseWriter, r *http.Request, c *cached, namespace, fieldSel string) (include string, f *filter, ok bool) {
+	if include, ok = includeObject(w, r); !ok {
+		return "", nil, false
+	}
+	f, err := newFilter(c, namespace, r.URL.Query().Get("labelSelector"), fieldSel)
+	if err != nil {
+		writeStatus(w, r, asStatus(err))
+		return "", nil, false
+	}
+	return include, f, true
+}
+
 // list answers a LIST.
 func (h *Handler) list(w http.ResponseWriter, r *http.Request, c *cached, req request) {
 	q := r.URL.Query()
@@ -80,13 +96,8 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request, c *cached, req re
 		writeStatus(w, r, serr)
 		return
 	}
-	include, ok := includeObject(w, r)
+	include, f, ok := readSelection(w, r, c, req.namespace, q.Get("fieldSelector"))
 	if !ok {
-		return
-	}
-	f, err := newFilter(c, req.namespace, q.Get("labelSelector"), q.Get("fieldSelector"))
-	if err != nil {
-		writeStatus(w, r, asStatus(err))
 		return
 	}
 	sn, start, serr := h.listSnapshot(r.Context(), c, opts)
@@ -118,8 +129,8 @@ func (h *Handler) listSnapshot(ctx context.Context, c *cached, opts listOptions)
 	case opts.rv == "" || opts.rv == "0":
 		return c.snapshots.current(c.Source), 0, nil
 	}
-	want, err := strconv.ParseUint(opts.rv, 10, 64)
-	if err != nil {
+	want, ok := store.ParseRV(opts.rv)
+	if !ok {
 		return nil, 0, badRequest("invalid resource version %q", opts.rv)
 	}
 	if opts.match == string(metav1.ResourceVersionMatchExact) {
@@ -130,7 +141,7 @@ func (h *Handler) listSnapshot(ctx context.Context, c *cached, opts listOptions)
 		if sn.rv == opts.rv {
 			return sn, 0, nil
 		}
-		if cur, _ := strconv.ParseUint(sn.rv, 10, 64); want > cur {
+		if cur, _ := store.ParseRV(sn.rv); want > cur {
 			return nil, 0, tooLarge(opts.rv, sn.rv)
 		}
 		return nil, 0, apierrors.NewResourceExpired("The resourceVersion for the provided list is too old.")
@@ -158,8 +169,8 @@ func (h *Handler) expiredContinue(c *cached, tok continueToken) *apierrors.Statu
 // freshWait, else answers tooLarge.
 func waitFor(ctx context.Context, src Source, want uint64, freshWait time.Duration) *apierrors.StatusError {
 	reached := func() bool {
-		cur, err := strconv.ParseUint(src.ResourceVersion(), 10, 64)
-		return err == nil && cur >= want
+		cur, ok := store.ParseRV(src.ResourceVersion())
+		return ok && cur >= want
 	}
 	if reached() {
 		return nil

@@ -63,17 +63,12 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request, c *cached, req r
 		writeStatus(w, r, serr)
 		return
 	}
-	include, ok := includeObject(w, r)
-	if !ok {
-		return
-	}
 	fieldSel := q.Get("fieldSelector")
 	if req.name != "" { // the legacy watch of one object
 		fieldSel = kube.NameFieldSelector(req.name, fieldSel)
 	}
-	f, err := newFilter(c, req.namespace, q.Get("labelSelector"), fieldSel)
-	if err != nil {
-		writeStatus(w, r, asStatus(err))
+	include, f, ok := readSelection(w, r, c, req.namespace, fieldSel)
+	if !ok {
 		return
 	}
 	ctx := r.Context()
@@ -108,8 +103,8 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request, c *cached, req r
 func (h *Handler) subscribe(ctx context.Context, c *cached, f *filter, opts watchOptions, wake chan struct{}) (*store.Subscription[*object.Object], bool, *apierrors.StatusError) {
 	sopts := store.SubscribeOptions{Mode: store.Ordered, Wake: wake, Keep: func(k store.Key) bool { return f.keepsKey(k.Namespace, k.Name) }}
 	if opts.rv != "" && opts.rv != "0" && opts.sendInitialEvents != nil {
-		want, err := strconv.ParseUint(opts.rv, 10, 64)
-		if err != nil {
+		want, ok := store.ParseRV(opts.rv)
+		if !ok {
 			return nil, false, badRequest("invalid resource version %q", opts.rv)
 		}
 		if serr := waitFor(ctx, c.Source, want, h.opts.FreshWait); serr != nil {
@@ -134,7 +129,7 @@ func (h *Handler) subscribe(ctx context.Context, c *cached, f *filter, opts watc
 	}
 	sub, err := c.Source.SubscribeFrom(ctx, opts.rv, sopts)
 	if errors.Is(err, store.ErrTooLarge) {
-		want, _ := strconv.ParseUint(opts.rv, 10, 64)
+		want, _ := store.ParseRV(opts.rv)
 		if serr := waitFor(ctx, c.Source, want, h.opts.FreshWait); serr != nil {
 			return nil, false, serr
 		}
@@ -243,7 +238,7 @@ func (s *watchStream) run(ctx context.Context) {
 // changes share, and rv is older: some may not be written yet.
 func (s *watchStream) bookmarkRV(rv string) (string, bool) {
 	switch {
-	case maxRV(rv, s.lastRV) == rv:
+	case store.MaxRV(rv, s.lastRV) == rv:
 		return rv, true
 	case s.lastLive:
 		return s.lastRV, true
@@ -278,7 +273,7 @@ func (s *watchStream) drain() bool {
 				s.ww.objectEvent("DELETED", withResourceVersion(ch.Object, ch.ResourceVersion))
 			}
 		}
-		s.lastRV = maxRV(s.lastRV, ch.ResourceVersion)
+		s.lastRV = store.MaxRV(s.lastRV, ch.ResourceVersion)
 		s.lastLive = !ch.At.IsZero()
 		if !s.lastLive && !s.initial && (ch.Type == store.Applied || ch.Type == store.Deleted) {
 			s.relisted = true
@@ -329,17 +324,6 @@ func (s *watchStream) applied(ch store.Change[*object.Object]) {
 	case before:
 		s.ww.objectEvent("DELETED", withResourceVersion(ch.Old, ch.ResourceVersion))
 	}
-}
-
-// maxRV is the larger of two resourceVersions (numbers; a is kept when b
-// is not one).
-func maxRV(a, b string) string {
-	an, aerr := strconv.ParseUint(a, 10, 64)
-	bn, berr := strconv.ParseUint(b, 10, 64)
-	if aerr != nil || (berr == nil && bn > an) {
-		return b
-	}
-	return a
 }
 
 // watchWriter writes watch events, one JSON object a line.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 )
 
 // Errors of SubscribeFrom, as a WATCH endpoint maps them: 410 Gone for
@@ -45,11 +44,6 @@ func newHistory[T Object](n int) *history[T] {
 	return &history[T]{ring: make([]Change[T], n)}
 }
 
-func parseRV(rv string) (uint64, bool) {
-	n, err := strconv.ParseUint(rv, 10, 64)
-	return n, err == nil
-}
-
 // restart empties the window and starts it at a list at rv: the first
 // sync and every relist. A relist's changes are not kept: a resume from
 // before rv is ErrTooOld, as the API server's watch cache empties its
@@ -58,7 +52,7 @@ func parseRV(rv string) (uint64, bool) {
 // own (was, rv: see diff), so a resume from one of them could not tell
 // which of the changes that share it the subscriber saw.
 func (h *history[T]) restart(rv string) {
-	base, ok := parseRV(rv)
+	base, ok := ParseRV(rv)
 	h.base, h.valid = base, ok
 	clear(h.ring)
 	h.start, h.size = 0, 0
@@ -69,7 +63,7 @@ func (h *history[T]) add(c Change[T]) {
 	if !h.valid {
 		return
 	}
-	if _, ok := parseRV(c.ResourceVersion); !ok {
+	if _, ok := ParseRV(c.ResourceVersion); !ok {
 		h.valid = false
 		clear(h.ring)
 		h.size = 0
@@ -78,7 +72,7 @@ func (h *history[T]) add(c Change[T]) {
 	n := len(h.ring)
 	if h.size == n {
 		evicted := h.ring[h.start]
-		h.base, _ = parseRV(evicted.ResourceVersion)
+		h.base, _ = ParseRV(evicted.ResourceVersion)
 		h.ring[h.start] = c
 		h.start = (h.start + 1) % n
 		return
@@ -95,7 +89,7 @@ func (h *history[T]) since(from uint64) ([]Change[T], error) {
 	var out []Change[T]
 	for i := range h.size {
 		c := h.ring[(h.start+i)%len(h.ring)]
-		if rv, _ := parseRV(c.ResourceVersion); rv > from {
+		if rv, _ := ParseRV(c.ResourceVersion); rv > from {
 			out = append(out, c)
 		}
 	}
@@ -112,7 +106,7 @@ func (h *history[T]) since(from uint64) ([]Change[T], error) {
 // ErrInvalidResourceVersion when rv is not a number. The caller closes the
 // subscription or ends ctx.
 func (s *Store[T]) SubscribeFrom(ctx context.Context, rv string, opts SubscribeOptions) (*Subscription[T], error) {
-	from, ok := parseRV(rv)
+	from, ok := ParseRV(rv)
 	if !ok {
 		return nil, fmt.Errorf("%w: %q", ErrInvalidResourceVersion, rv)
 	}
@@ -125,7 +119,7 @@ func (s *Store[T]) SubscribeFrom(ctx context.Context, rv string, opts SubscribeO
 	default:
 		return nil, ErrNotSynced
 	}
-	if cur, ok := parseRV(s.rv); ok && from > cur {
+	if cur, ok := ParseRV(s.rv); ok && from > cur {
 		return nil, fmt.Errorf("%w: %s is newer than %s", ErrTooLarge, rv, s.rv)
 	}
 	if s.history == nil {

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -220,7 +219,7 @@ func diff[T Object](old map[Key]T, relist *relistBuffer[T], was, rv string, agai
 	}
 	if again {
 		slices.SortStableFunc(changes[deleted:], func(a, b Change[T]) int {
-			return compareRVs(a.Object.GetResourceVersion(), b.Object.GetResourceVersion())
+			return CompareRV(a.Object.GetResourceVersion(), b.Object.GetResourceVersion())
 		})
 	}
 	return changes
@@ -234,22 +233,6 @@ func (s *Store[T]) isSynced() bool {
 	default:
 		return false
 	}
-}
-
-// compareRVs orders resourceVersions as numbers; one that is not a number
-// sorts after those that are, as equal to any other.
-func compareRVs(a, b string) int {
-	an, aok := parseRV(a)
-	bn, bok := parseRV(b)
-	switch {
-	case aok && bok:
-		return cmp.Compare(an, bn)
-	case aok:
-		return -1
-	case bok:
-		return 1
-	}
-	return 0
 }
 
 func (s *Store[T]) apply(obj T, rv string) {
