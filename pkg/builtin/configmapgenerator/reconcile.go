@@ -63,24 +63,8 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	if err != nil {
 		return controller.Result{}, fmt.Errorf("encoding the apply configuration of ConfigMap %s/%s: %w", desired.Namespace, desired.Name, err)
 	}
-	// A ConfigMap still as our last apply of ac made it is settled without
-	// decoding it: it is ours, and applying would change nothing. One as
-	// our last apply of another configuration made it is ours to apply.
-	o, ok := r.cms.Get(store.Key{Namespace: gen.Namespace, Name: desired.Name})
-	if same, ours := r.own.settled(req, resourceVersion(o), ac); !same {
-		var current *corev1.ConfigMap
-		if ok {
-			if current, err = controller.Decode[corev1.ConfigMap](o); err != nil {
-				return controller.Result{}, err
-			}
-		}
-		if current != nil && !ControlledBy(current, gen.UID) && !Adoptable(current, r.fieldManager) {
-			return controller.Result{}, r.refuse(ctx, gen, &SpecError{Reason: ReasonNameConflict,
-				Message: fmt.Sprintf("ConfigMap %s exists and is not controlled by this generator: it is left as it is", desired.Name)})
-		}
-		if err := r.applyConfigMap(ctx, req, desired, current, ac, ours); err != nil {
-			return controller.Result{}, err
-		}
+	if err := r.ensureConfigMap(ctx, req, gen, desired, ac); err != nil {
+		return controller.Result{}, err
 	}
 	// The status names the ConfigMap only once the older ones are pruned:
 	// while it names this one, there is nothing to prune and no need to
@@ -98,6 +82,31 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	}
 	r.own.done(req, gen.ResourceVersion, wrote)
 	return controller.Result{}, nil
+}
+
+// ensureConfigMap applies ac, the apply configuration of desired, unless
+// the stored ConfigMap is settled: still as our last apply of ac made it,
+// which needs no decoding (it is ours, and applying would change nothing).
+// One as our last apply of another configuration made it is ours to
+// apply; one that is neither controlled by gen nor adoptable is refused.
+func (r *reconciler) ensureConfigMap(ctx context.Context, req controller.Request, gen *ConfigMapGenerator, desired *corev1.ConfigMap, ac []byte) error {
+	o, ok := r.cms.Get(store.Key{Namespace: gen.Namespace, Name: desired.Name})
+	same, ours := r.own.settled(req, resourceVersion(o), ac)
+	if same {
+		return nil
+	}
+	var current *corev1.ConfigMap
+	if ok {
+		var err error
+		if current, err = controller.Decode[corev1.ConfigMap](o); err != nil {
+			return err
+		}
+	}
+	if current != nil && !ControlledBy(current, gen.UID) && !Adoptable(current, r.fieldManager) {
+		return r.refuse(ctx, gen, &SpecError{Reason: ReasonNameConflict,
+			Message: fmt.Sprintf("ConfigMap %s exists and is not controlled by this generator: it is left as it is", desired.Name)})
+	}
+	return r.applyConfigMap(ctx, req, desired, current, ac, ours)
 }
 
 // idle says whether gen, the stored generator under k, and its ConfigMap
