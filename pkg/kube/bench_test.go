@@ -90,13 +90,13 @@ func wireEvent(t testing.TB) []byte {
 }
 
 // benchScope is what `watch -o json` asks for: managedFields pruned.
-var benchScope = Scope{Namespace: "bench", Prune: object.Prune{ManagedFields: true}}
+var benchScope = Scope{Namespace: "bench", Shape: Shape{Prune: object.Prune{ManagedFields: true}}}
 
 // BenchmarkDecodeList decodes a LIST answer of 1,000 ConfigMaps of 1 KiB
 // from a stream, as Client.List does; ns/op and allocs/op are per LIST.
 func BenchmarkDecodeList(b *testing.B) {
 	body := wireList(b, 1000)
-	d := newDecoding(configMaps, benchScope, new(atomic.Pointer[object.Known]))
+	d := newDecoding(configMaps, benchScope.Shape, new(atomic.Pointer[object.Known]))
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -56,12 +56,27 @@ func NewRESTClient(cfg *rest.Config) (rest.Interface, error) {
 	return c, nil
 }
 
-// Scope is what a Client lists and watches of its resource.
+// Scope is what a Client lists and watches of its resource: which objects
+// (namespace, selectors, names) and, in its Shape, what of each.
 type Scope struct {
 	// Namespace limits a namespaced resource to one namespace; "" is all.
 	Namespace     string
 	LabelSelector string
 	FieldSelector string
+	// Names, when set, keeps only the objects of these names: the server
+	// has a field selector for one name (metadata.name=...), not for
+	// several, so the others are decoded and dropped here.
+	Names []string
+	// Shape is what to ask for and decode of each object read.
+	Shape
+}
+
+// Shape is what a client asks the server for of each object and how it
+// decodes it: the server's Table or the object, whole or its metadata,
+// pruned, packed. Where a Scope says which objects, its Shape says what
+// of them: two readers of one resource with one Scope but another Shape
+// need two reflectors.
+type Shape struct {
 	// Table asks for the server's printer cells with every object.
 	Table bool
 	// MetadataOnly has the server send each object's metadata only, without
@@ -83,10 +98,6 @@ type Scope struct {
 	// live events are printed at once, where packing would cost CPU per
 	// event. Pack packs both.
 	PackLists bool
-	// Names, when set, keeps only the objects of these names: the server
-	// has a field selector for one name (metadata.name=...), not for
-	// several, so the others are decoded and dropped here.
-	Names []string
 }
 
 // NameFieldSelector is the field selector that keeps the object called name
@@ -131,7 +142,7 @@ func NewClient(rc rest.Interface, resource Resource, scope Scope) *Client {
 	c := &Client{rest: rc, scope: scope}
 	c.ep.Store(&endpoint{
 		resource: resource, path: resourcePath(resource, scope.Namespace),
-		decoding: newDecoding(resource, scope, new(atomic.Pointer[object.Known])),
+		decoding: newDecoding(resource, scope.Shape, new(atomic.Pointer[object.Known])),
 	})
 	if len(scope.Names) > 0 {
 		c.names = make(map[string]bool, len(scope.Names))
@@ -176,7 +187,7 @@ func (c *Client) notFound(ctx context.Context, ep *endpoint, err error) {
 	}
 	next := &endpoint{
 		resource: r, path: resourcePath(r, c.scope.Namespace),
-		decoding: newDecoding(r, c.scope, ep.decoding.known),
+		decoding: newDecoding(r, c.scope.Shape, ep.decoding.known),
 	}
 	if c.ep.CompareAndSwap(ep, next) {
 		c.columns.Store(nil) // another version may print other columns

@@ -109,16 +109,16 @@ func TestListRequest(t *testing.T) {
 		wantPath: "/api/v1/configmaps", wantQuery: url.Values{"resourceVersion": {"10"}},
 	}, {
 		name: "everything", resource: deployments,
-		scope:     Scope{Namespace: "ns1", LabelSelector: "app", FieldSelector: "status.phase!=x", Table: true},
+		scope:     Scope{Namespace: "ns1", LabelSelector: "app", FieldSelector: "status.phase!=x", Shape: Shape{Table: true}},
 		opts:      listwatch.ListRequest{Limit: 2, Continue: "c", ResourceVersion: "0"},
 		wantPath:  "/apis/apps/v1/namespaces/ns1/deployments",
 		wantQuery: url.Values{"labelSelector": {"app"}, "fieldSelector": {"status.phase!=x"}, "limit": {"2"}, "continue": {"c"}, "resourceVersion": {"0"}, "includeObject": {"Object"}},
 		wantTable: true,
 	}, {
-		name: "Table", resource: configMaps, scope: Scope{Table: true},
+		name: "Table", resource: configMaps, scope: Scope{Shape: Shape{Table: true}},
 		wantPath: "/api/v1/configmaps", wantQuery: url.Values{"includeObject": {"Object"}}, wantTable: true,
 	}, {
-		name: "Table of metadata", resource: configMaps, scope: Scope{Table: true, MetadataOnly: true},
+		name: "Table of metadata", resource: configMaps, scope: Scope{Shape: Shape{Table: true, MetadataOnly: true}},
 		wantPath: "/api/v1/configmaps", wantQuery: url.Values{"includeObject": {"Metadata"}}, wantTable: true,
 	}}
 	for _, tt := range tests {
@@ -186,7 +186,7 @@ func TestWatchRequest(t *testing.T) {
 			"allowWatchBookmarks": {"true"}, "timeoutSeconds": {"60"}},
 	}, {
 		name: "cluster-scoped with selectors as a Table", resource: namespaces,
-		scope:     Scope{Namespace: "ignored", LabelSelector: "env=prod", FieldSelector: "metadata.name!=kube-system", Table: true},
+		scope:     Scope{Namespace: "ignored", LabelSelector: "env=prod", FieldSelector: "metadata.name!=kube-system", Shape: Shape{Table: true}},
 		opts:      listwatch.WatchRequest{ResourceVersion: "5"},
 		wantPath:  "/api/v1/namespaces",
 		wantQuery: url.Values{"watch": {"1"}, "resourceVersion": {"5"}, "labelSelector": {"env=prod"}, "fieldSelector": {"metadata.name!=kube-system"}, "includeObject": {"Object"}},
@@ -233,14 +233,14 @@ func TestListDecodes(t *testing.T) {
 		wantItems: configMapListItems,
 		wantRV:    "100", wantCont: "tok-1",
 	}, {
-		name: "Table", body: configMapTable, scope: Scope{Table: true},
+		name: "Table", body: configMapTable, scope: Scope{Shape: Shape{Table: true}},
 		wantItems: []item{
 			{apiVersion: "v1", kind: "ConfigMap", namespace: "ns1", name: "a", uid: "ua", rv: "150", cells: `["a",1,"5m"]`},
 			{apiVersion: "v1", kind: "ConfigMap", namespace: "ns1", name: "b", uid: "ub", rv: "160", cells: `["b",0,"1h"]`},
 		},
 		wantRV: "200", wantCont: "tok-2", wantCols: configMapColumns,
 	}, {
-		name: "plain JSON from a server that cannot make a Table", body: configMapList, scope: Scope{Table: true},
+		name: "plain JSON from a server that cannot make a Table", body: configMapList, scope: Scope{Shape: Shape{Table: true}},
 		wantItems: configMapListItems,
 		wantRV:    "100", wantCont: "tok-1",
 	}, {
@@ -275,7 +275,7 @@ func TestListDecodes(t *testing.T) {
 // a Table watch.
 func TestWatchDecodes(t *testing.T) {
 	body := strings.Join([]string{evTableAdded, evTableModified, evTableBookmarkEnd, evExpired}, "\n")
-	c := NewClient(serve(t, &fakeAPI{status: http.StatusOK, body: body}), configMaps, Scope{Table: true})
+	c := NewClient(serve(t, &fakeAPI{status: http.StatusOK, body: body}), configMaps, Scope{Shape: Shape{Table: true}})
 	s, err := c.Watch(t.Context(), listwatch.WatchRequest{SendInitialEvents: true, AllowWatchBookmarks: true})
 	if err != nil {
 		t.Fatalf("Watch: %v", err)
@@ -316,7 +316,7 @@ func TestWatchDecodes(t *testing.T) {
 // skipped; bookmarks and errors still come.
 func TestWatchKeepsNames(t *testing.T) {
 	body := strings.Join([]string{evTableAdded, evTableModified, evTableBookmarkEnd, evExpired}, "\n")
-	c := NewClient(serve(t, &fakeAPI{status: http.StatusOK, body: body}), configMaps, Scope{Table: true, Names: []string{"a", "b"}})
+	c := NewClient(serve(t, &fakeAPI{status: http.StatusOK, body: body}), configMaps, Scope{Names: []string{"a", "b"}, Shape: Shape{Table: true}})
 	s, err := c.Watch(t.Context(), listwatch.WatchRequest{})
 	if err != nil {
 		t.Fatalf("Watch: %v", err)
@@ -393,7 +393,7 @@ func TestServerErrors(t *testing.T) {
 					name += "/Table"
 				}
 				t.Run(name, func(t *testing.T) {
-					c := NewClient(serve(t, &fakeAPI{status: tt.status, body: tt.body}), configMaps, Scope{Table: table})
+					c := NewClient(serve(t, &fakeAPI{status: tt.status, body: tt.body}), configMaps, Scope{Shape: Shape{Table: table}})
 					err := call.call(t, c)
 					if err == nil {
 						t.Fatal("no error")
@@ -432,7 +432,7 @@ func TestRequestsJSONOnly(t *testing.T) {
 	clientfeaturestesting.SetFeatureDuringTest(t, clientfeatures.ClientsAllowCBOR, true)
 	for _, table := range []bool{false, true} {
 		api := &fakeAPI{status: http.StatusOK, body: emptyConfigMapList}
-		c := NewClient(serve(t, api), configMaps, Scope{Table: table})
+		c := NewClient(serve(t, api), configMaps, Scope{Shape: Shape{Table: table}})
 		if _, err := c.List(t.Context(), listwatch.ListRequest{}); err != nil {
 			t.Fatal(err)
 		}
@@ -449,7 +449,7 @@ func TestMetadataOnlyAccept(t *testing.T) {
 	body := `{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"7"},"items":[` +
 		`{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"a","namespace":"ns1","uid":"u1","resourceVersion":"5"}}]}`
 	api := &fakeAPI{status: http.StatusOK, body: body}
-	c := NewClient(serve(t, api), configMaps, Scope{MetadataOnly: true})
+	c := NewClient(serve(t, api), configMaps, Scope{Shape: Shape{MetadataOnly: true}})
 	page, err := c.List(t.Context(), listwatch.ListRequest{})
 	if err != nil {
 		t.Fatalf("List: %v", err)
@@ -461,7 +461,7 @@ func TestMetadataOnlyAccept(t *testing.T) {
 		t.Errorf("page: %d items, resourceVersion %q", len(page.Items), page.ResourceVersion)
 	}
 	watchAPI := &fakeAPI{status: http.StatusOK}
-	s, err := NewClient(serve(t, watchAPI), configMaps, Scope{MetadataOnly: true}).Watch(t.Context(), listwatch.WatchRequest{})
+	s, err := NewClient(serve(t, watchAPI), configMaps, Scope{Shape: Shape{MetadataOnly: true}}).Watch(t.Context(), listwatch.WatchRequest{})
 	if err != nil {
 		t.Fatalf("Watch: %v", err)
 	}

@@ -29,14 +29,14 @@ func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)
 // decoding is how a client decodes objects.
 type decoding struct {
 	decoder *object.Decoder // the objects of LIST answers
-	events  *object.Decoder // the objects of watch events: decoder, or one that does not pack (Scope.PackLists)
+	events  *object.Decoder // the objects of watch events: decoder, or one that does not pack (Shape.PackLists)
 	// known is the lookup that lets unchanged objects be reused (see
 	// Client.Reuse); empty reuses nothing.
 	known *atomic.Pointer[object.Known]
 }
 
-// newDecoding decodes objects of r within s, reusing what known returns.
-func newDecoding(r Resource, s Scope, known *atomic.Pointer[object.Known]) decoding {
+// newDecoding decodes objects of r in shape s, reusing what known returns.
+func newDecoding(r Resource, s Shape, known *atomic.Pointer[object.Known]) decoding {
 	opts := object.DecoderOptions{Prune: s.Prune, APIVersion: r.GVR.GroupVersion().String(), Kind: r.Kind, Pack: s.Pack || s.PackLists}
 	d := decoding{decoder: object.NewDecoder(opts), known: known}
 	d.events = d.decoder

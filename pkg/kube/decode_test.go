@@ -186,7 +186,7 @@ func TestDecodePage(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			page, cols, err := decodePage([]byte(tt.body), decodingOf(tt.resource, Scope{Prune: tt.prune}))
+			page, cols, err := decodePage([]byte(tt.body), decodingOf(tt.resource, Scope{Shape: Shape{Prune: tt.prune}}))
 			if err != nil {
 				t.Fatalf("decodePage: %v", err)
 			}
@@ -297,8 +297,8 @@ func TestPackLists(t *testing.T) {
 		scope                   Scope
 		listPacked, eventPacked bool
 	}{
-		{"PackLists", Scope{PackLists: true}, true, false},
-		{"Pack", Scope{Pack: true}, true, true},
+		{"PackLists", Scope{Shape: Shape{PackLists: true}}, true, false},
+		{"Pack", Scope{Shape: Shape{Pack: true}}, true, true},
 		{"neither", Scope{}, false, false},
 	}
 	for _, tt := range tests {

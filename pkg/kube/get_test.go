@@ -31,9 +31,9 @@ func TestGet(t *testing.T) {
 	}{
 		{"object", oneConfigMap, Scope{Namespace: "ns1", LabelSelector: "a=b", FieldSelector: "metadata.name=a"}, "application/json",
 			item{apiVersion: "v1", kind: "ConfigMap", namespace: "ns1", name: "a", uid: "ua", rv: "10"}, nil},
-		{"metadata", oneMetadata, Scope{Namespace: "ns1", MetadataOnly: true}, metadataAccept,
+		{"metadata", oneMetadata, Scope{Namespace: "ns1", Shape: Shape{MetadataOnly: true}}, metadataAccept,
 			item{apiVersion: "meta.k8s.io/v1", kind: "PartialObjectMetadata", namespace: "ns1", name: "a", uid: "ua", rv: "10"}, nil},
-		{"Table", oneRow, Scope{Namespace: "ns1", Table: true, MetadataOnly: true}, tableAccept,
+		{"Table", oneRow, Scope{Namespace: "ns1", Shape: Shape{Table: true, MetadataOnly: true}}, tableAccept,
 			item{apiVersion: "v1", kind: "ConfigMap", namespace: "ns1", name: "a", uid: "ua", rv: "150", cells: `["a",1,"5m"]`}, configMapColumns},
 	}
 	for _, tt := range tests {

@@ -92,7 +92,7 @@ func TestStream(t *testing.T) {
 		{"CRLF and spaces", "\r\n  "},
 	} {
 		t.Run(sep.name, func(t *testing.T) {
-			c := NewClient(nil, configMaps, Scope{Table: true})
+			c := NewClient(nil, configMaps, Scope{Shape: Shape{Table: true}})
 			s := newTestStream(strings.Join(events, sep.sep)+sep.sep, c)
 			defer s.Close()
 			evs, err := readAll(t, s)
@@ -135,7 +135,7 @@ func fmtEvents(gs []got) string {
 func TestStreamPrunes(t *testing.T) {
 	const ev = `{"type":"ADDED","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"a","resourceVersion":"1","managedFields":[{}],
 		"annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{}","keep":"me"}}}}`
-	s := newTestStream(ev, NewClient(nil, configMaps, Scope{Prune: object.Prune{ManagedFields: true, LastApplied: true}}))
+	s := newTestStream(ev, NewClient(nil, configMaps, Scope{Shape: Shape{Prune: object.Prune{ManagedFields: true, LastApplied: true}}}))
 	defer s.Close()
 	e, err := s.Next()
 	if err != nil {
@@ -250,7 +250,7 @@ func TestStreamDoesNotAliasFrame(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newTestStream(tt.first+"\n"+tt.second, NewClient(nil, configMaps, Scope{Table: true}))
+			s := newTestStream(tt.first+"\n"+tt.second, NewClient(nil, configMaps, Scope{Shape: Shape{Table: true}}))
 			defer s.Close()
 			first, err := s.Next()
 			if err != nil {

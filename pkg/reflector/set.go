@@ -25,7 +25,7 @@ type SetOptions struct {
 	Hooks Hooks
 	// Scope, if set, rewrites the scope of every Acquire before it is
 	// looked up: a daemon that serves Tables from packed objects makes its
-	// controllers' leases ask for the same (kube.Scope{Table: true, Pack:
+	// controllers' leases ask for the same (kube.Shape{Table: true, Pack:
 	// true}), so that they share its reflectors, one watch per kind.
 	Scope func(kube.Scope) kube.Scope
 	// History is how many of its latest changes each reflector's store

@@ -51,7 +51,7 @@ func TestSetSharesOneReflector(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	f := newFakeServer(cm("a", "x"), cm("b", "y"))
 	set := NewSet(SetOptions{NewClient: f.newClient})
-	scope := kube.Scope{Table: true}
+	scope := kube.Scope{Shape: kube.Shape{Table: true}}
 	var leases []*Lease
 	for range 3 {
 		leases = append(leases, set.Acquire(configMaps, scope))
@@ -180,9 +180,9 @@ func TestCovers(t *testing.T) {
 		{"another namespace", kube.Scope{Namespace: "a"}, kube.Scope{Namespace: "b"}, true, false},
 		{"other selectors", kube.Scope{}, kube.Scope{Namespace: "a", LabelSelector: "x=y"}, true, false},
 		{"same selectors", kube.Scope{LabelSelector: "x=y"}, kube.Scope{Namespace: "a", LabelSelector: "x=y"}, true, true},
-		{"Table on and off differ", kube.Scope{}, kube.Scope{Namespace: "a", Table: true}, true, false},
-		{"Pack differs", kube.Scope{Pack: true}, kube.Scope{Namespace: "a"}, true, false},
-		{"Prune differs", kube.Scope{}, kube.Scope{Namespace: "a", Prune: object.Prune{ManagedFields: true}}, true, false},
+		{"Table on and off differ", kube.Scope{}, kube.Scope{Namespace: "a", Shape: kube.Shape{Table: true}}, true, false},
+		{"Pack differs", kube.Scope{Shape: kube.Shape{Pack: true}}, kube.Scope{Namespace: "a"}, true, false},
+		{"Prune differs", kube.Scope{}, kube.Scope{Namespace: "a", Shape: kube.Shape{Prune: object.Prune{ManagedFields: true}}}, true, false},
 		{"a Names filter is not covered", kube.Scope{}, kube.Scope{Namespace: "a", Names: []string{"x", "y"}}, true, false},
 		{"the same Names filter is the same scope", kube.Scope{Names: []string{"x", "y"}}, kube.Scope{Names: []string{"x", "y"}}, true, true},
 		{"cluster-scoped: the namespace means nothing", kube.Scope{Namespace: "a"}, kube.Scope{Namespace: "b"}, false, true},
@@ -313,7 +313,7 @@ func TestLeaseSubscribeFrom(t *testing.T) {
 func TestSetScopeRewrite(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	f := newFakeServer(cm("a", "x"), cm("b", "y"))
-	served := kube.Scope{Table: true, Pack: true}
+	served := kube.Scope{Shape: kube.Shape{Table: true, Pack: true}}
 	set := NewSet(SetOptions{NewClient: f.newClient, Scope: func(s kube.Scope) kube.Scope {
 		s.Table, s.Pack = true, true
 		return s
@@ -342,8 +342,8 @@ func TestSetExpect(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	slim := object.Prune{MetadataOnlyUnless: `"Gen"`, ManagedFields: true}
 	managed := object.Prune{ManagedFields: true, LastApplied: true}
-	all := func(p object.Prune) kube.Scope { return kube.Scope{Prune: p} }
-	inA := func(p object.Prune) kube.Scope { return kube.Scope{Namespace: "a", Prune: p} }
+	all := func(p object.Prune) kube.Scope { return kube.Scope{Shape: kube.Shape{Prune: p}} }
+	inA := func(p object.Prune) kube.Scope { return kube.Scope{Namespace: "a", Shape: kube.Shape{Prune: p}} }
 	tests := []struct {
 		name       string
 		expect     []kube.Scope

@@ -154,7 +154,7 @@ func newFixtureOpts(t testing.TB, history int, opts Options, objects ...*object.
 	t.Helper()
 	f := &fakeServer{objects: objects, rv: "10", events: make(chan listwatch.WatchEvent[*object.Object]), watches: make(chan struct{}, 10)}
 	set := reflector.NewSet(reflector.SetOptions{NewClient: f.newClient, History: history})
-	lease := set.Acquire(configMaps, kube.Scope{Table: true})
+	lease := set.Acquire(configMaps, kube.Scope{Shape: kube.Shape{Table: true}})
 	ctx, cancel := context.WithTimeout(t.Context(), patience)
 	defer cancel()
 	if err := reflector.WaitForSync(ctx, lease); err != nil {

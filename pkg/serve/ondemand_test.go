@@ -110,7 +110,7 @@ func newOnDemandFixtureWith(t *testing.T, opts OnDemand, discovered ...metav1.AP
 			fx.mu.Lock()
 			fx.namespaces = append(fx.namespaces, namespace)
 			fx.mu.Unlock()
-			return Started{Source: fx.set.Acquire(res, kube.Scope{Namespace: namespace, Table: true})}, nil
+			return Started{Source: fx.set.Acquire(res, kube.Scope{Namespace: namespace, Shape: kube.Shape{Table: true}})}, nil
 		},
 		Changed: func(rs []kube.Resource) {
 			fx.mu.Lock()
@@ -274,7 +274,7 @@ func TestGivenNamespace(t *testing.T) {
 	fx := newOnDemandFixture(t, discoveredConfigMaps)
 	fx.f.objects = []*object.Object{cm(t, "a", "x", 5)}
 	fx.allErr = apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "", errString("every namespace"))
-	lease := fx.set.Acquire(configMaps, kube.Scope{Namespace: "a", Table: true})
+	lease := fx.set.Acquire(configMaps, kube.Scope{Namespace: "a", Shape: kube.Shape{Table: true}})
 	t.Cleanup(lease.Release)
 	if err := reflector.WaitForSync(t.Context(), lease); err != nil {
 		t.Fatal(err)

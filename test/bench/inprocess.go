@@ -31,13 +31,13 @@ var configMaps = kube.Resource{GVR: corev1.SchemeGroupVersion.WithResource("conf
 
 // newStoreClient is the client kubectl-reflect's store is fed from: the
 // namespace's objects of resource, pruned of managedFields and last-applied,
-// and packed as long-lived stores keep them (kube.Scope.Pack).
+// and packed as long-lived stores keep them (kube.Shape.Pack).
 func newStoreClient(cfg *rest.Config, resource kube.Resource, namespace string) (*kube.Client, error) {
 	rc, err := kube.NewRESTClient(cfg)
 	if err != nil {
 		return nil, err
 	}
-	scope := kube.Scope{Namespace: namespace, Prune: object.Prune{ManagedFields: true, LastApplied: true}, Pack: true}
+	scope := kube.Scope{Namespace: namespace, Shape: kube.Shape{Prune: object.Prune{ManagedFields: true, LastApplied: true}, Pack: true}}
 	return kube.NewClient(rc, resource, scope), nil
 }
 

@@ -16,7 +16,7 @@ var whatLimitsUs = map[string]string{
 	"watch.time.managed":   "managedFields kept: more bytes decoded and printed, as kubectl prints them.",
 	"watch.time.name":      "Process start and the LIST of metadata only (a PartialObjectMetadataList; kubectl lists whole objects); printing a name is cheap on both sides.",
 	"watch.rss": "The binary's resident pages (it links kubectl's libraries; package init touches about 35 MiB) and the store, " +
-		"which keeps every listed object's pruned JSON, packed (kube.Scope.PackLists), for the watch that follows, " +
+		"which keeps every listed object's pruned JSON, packed (kube.Shape.PackLists), for the watch that follows, " +
 		"with the GC's headroom (GOGC=50).",
 	"watch.rss.now": "As the peak row, less the buffers of decoding.",
 	"live.cpu": "Each event is read as JSON, decoded into the store's object and encoded as JSON again; at this rate the " +

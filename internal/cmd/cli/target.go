@@ -279,22 +279,19 @@ func (t *Target) NamesOf(src Source) []string {
 	return names
 }
 
-// Scope is what the command reads of res: read (what it prints: the
-// printer cells with the objects' metadata or whole objects, pruned as
-// read.Prune says) within its namespace and selectors. One name narrows
+// Scope is what the command reads of src: objects of the shape read says
+// (what it prints: the printer cells with the objects' metadata or whole
+// objects, pruned as read.Prune says) within its namespace and selectors. One name narrows
 // the list with a field selector; several are kept by the client
 // (kube.Scope.Names). Whole objects (not a table's metadata) are packed
-// when they come in a LIST (kube.Scope.PackLists): the list is what holds
+// when they come in a LIST (kube.Shape.PackLists): the list is what holds
 // the command's memory (a fifth less at 1 KiB of random text per
 // ConfigMap), for a few microseconds per object listed. Those of watch
 // events are kept as they came: packing and unpacking would be an eighth
 // of watch's CPU per live event.
-func (t *Target) Scope(src Source, read kube.Scope) kube.Scope {
-	scope := kube.Scope{
-		Namespace: src.Namespace, LabelSelector: t.LabelSelector, FieldSelector: t.FieldSelector,
-		Table: read.Table, MetadataOnly: read.MetadataOnly, Prune: read.Prune,
-		PackLists: wholeObjects(read),
-	}
+func (t *Target) Scope(src Source, read kube.Shape) kube.Scope {
+	read.PackLists = wholeObjects(read)
+	scope := kube.Scope{Namespace: src.Namespace, LabelSelector: t.LabelSelector, FieldSelector: t.FieldSelector, Shape: read}
 	switch names := t.NamesOf(src); len(names) {
 	case 0:
 	case 1:
@@ -307,15 +304,15 @@ func (t *Target) Scope(src Source, read kube.Scope) kube.Scope {
 
 // wholeObjects says whether a command that reads read holds whole objects,
 // not their metadata (a table's cells and metadata, or names).
-func wholeObjects(read kube.Scope) bool { return !read.MetadataOnly }
+func wholeObjects(read kube.Shape) bool { return !read.MetadataOnly }
 
 // Acquire starts the command's reflectors, one per source (a resource in
 // a namespace), from a reflector.Set of its own with setOpts (their
 // watcher options, hooks and stores; Acquire sets the clients), each
-// reading what read says (see scope), and returns their leases in the
+// reading what read says (see Scope), and returns their leases in the
 // order of t.sources, and a function that releases them all (and waits for
 // the reflectors to stop).
-func (t *Target) Acquire(setOpts reflector.SetOptions, read kube.Scope) ([]*reflector.Lease, func(), error) {
+func (t *Target) Acquire(setOpts reflector.SetOptions, read kube.Shape) ([]*reflector.Lease, func(), error) {
 	newClient, err := t.newClients()
 	if err != nil {
 		return nil, nil, err

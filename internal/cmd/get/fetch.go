@@ -24,7 +24,7 @@ func (o *GetOptions) byName(tg cli.Wanted, err error) bool {
 // each, at the API server, as kubectl get does: a snapshot per name in the
 // order given, holding the object or the GET's error (a NotFound too: the
 // server's words, which missing leaves out under --ignore-not-found).
-func (o *GetOptions) fetch(ctx context.Context, tg cli.Wanted, read kube.Scope) []snapshot {
+func (o *GetOptions) fetch(ctx context.Context, tg cli.Wanted, read kube.Shape) []snapshot {
 	rc, err := kube.NewRESTClient(o.Config)
 	if err != nil {
 		return []snapshot{{res: tg.Resource, err: err}}

@@ -36,7 +36,7 @@ type snapshot struct {
 func (o *GetOptions) Run(ctx context.Context) error {
 	// A table is cells and metadata, and a name is metadata, unless
 	// --sort-by reads the objects.
-	read := kube.Scope{
+	read := kube.Shape{
 		Table:        o.serverColumns(),
 		MetadataOnly: (o.humanReadable() || o.namesOnly()) && o.sortBy() == "",
 		Prune:        object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields},
@@ -75,7 +75,7 @@ func (o *GetOptions) Run(ctx context.Context) error {
 // or, with --subresource, what a GET of each named object's subresource
 // answers (no store holds subresources). Interrupted, it returns
 // cli.ErrInterrupted: get prints nothing half-read.
-func (o *GetOptions) read(ctx context.Context, read kube.Scope) ([]snapshot, error) {
+func (o *GetOptions) read(ctx context.Context, read kube.Shape) ([]snapshot, error) {
 	if o.Subresource != "" { // resource arguments only: -f reads the objects
 		var snaps []snapshot
 		for _, tg := range o.Targets {
@@ -134,7 +134,7 @@ func (o *GetOptions) sync(ctx context.Context, leases []*reflector.Lease) map[*r
 // snapshots takes what get prints of each target, in the order given: the
 // objects its store holds, or, when its list failed, the error, or what
 // GETs of its names read (fetch) where kubectl's GETs could succeed.
-func (o *GetOptions) snapshots(ctx context.Context, leases []*reflector.Lease, failed map[*reflector.Lease]error, read kube.Scope) []snapshot {
+func (o *GetOptions) snapshots(ctx context.Context, leases []*reflector.Lease, failed map[*reflector.Lease]error, read kube.Shape) []snapshot {
 	var snaps []snapshot
 	for _, tg := range o.Targets {
 		if tg.Err != nil {

@@ -64,9 +64,9 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 
 // read is what watch reads of each object: a table's rows are cells and
 // metadata (watch never sorts), and a name is metadata.
-func (o *WatchOptions) read() kube.Scope {
+func (o *WatchOptions) read() kube.Shape {
 	table := !o.Diff && o.PrintFlags.Table()
-	return kube.Scope{
+	return kube.Shape{
 		Table: table && !o.NoServerPrint, MetadataOnly: table || !o.Diff && o.PrintFlags.Format() == "name",
 		Prune: object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields},
 	}

@@ -82,7 +82,7 @@ func newController(env builtin.Env, k kind, manager string) (*controller.Control
 // other object (most Secrets of a cluster) a reconcile reads only that it
 // stands where a copy would go, so the store keeps its metadata only.
 func inputScope() kube.Scope {
-	return kube.Scope{Prune: object.Prune{MetadataOnlyUnless: `"` + prefix}}
+	return kube.Scope{Shape: kube.Shape{Prune: object.Prune{MetadataOnlyUnless: `"` + prefix}}}
 }
 
 // copyToSource maps an object whose reflects annotation names a source to
