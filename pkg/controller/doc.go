@@ -5,13 +5,14 @@
 // the daemon), so two controllers that read ConfigMaps open one WATCH.
 //
 // Map of the package:
-//   - types.go: Request, Result, Reconciler, Mapper, Trigger, Options: the
-//     contract between the runner and a reconciler.
+//   - types.go: Request, Result, Reconciler, Mapper, Trigger: the contract
+//     between the runner and a reconciler (Options, how it runs, are in
+//     builder.go).
 //   - input.go: Input, a controller's read-only view of one shared store
 //     (For, Owns or Watches): Get, List, InNamespace (from the store's
 //     namespace index), and Decode into a typed object.
 //   - builder.go: Builder (For, Owns, Watches, Build). Every input's store
-//     keeps its objects packed (kube.Scope.Pack): it lives as long as the
+//     keeps its objects packed (kube.Shape.Pack): it lives as long as the
 //     controller, and most of what it holds is never read. Inputs tell the
 //     Set what they expect (reflector.Set.Expect), so that controllers
 //     that prune a kind differently still share one watch of it.

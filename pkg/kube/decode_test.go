@@ -115,7 +115,7 @@ func TestDecodePage(t *testing.T) {
 		wantCont    string
 		wantCols    []object.Column
 		wantManaged []bool // metadata.managedFields kept, per item; nil: not checked
-		bug         string // non-empty: known to fail, skipped
+		bug         string // non-empty: the fixed bug this case keeps fixed
 	}{{
 		name: "v1 List of a core resource", resource: configMaps, body: configMapList,
 		wantItems: []item{
@@ -207,7 +207,7 @@ func TestDecodePageMalformed(t *testing.T) {
 	tests := []struct {
 		name string
 		body string
-		bug  string // non-empty: the case is known to decode without an error
+		bug  string // non-empty: the fixed bug this case keeps fixed (it once decoded without an error)
 	}{
 		{name: "item is a number", body: `{"kind":"List","items":[1]}`},
 		{name: "item is a string", body: `{"kind":"List","items":["x"]}`},
