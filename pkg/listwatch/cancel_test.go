@@ -3,6 +3,7 @@ package listwatch
 import (
 	"context"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	testingclock "k8s.io/utils/clock/testing"
@@ -62,48 +63,53 @@ func TestCancel(t *testing.T) {
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(t.Context())
-			defer cancel()
-			c := newScriptedClient(t, cancel, tc.script...)
-			fc := testingclock.NewFakeClock(time.Unix(0, 0)) // nobody steps it: sleeps last until cancelled
-			opts := tc.opts
-			opts.Clock = fc
-			var events []string
-			w := New[obj](c, opts)
-			if tc.ready == nil && tc.cancelIn == 0 {
-				cancel()
-			}
-			done := make(chan error, 1)
-			go func() {
-				done <- w.Run(ctx, func(ctx context.Context, ev Event[obj]) error {
-					events = append(events, show(ev))
-					if ev.Type == tc.cancelIn {
-						cancel()
-						return ctx.Err()
-					}
-					return nil
-				})
-			}()
-			if tc.ready != nil {
-				waitFor(t, "Run to block", func() bool { return tc.ready(c, fc) })
-				cancel()
-			}
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Errorf("Run = %v, want nil", err)
+			synctest.Test(t, func(t *testing.T) {
+				ctx, cancel := context.WithCancel(t.Context())
+				defer cancel()
+				c := newScriptedClient(t, cancel, tc.script...)
+				fc := testingclock.NewFakeClock(time.Unix(0, 0)) // nobody steps it: sleeps last until cancelled
+				opts := tc.opts
+				opts.Clock = fc
+				var events []string
+				w := New[obj](c, opts)
+				if tc.ready == nil && tc.cancelIn == 0 {
+					cancel()
 				}
-			case <-time.After(5 * time.Second):
-				t.Fatal("Run did not return within 5s of cancel")
-			}
-			if n := c.openStreams(); n != 0 {
-				t.Errorf("%d stream(s) left open", n)
-			}
-			if c.ranOut() || c.unused() != 0 {
-				t.Errorf("script: ran out %v, %d steps unused", c.ranOut(), c.unused())
-			}
-			diff(t, "calls", c.recorded(), tc.wantCalls)
-			diff(t, "events", events, tc.wantEvents)
+				done := make(chan error, 1)
+				go func() {
+					done <- w.Run(ctx, func(ctx context.Context, ev Event[obj]) error {
+						events = append(events, show(ev))
+						if ev.Type == tc.cancelIn {
+							cancel()
+							return ctx.Err()
+						}
+						return nil
+					})
+				}()
+				if tc.ready != nil {
+					synctest.Wait() // Run blocks
+					if !tc.ready(c, fc) {
+						t.Fatal("Run is blocked elsewhere than the case says")
+					}
+					cancel()
+				}
+				select {
+				case err := <-done:
+					if err != nil {
+						t.Errorf("Run = %v, want nil", err)
+					}
+				case <-time.After(5 * time.Second):
+					t.Fatal("Run did not return within 5s of cancel")
+				}
+				if n := c.openStreams(); n != 0 {
+					t.Errorf("%d stream(s) left open", n)
+				}
+				if c.ranOut() || c.unused() != 0 {
+					t.Errorf("script: ran out %v, %d steps unused", c.ranOut(), c.unused())
+				}
+				diff(t, "calls", c.recorded(), tc.wantCalls)
+				diff(t, "events", events, tc.wantEvents)
+			})
 		})
 	}
 }

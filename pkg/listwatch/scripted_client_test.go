@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -405,79 +406,72 @@ func show(ev Event[obj]) string {
 // records options, cancels when the script runs out, and its streams honour
 // Close and the watch's context.
 func TestScriptedClient(t *testing.T) {
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	c := newScriptedClient(t, cancel,
-		listOK("10", "c1", "a"),
-		watchOK(block, added("b", "11")),
-		watchOK(eof),
-	)
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		c := newScriptedClient(t, cancel,
+			listOK("10", "c1", "a"),
+			watchOK(block, added("b", "11")),
+			watchOK(eof),
+		)
 
-	page, err := c.List(ctx, ListRequest{Limit: 5, Continue: "x"})
-	if err != nil || page.Continue != "c1" || len(page.Items) != 1 {
-		t.Fatalf("List = %+v, %v", page, err)
-	}
-	s, err := c.Watch(ctx, WatchRequest{ResourceVersion: "10", AllowWatchBookmarks: true, TimeoutSeconds: 7})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ev, err := s.Next(); err != nil || ev.Object.Name != "b" {
-		t.Fatalf("Next = %+v, %v", ev, err)
-	}
-	done := make(chan error, 1)
-	go func() { _, err := s.Next(); done <- err }()
-	waitFor(t, "the stream to block", c.blockedStream)
-	s.Close()
-	if err := <-done; !errors.Is(err, errStreamClosed) {
-		t.Fatalf("blocked Next after Close = %v, want errStreamClosed", err)
-	}
-	if _, err := s.Next(); !errors.Is(err, errStreamClosed) {
-		t.Fatalf("Next after Close = %v, want errStreamClosed", err)
-	}
-
-	s2, _ := c.Watch(ctx, WatchRequest{})
-	for range 2 {
-		if _, err := s2.Next(); !errors.Is(err, io.EOF) {
-			t.Fatalf("Next at the end = %v, want io.EOF", err)
+		page, err := c.List(ctx, ListRequest{Limit: 5, Continue: "x"})
+		if err != nil || page.Continue != "c1" || len(page.Items) != 1 {
+			t.Fatalf("List = %+v, %v", page, err)
 		}
-	}
-	if c.openStreams() != 1 {
-		t.Fatalf("openStreams = %d, want 1", c.openStreams())
-	}
-	s2.Close()
-
-	if _, err := c.List(ctx, ListRequest{}); !errors.Is(err, context.Canceled) || !c.ranOut() || ctx.Err() == nil {
-		t.Fatalf("List past the script = %v (ranOut %v, ctx %v)", err, c.ranOut(), ctx.Err())
-	}
-	want := []call{
-		{Kind: listCall, List: ListRequest{Limit: 5, Continue: "x"}},
-		{Kind: watchCall, Watch: WatchRequest{ResourceVersion: "10", AllowWatchBookmarks: true, TimeoutSeconds: 7}},
-		{Kind: watchCall},
-		{Kind: listCall},
-	}
-	if got := c.rawCalls(); !reflect.DeepEqual(got, want) {
-		t.Fatalf("calls = %+v\nwant %+v", got, want)
-	}
-
-	// A blocked Next also returns when the watch's context ends.
-	ctx2, cancel2 := context.WithCancel(t.Context())
-	s3 := c.newStream(ctx2, nil, block)
-	go func() { _, err := s3.Next(); done <- err }()
-	cancel2()
-	if err := <-done; !errors.Is(err, context.Canceled) {
-		t.Fatalf("blocked Next after cancel = %v, want context.Canceled", err)
-	}
-	s3.Close()
-}
-
-// waitFor polls cond until it holds, failing the test after 5s.
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
+		s, err := c.Watch(ctx, WatchRequest{ResourceVersion: "10", AllowWatchBookmarks: true, TimeoutSeconds: 7})
+		if err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(100 * time.Microsecond)
-	}
+		if ev, err := s.Next(); err != nil || ev.Object.Name != "b" {
+			t.Fatalf("Next = %+v, %v", ev, err)
+		}
+		done := make(chan error, 1)
+		go func() { _, err := s.Next(); done <- err }()
+		synctest.Wait() // Next blocks
+		if !c.blockedStream() {
+			t.Fatal("Next is blocked elsewhere than in the stream")
+		}
+		s.Close()
+		if err := <-done; !errors.Is(err, errStreamClosed) {
+			t.Fatalf("blocked Next after Close = %v, want errStreamClosed", err)
+		}
+		if _, err := s.Next(); !errors.Is(err, errStreamClosed) {
+			t.Fatalf("Next after Close = %v, want errStreamClosed", err)
+		}
+
+		s2, _ := c.Watch(ctx, WatchRequest{})
+		for range 2 {
+			if _, err := s2.Next(); !errors.Is(err, io.EOF) {
+				t.Fatalf("Next at the end = %v, want io.EOF", err)
+			}
+		}
+		if c.openStreams() != 1 {
+			t.Fatalf("openStreams = %d, want 1", c.openStreams())
+		}
+		s2.Close()
+
+		if _, err := c.List(ctx, ListRequest{}); !errors.Is(err, context.Canceled) || !c.ranOut() || ctx.Err() == nil {
+			t.Fatalf("List past the script = %v (ranOut %v, ctx %v)", err, c.ranOut(), ctx.Err())
+		}
+		want := []call{
+			{Kind: listCall, List: ListRequest{Limit: 5, Continue: "x"}},
+			{Kind: watchCall, Watch: WatchRequest{ResourceVersion: "10", AllowWatchBookmarks: true, TimeoutSeconds: 7}},
+			{Kind: watchCall},
+			{Kind: listCall},
+		}
+		if got := c.rawCalls(); !reflect.DeepEqual(got, want) {
+			t.Fatalf("calls = %+v\nwant %+v", got, want)
+		}
+
+		// A blocked Next also returns when the watch's context ends.
+		ctx2, cancel2 := context.WithCancel(t.Context())
+		s3 := c.newStream(ctx2, nil, block)
+		go func() { _, err := s3.Next(); done <- err }()
+		cancel2()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Fatalf("blocked Next after cancel = %v, want context.Canceled", err)
+		}
+		s3.Close()
+	})
 }

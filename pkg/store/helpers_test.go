@@ -252,15 +252,3 @@ func subCount(s *Store[*obj]) int {
 	defer s.subsMu.Unlock()
 	return len(s.subs)
 }
-
-// eventually polls cond for up to five seconds.
-func eventually(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting until %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}

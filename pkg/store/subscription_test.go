@@ -535,146 +535,151 @@ func TestNextHonoursItsContext(t *testing.T) {
 // of both modes coming and going (Close or ctx cancel) while checking what
 // they see.
 func TestConcurrentReadersAndWriter(t *testing.T) {
-	const keys, ops = 200, 5000
-	s := New[*obj](Options[*obj]{})
-	ctx := t.Context()
-	running, stopAll := context.WithCancel(ctx)
-	defer stopAll()
-	var wg sync.WaitGroup
-	var subscriptions atomic.Int64
+	synctest.Test(t, func(t *testing.T) {
+		const keys, ops = 200, 5000
+		s := New[*obj](Options[*obj]{})
+		ctx := t.Context()
+		running, stopAll := context.WithCancel(ctx)
+		defer stopAll()
+		var wg sync.WaitGroup
+		var subscriptions atomic.Int64
 
-	for r := range 4 {
-		wg.Go(func() {
-			for i := 0; ; i++ {
-				if running.Err() != nil {
+		for r := range 4 {
+			wg.Go(func() {
+				for i := 0; ; i++ {
+					if running.Err() != nil {
+						return
+					}
+					k := Key{fmt.Sprintf("ns%d", i%3), fmt.Sprintf("o%d", (i*31+r)%keys)}
+					if o, ok := s.Get(k); ok && KeyOf(o) != k {
+						t.Errorf("Get(%v) = %v", k, o)
+					}
+					list := s.List(nil)
+					for j := 1; j < len(list); j++ {
+						if CompareKeys(KeyOf(list[j-1]), KeyOf(list[j])) >= 0 {
+							t.Errorf("List not sorted at %d", j)
+							break
+						}
+					}
+					_, _ = s.Len(), s.ResourceVersion()
+					select {
+					case <-s.Synced():
+					default:
+					}
+					time.Sleep(50 * time.Microsecond) // leave the lock some air
+				}
+			})
+		}
+		for r := range 4 {
+			wg.Go(func() {
+				for i := 0; ; i++ {
+					if running.Err() != nil {
+						return
+					}
+					subCtx, cancel := context.WithCancel(ctx)
+					sub := s.Subscribe(subCtx, SubscribeOptions{Mode: modes[r%2]})
+					subscriptions.Add(1)
+					v := newView()
+					live := 0 // changes read after Synced
+					for live < 5+10*r {
+						c, err := sub.Next(running)
+						if err != nil {
+							break
+						}
+						if err := v.apply(c); err != nil {
+							t.Errorf("subscriber: %v", err)
+							break
+						}
+						if v.synced > 0 {
+							live++
+						}
+					}
+					if i%2 == 0 {
+						sub.Close()
+					}
+					cancel()
+				}
+			})
+		}
+
+		// One long-lived subscriber checks the whole run.
+		long := s.Subscribe(ctx, SubscribeOptions{})
+		defer long.Close()
+		sentinel := Key{"zzz", "done"}
+		longView := make(chan *view, 1)
+		go func() {
+			defer close(longView)
+			v := newView()
+			for {
+				c, err := long.Next(ctx)
+				if err != nil {
+					t.Errorf("long subscriber: %v", err)
 					return
 				}
-				k := Key{fmt.Sprintf("ns%d", i%3), fmt.Sprintf("o%d", (i*31+r)%keys)}
-				if o, ok := s.Get(k); ok && KeyOf(o) != k {
-					t.Errorf("Get(%v) = %v", k, o)
-				}
-				list := s.List(nil)
-				for j := 1; j < len(list); j++ {
-					if CompareKeys(KeyOf(list[j-1]), KeyOf(list[j])) >= 0 {
-						t.Errorf("List not sorted at %d", j)
-						break
-					}
-				}
-				_, _ = s.Len(), s.ResourceVersion()
-				select {
-				case <-s.Synced():
-				default:
-				}
-				time.Sleep(50 * time.Microsecond) // leave the lock some air
-			}
-		})
-	}
-	for r := range 4 {
-		wg.Go(func() {
-			for i := 0; ; i++ {
-				if running.Err() != nil {
+				if err := v.apply(c); err != nil {
+					t.Errorf("long subscriber: %v", err)
 					return
 				}
-				subCtx, cancel := context.WithCancel(ctx)
-				sub := s.Subscribe(subCtx, SubscribeOptions{Mode: modes[r%2]})
-				subscriptions.Add(1)
-				v := newView()
-				live := 0 // changes read after Synced
-				for live < 5+10*r {
-					c, err := sub.Next(running)
-					if err != nil {
-						break
-					}
-					if err := v.apply(c); err != nil {
-						t.Errorf("subscriber: %v", err)
-						break
-					}
-					if v.synced > 0 {
-						live++
-					}
+				if c.Key == sentinel {
+					longView <- v
+					return
 				}
-				if i%2 == 0 {
-					sub.Close()
-				}
-				cancel()
 			}
-		})
-	}
+		}()
 
-	// One long-lived subscriber checks the whole run.
-	long := s.Subscribe(ctx, SubscribeOptions{})
-	defer long.Close()
-	sentinel := Key{"zzz", "done"}
-	longView := make(chan *view, 1)
-	go func() {
-		defer close(longView)
-		v := newView()
-		for {
-			c, err := long.Next(ctx)
-			if err != nil {
-				t.Errorf("long subscriber: %v", err)
-				return
-			}
-			if err := v.apply(c); err != nil {
-				t.Errorf("long subscriber: %v", err)
-				return
-			}
-			if c.Key == sentinel {
-				longView <- v
-				return
+		spec := func(k, rv int) string { return fmt.Sprintf("ns%d/o%d@%d", k%3, k, rv) }
+		var first []string
+		for k := range keys / 2 {
+			first = append(first, spec(k, 0))
+		}
+		mustApply(t, s, relist("0", first...)...)
+		model := map[int]int{} // key -> rv
+		for k := range keys / 2 {
+			model[k] = 0
+		}
+		for i := 1; i <= ops; i++ {
+			k := (i * 7) % keys
+			switch {
+			case i%500 == 0: // relist: every third object changes, one in ten vanishes
+				var list []string
+				for k := range model {
+					switch {
+					case k%10 == i%10:
+						delete(model, k)
+						continue
+					case k%3 == 0:
+						model[k] = i
+					}
+					list = append(list, spec(k, model[k]))
+				}
+				mustApply(t, s, relist(strconv.Itoa(i), list...)...)
+			case i%4 == 0 && hasKey(model, k):
+				delete(model, k)
+				mustApply(t, s, deleteEv(spec(k, i)))
+			default:
+				model[k] = i
+				mustApply(t, s, applyEv(spec(k, i)))
 			}
 		}
-	}()
+		mustApply(t, s, applyEv(fmt.Sprintf("zzz/done@%d", ops+1)))
+		stopAll()
+		wg.Wait()
 
-	spec := func(k, rv int) string { return fmt.Sprintf("ns%d/o%d@%d", k%3, k, rv) }
-	var first []string
-	for k := range keys / 2 {
-		first = append(first, spec(k, 0))
-	}
-	mustApply(t, s, relist("0", first...)...)
-	model := map[int]int{} // key -> rv
-	for k := range keys / 2 {
-		model[k] = 0
-	}
-	for i := 1; i <= ops; i++ {
-		k := (i * 7) % keys
-		switch {
-		case i%500 == 0: // relist: every third object changes, one in ten vanishes
-			var list []string
-			for k := range model {
-				switch {
-				case k%10 == i%10:
-					delete(model, k)
-					continue
-				case k%3 == 0:
-					model[k] = i
-				}
-				list = append(list, spec(k, model[k]))
+		if v := <-longView; v != nil {
+			if d := v.equal(s); d != "" {
+				t.Errorf("long subscriber's view differs from the store:%s", d)
 			}
-			mustApply(t, s, relist(strconv.Itoa(i), list...)...)
-		case i%4 == 0 && hasKey(model, k):
-			delete(model, k)
-			mustApply(t, s, deleteEv(spec(k, i)))
-		default:
-			model[k] = i
-			mustApply(t, s, applyEv(spec(k, i)))
 		}
-	}
-	mustApply(t, s, applyEv(fmt.Sprintf("zzz/done@%d", ops+1)))
-	stopAll()
-	wg.Wait()
-
-	if v := <-longView; v != nil {
-		if d := v.equal(s); d != "" {
-			t.Errorf("long subscriber's view differs from the store:%s", d)
+		if got, want := s.Len(), len(model)+1; got != want {
+			t.Errorf("Len() = %d, want %d", got, want)
 		}
-	}
-	if got, want := s.Len(), len(model)+1; got != want {
-		t.Errorf("Len() = %d, want %d", got, want)
-	}
-	t.Logf("%d short-lived subscriptions", subscriptions.Load())
-	long.Close()
-	eventually(t, "every subscription leaves the store", func() bool { return subCount(s) == 0 })
+		t.Logf("%d short-lived subscriptions", subscriptions.Load())
+		long.Close()
+		synctest.Wait() // the cancelled subscriptions' context.AfterFunc have run
+		if n := subCount(s); n != 0 {
+			t.Errorf("%d subscription(s) left in the store", n)
+		}
+	})
 }
 
 func hasKey(m map[int]int, k int) bool { _, ok := m[k]; return ok }
