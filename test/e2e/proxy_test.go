@@ -17,11 +17,11 @@ import (
 type proxy struct {
 	ln     net.Listener
 	target string
-	// bursts counts the reads from the server of 100 bytes or more: a
-	// bookmark of a watch over HTTP/1.1 (about 140 bytes with its chunk
-	// and TLS framing), not the ack of an idle HTTP/2 connection's PING
-	// (39 bytes), which client-go's discovery client sends every 30s.
-	bursts   atomic.Int64
+	// bursts has a value after a read from the server of 100 bytes or
+	// more: a bookmark of a watch over HTTP/1.1 (about 140 bytes with its
+	// chunk and TLS framing), not the ack of an idle HTTP/2 connection's
+	// PING (39 bytes), which client-go's discovery client sends every 30s.
+	bursts   chan struct{}
 	mu       sync.Mutex
 	cut      bool
 	stalled  bool
@@ -42,7 +42,7 @@ func newProxy(t *testing.T, server string) *proxy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &proxy{ln: ln, target: u.Host, conns: map[net.Conn]struct{}{}, stopped: make(chan struct{}), accepted: make(chan struct{}, 100)}
+	p := &proxy{ln: ln, target: u.Host, conns: map[net.Conn]struct{}{}, stopped: make(chan struct{}), bursts: make(chan struct{}, 1), accepted: make(chan struct{}, 100)}
 	go p.serve()
 	t.Cleanup(func() {
 		ln.Close()
@@ -91,20 +91,23 @@ func (p *proxy) pipe(c net.Conn) {
 	p.holes = append(p.holes, hole)
 	p.mu.Unlock()
 	go p.copy(up, c, hole, nil)
-	p.copy(c, up, hole, &p.bursts)
+	p.copy(c, up, hole, p.bursts)
 }
 
-// copy forwards src to dst, counting in bursts, unless nil, the reads of
+// copy forwards src to dst, telling bursts, unless nil, of each read of
 // 100 bytes or more, and drops them once hole is set; it closes dst when
 // src ends.
-func (p *proxy) copy(dst, src net.Conn, hole *atomic.Bool, bursts *atomic.Int64) {
+func (p *proxy) copy(dst, src net.Conn, hole *atomic.Bool, bursts chan<- struct{}) {
 	defer dst.Close()
 	buf := make([]byte, 32<<10)
 	for {
 		k, err := src.Read(buf)
 		if k > 0 && !hole.Load() {
 			if bursts != nil && k >= 100 {
-				bursts.Add(1)
+				select {
+				case bursts <- struct{}{}:
+				default: // one is waiting already
+				}
 			}
 			if _, err := dst.Write(buf[:k]); err != nil {
 				return
