@@ -29,8 +29,8 @@ type Options struct {
 	MaxEvents int
 }
 
-// Stream is the kinds' subscriptions as one stream. Add every kind, then
-// Print from one goroutine; End may be called from any.
+// Stream is the kinds' subscriptions as one stream. Add every kind first;
+// then Print from one goroutine, and End from any.
 type Stream struct {
 	opts  Options
 	wake  chan struct{}

@@ -41,12 +41,14 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	stream := flatten.New(flatten.Options{Events: o.events, WatchOnly: o.WatchOnly, MaxEvents: o.MaxEvents})
 	var wg sync.WaitGroup
 	failed := &failures{of: len(leases), cancel: cancel}
-	for i, l := range leases {
+	for _, l := range leases {
 		// Ordered: a printed stream shows every change, in the order
 		// applied, as kubectl's get -w does.
 		stream.Add(cli.KindOf(l.Resource()), l, l.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered, Wake: stream.Wake()}))
+	}
+	for i, l := range leases { // every kind added: End may be called from now on
 		wg.Go(func() { o.awaitFailure(ctx, i, l, report, stream, failed) })
-		if src, names := o.Sources[i], o.NamesOf(o.Sources[i]); len(names) > 0 { // leases follow o.sources
+		if src, names := o.Sources[i], o.NamesOf(o.Sources[i]); len(names) > 0 { // leases follow o.Sources
 			wg.Go(func() { noteMissing(ctx, l, names, src.Namespace, report) })
 		}
 	}
