@@ -46,6 +46,14 @@ type GetOptions struct {
 
 func (o GetOptions) sortBy() string { return *o.Flags.HumanReadableFlags.SortBy }
 
+// sorting is p sorted by --sort-by, or p without one.
+func (o GetOptions) sorting(p printers.ResourcePrinter) printers.ResourcePrinter {
+	if s := o.sortBy(); s != "" {
+		return &get.SortingPrinter{Delegate: p, SortField: s}
+	}
+	return p
+}
+
 // WithKind says whether kubectl's tables name objects with their kind:
 // when its answer holds several kinds, counting every kind listed (empty
 // or not: one Table each) but only the objects found by name.
@@ -158,10 +166,7 @@ func kubectlTablePrinter(opts GetOptions, gk schema.GroupKind, withNamespace, wi
 	if err != nil {
 		return nil, err
 	}
-	if s := opts.sortBy(); s != "" {
-		p = &get.SortingPrinter{Delegate: p, SortField: s}
-	}
-	return p, nil
+	return opts.sorting(p), nil
 }
 
 // PrintObjects prints every object of groups as kubectl's json, yaml, name
@@ -188,9 +193,7 @@ func PrintObjects(w io.Writer, groups []Group, opts GetOptions) error {
 	if err != nil {
 		return err
 	}
-	if s := opts.sortBy(); s != "" {
-		printer = &get.SortingPrinter{Delegate: printer, SortField: s}
-	}
+	printer = opts.sorting(printer)
 	if opts.NamesOnly && opts.sortBy() == "" {
 		// What the name printer does with a List, or with one object: its
 		// kind is the resource's, which a PartialObjectMetadata's is not.

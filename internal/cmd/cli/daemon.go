@@ -59,7 +59,7 @@ func (t *Target) newClients() (daemon.NewClient, error) {
 	if t.daemon == nil {
 		return reflector.RESTClients(rc, kube.RediscoverWith(t.Mapper)), nil
 	}
-	mapper, err := t.ConfigFlags.ToRESTMapper() // the server's, which t.mapper may not be; asks nothing until used
+	mapper, err := t.ConfigFlags.ToRESTMapper() // the server's, which t.Mapper may not be; asks nothing until used
 	if err != nil {
 		return nil, fmt.Errorf("reading the server's resource types: %w", err)
 	}

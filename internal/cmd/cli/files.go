@@ -12,9 +12,9 @@ import (
 // by name from the reflectors' stores, as for KIND/NAME arguments. What
 // kubectl get reports and goes on from is kept for get to report
 // likewise: an object in another namespace than --namespace
-// (t.misplaced), one without a namespace under --all-namespaces (a target
+// (t.Misplaced), one without a namespace under --all-namespaces (a target
 // with its error, in its place), a document the builder cannot read
-// (t.unread).
+// (t.Unread).
 func (t *Target) resolveFiles() error {
 	var err error
 	if t.Mapper, err = t.ConfigFlags.ToRESTMapper(); err != nil {

@@ -30,7 +30,7 @@ func RunE(o Options) func(*cobra.Command, []string) error {
 	}
 }
 
-// Joined are the errors errors.Join Joined into err, flattened; err alone
+// Joined are the errors errors.Join joined into err, flattened; err alone
 // if it is not a join.
 func Joined(err error) []error {
 	j, ok := err.(interface{ Unwrap() []error })

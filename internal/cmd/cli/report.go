@@ -18,10 +18,13 @@ type Reporter struct {
 	shown    bool
 }
 
+// NewReporter reports on w; terminal shows list progress (a line
+// rewritten in place).
 func NewReporter(w interface{ Write([]byte) (int, error) }, terminal bool) *Reporter {
 	return &Reporter{w: w, terminal: terminal}
 }
 
+// Line writes one line, prefix then format, clearing a progress line first.
 func (r *Reporter) Line(prefix, format string, args ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -29,6 +32,7 @@ func (r *Reporter) Line(prefix, format string, args ...any) {
 	fmt.Fprintf(r.w, prefix+format+"\n", args...)
 }
 
+// Errorf and Warnf write a line prefixed "error: " and "warning: ".
 func (r *Reporter) Errorf(format string, args ...any) { r.Line("error: ", format, args...) }
 func (r *Reporter) Warnf(format string, args ...any)  { r.Line("warning: ", format, args...) }
 
@@ -60,7 +64,7 @@ func (r *Reporter) clearLocked() {
 	}
 }
 
-// Hooks are the reflector Hooks that report on r: relists as warnings,
+// Hooks are the reflector hooks that report on r: relists as warnings,
 // list progress on a terminal, and, if retries, every retried error as a
 // warning (get retries quietly and says only the error it gives up on).
 func (r *Reporter) Hooks(retries bool) reflector.Hooks {

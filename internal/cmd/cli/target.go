@@ -211,7 +211,7 @@ func (t *Target) resolveWith(getter genericclioptions.RESTClientGetter, replaceA
 	return nil
 }
 
-// index lists the sources and resources of t.targets, each once, in order.
+// index lists the sources and resources of t.Targets, each once, in order.
 func (t *Target) index() {
 	t.Sources, t.Resources = t.Sources[:0], t.Resources[:0]
 	for _, tg := range t.Targets {
@@ -262,7 +262,7 @@ func (t *Target) SingleItem() bool {
 	return len(t.Targets) == 1 && len(t.Targets[0].Names) == 1
 }
 
-// NamesOf returns the NamesOf asked of src, each once, in the order given;
+// NamesOf returns the names asked of src, each once, in the order given;
 // nil asks for every object.
 func (t *Target) NamesOf(src Source) []string {
 	var names []string
@@ -281,9 +281,9 @@ func (t *Target) NamesOf(src Source) []string {
 
 // Scope is what the command reads of src: objects of the shape read says
 // (what it prints: the printer cells with the objects' metadata or whole
-// objects, pruned as read.Prune says) within its namespace and selectors. One name narrows
-// the list with a field selector; several are kept by the client
-// (kube.Scope.Names). Whole objects (not a table's metadata) are packed
+// objects, pruned as read.Prune says) within its namespace and
+// selectors. One name narrows the list with a field selector; several are
+// kept by the client (kube.Scope.Names). Whole objects (not a table's metadata) are packed
 // when they come in a LIST (kube.Shape.PackLists): the list is what holds
 // the command's memory (a fifth less at 1 KiB of random text per
 // ConfigMap), for a few microseconds per object listed. Those of watch
@@ -310,7 +310,7 @@ func wholeObjects(read kube.Shape) bool { return !read.MetadataOnly }
 // a namespace), from a reflector.Set of its own with setOpts (their
 // watcher options, hooks and stores; Acquire sets the clients), each
 // reading what read says (see Scope), and returns their leases in the
-// order of t.sources, and a function that releases them all (and waits for
+// order of t.Sources, and a function that releases them all (and waits for
 // the reflectors to stop).
 func (t *Target) Acquire(setOpts reflector.SetOptions, read kube.Shape) ([]*reflector.Lease, func(), error) {
 	newClient, err := t.newClients()

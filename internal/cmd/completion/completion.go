@@ -54,8 +54,8 @@ func Setup(root *cobra.Command, flags *genericclioptions.ConfigFlags) {
 		}
 	}
 	_ = root.RegisterFlagCompletionFunc("namespace", func(c *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		names := Names(c.Context(), flags, "namespaces", "")
-		return FilterPrefix(names, toComplete), cobra.ShellCompDirectiveNoFileComp
+		names := listNames(c.Context(), flags, "namespaces", "")
+		return filterPrefix(names, toComplete), cobra.ShellCompDirectiveNoFileComp
 	})
 	registerKubeconfigCompletion(root, flags)
 }
@@ -99,10 +99,10 @@ func KindArgs(flags *genericclioptions.ConfigFlags, maxNames int) cobra.Completi
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		names := slices.DeleteFunc(Names(c.Context(), flags, args[0], ns), func(n string) bool {
+		names := slices.DeleteFunc(listNames(c.Context(), flags, args[0], ns), func(n string) bool {
 			return slices.Contains(args[1:], n)
 		})
-		return FilterPrefix(names, toComplete), cobra.ShellCompDirectiveNoFileComp
+		return filterPrefix(names, toComplete), cobra.ShellCompDirectiveNoFileComp
 	}
 }
 
@@ -135,9 +135,9 @@ func completeKinds(dc discovery.DiscoveryInterface, toComplete string) []cobra.C
 	return out
 }
 
-// ListNames returns up to completionNameLimit names of kind in namespace
+// listNames returns up to completionNameLimit names of kind in namespace
 // with one LIST, or none when anything fails: completion stays quiet.
-func Names(ctx context.Context, flags *genericclioptions.ConfigFlags, kind, namespace string) []string {
+func listNames(ctx context.Context, flags *genericclioptions.ConfigFlags, kind, namespace string) []string {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -172,7 +172,8 @@ func Names(ctx context.Context, flags *genericclioptions.ConfigFlags, kind, name
 	return names
 }
 
-func FilterPrefix(names []string, prefix string) []cobra.Completion {
+// filterPrefix keeps the names that start with prefix, as completions.
+func filterPrefix(names []string, prefix string) []cobra.Completion {
 	var out []cobra.Completion
 	for _, n := range names {
 		if strings.HasPrefix(n, prefix) {

@@ -48,7 +48,7 @@ func registerKubeconfigCompletion(root *cobra.Command, flags *genericclioptions.
 			}
 			list := pick(n)
 			slices.Sort(list)
-			return FilterPrefix(list, toComplete), cobra.ShellCompDirectiveNoFileComp
+			return filterPrefix(list, toComplete), cobra.ShellCompDirectiveNoFileComp
 		}
 	}
 	_ = root.RegisterFlagCompletionFunc("context", names(func(n kubeconfigNames) []string { return n.contexts }))
@@ -73,7 +73,7 @@ func completeTypeName(c *cobra.Command, flags *genericclioptions.ConfigFlags, to
 		}
 	}
 	var out []cobra.Completion
-	for _, name := range FilterPrefix(Names(c.Context(), flags, kind, ns), prefix) {
+	for _, name := range filterPrefix(listNames(c.Context(), flags, kind, ns), prefix) {
 		out = append(out, kind+"/"+name)
 	}
 	return out

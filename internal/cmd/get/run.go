@@ -25,7 +25,7 @@ type snapshot struct {
 	columns []object.Column // the server's, for a table
 	// err, instead, is what the target cannot be read for: its list failed
 	// (or a GET of one of its names, see fetch), or it is a manifest's
-	// object that cannot be read (wanted.err).
+	// object that cannot be read (cli.Wanted.Err).
 	err error
 }
 
@@ -141,7 +141,7 @@ func (o *GetOptions) snapshots(ctx context.Context, leases []*reflector.Lease, f
 			snaps = append(snaps, snapshot{err: tg.Err})
 			continue
 		}
-		r := leases[slices.Index(o.Sources, tg.Source())] // leases follow o.sources
+		r := leases[slices.Index(o.Sources, tg.Source())] // leases follow o.Sources
 		switch err := failed[r]; {
 		case err == nil:
 			snaps = append(snaps, snapshot{res: tg.Resource, names: tg.Names, objs: pick(r, tg), columns: r.Columns()})
