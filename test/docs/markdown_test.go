@@ -1,0 +1,137 @@
+package docs
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// page is one Markdown file: its lines and its fenced blocks.
+type page struct {
+	path   string
+	lines  []string
+	blocks []block
+}
+
+// block is a fenced block: its info string, the doc-test directive before
+// it (if any) and its content, lines [start, end) of the page.
+type block struct {
+	info       string
+	directive  string // "", "skip", "file" or "await"
+	arg        string
+	start, end int
+}
+
+// step is one command of a console block and the output shown after it,
+// lines [outStart, outEnd) of the page.
+type step struct {
+	cmd              string
+	line             int // the page's line of the command, from 1
+	outStart, outEnd int
+}
+
+var (
+	fence     = regexp.MustCompile("^(```+)\\s*([^`\\s]*)")
+	directive = regexp.MustCompile(`^<!--\s*doc-test:\s*(\w+)\s*(.*?)\s*-->$`)
+)
+
+// parsePage splits text into lines and finds its fenced blocks, and the
+// directive each carries; an unknown directive or an unclosed fence is an
+// error.
+func parsePage(path, text string) (*page, error) {
+	p := &page{path: path, lines: strings.Split(strings.TrimSuffix(text, "\n"), "\n")}
+	for i := 0; i < len(p.lines); i++ {
+		m := fence.FindStringSubmatch(p.lines[i])
+		if m == nil {
+			continue
+		}
+		b := block{info: m[2], start: i + 1}
+		end := closingFence(p.lines, i+1, m[1])
+		if end < 0 {
+			return nil, fmt.Errorf("%s:%d: fence never closed", path, i+1)
+		}
+		b.end = end
+		if err := p.readDirective(&b, i); err != nil {
+			return nil, err
+		}
+		p.blocks = append(p.blocks, b)
+		i = end
+	}
+	return p, nil
+}
+
+func closingFence(lines []string, from int, open string) int {
+	for j := from; j < len(lines); j++ {
+		if strings.TrimSpace(lines[j]) == open {
+			return j
+		}
+	}
+	return -1
+}
+
+// readDirective reads the doc-test comment on the nearest non-blank line
+// before the fence at line i.
+func (p *page) readDirective(b *block, i int) error {
+	j := i - 1
+	for j >= 0 && strings.TrimSpace(p.lines[j]) == "" {
+		j--
+	}
+	if j < 0 {
+		return nil
+	}
+	m := directive.FindStringSubmatch(strings.TrimSpace(p.lines[j]))
+	if m == nil {
+		return nil
+	}
+	switch m[1] {
+	case "skip", "file":
+		if m[2] == "" {
+			return fmt.Errorf("%s:%d: doc-test %s needs an argument", p.path, j+1, m[1])
+		}
+	case "await":
+		if n, err := strconv.Atoi(m[2]); err != nil || n < 0 {
+			return fmt.Errorf("%s:%d: doc-test await needs a line count, not %q", p.path, j+1, m[2])
+		}
+	default:
+		return fmt.Errorf("%s:%d: unknown doc-test directive %q", p.path, j+1, m[1])
+	}
+	b.directive, b.arg = m[1], m[2]
+	return nil
+}
+
+// content is the block's text.
+func (p *page) content(b block) string {
+	return strings.Join(p.lines[b.start:b.end], "\n") + "\n"
+}
+
+// steps reads a console block's commands and the outputs shown after them.
+func (p *page) steps(b block) ([]step, error) {
+	var steps []step
+	for i := b.start; i < b.end; {
+		if !strings.HasPrefix(p.lines[i], "$ ") {
+			if len(steps) == 0 {
+				return nil, fmt.Errorf("%s:%d: a console block starts with a command (`$ ...`)", p.path, i+1)
+			}
+			i++
+			continue
+		}
+		s := step{line: i + 1}
+		cmd := strings.TrimPrefix(p.lines[i], "$ ")
+		for strings.HasSuffix(cmd, `\`) && i+1 < b.end {
+			i++
+			cmd = strings.TrimSuffix(cmd, `\`) + "\n" + p.lines[i]
+		}
+		i++
+		s.cmd, s.outStart = cmd, i
+		for i < b.end && !strings.HasPrefix(p.lines[i], "$ ") {
+			i++
+		}
+		s.outEnd = i
+		steps = append(steps, s)
+	}
+	return steps, nil
+}
+
+// output is the output a step shows.
+func (p *page) output(s step) []string { return p.lines[s.outStart:s.outEnd] }
