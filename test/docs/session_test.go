@@ -226,4 +226,3 @@ func (l *lineBuffer) await(n int, done <-chan struct{}, d time.Duration) bool {
 		}
 	}
 }
-
