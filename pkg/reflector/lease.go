@@ -122,6 +122,35 @@ func (l *Lease) SubscribeFrom(ctx context.Context, rv string, opts store.Subscri
 	return sub, nil
 }
 
+// StateAt returns the objects of the lease's scope as they were at
+// resourceVersion rv, in the API server's order, from the store's history
+// (see store.Store.StateAt for its errors; Backfill for a resourceVersion
+// before the store's first list).
+func (l *Lease) StateAt(rv string) ([]*object.Object, error) {
+	items, err := l.e.r.store.StateAt(rv)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s at resourceVersion %s: %w", l.Resource(), rv, err)
+	}
+	if l.namespace == "" {
+		return items, nil
+	}
+	kept := items[:0]
+	for _, o := range items {
+		if l.keepsObject(o) {
+			kept = append(kept, o)
+		}
+	}
+	return kept, nil
+}
+
+// Backfill makes the store's history reach back to resourceVersion rv when
+// the server still holds the changes after it (see Reflector.Backfill).
+func (l *Lease) Backfill(ctx context.Context, rv string) error { return l.e.r.Backfill(ctx, rv) }
+
+// OldestResourceVersion is the oldest resourceVersion the store's history
+// answers SubscribeFrom and StateAt for ("" when it keeps none).
+func (l *Lease) OldestResourceVersion() string { return l.e.r.store.OldestResourceVersion() }
+
 // ResourceVersion is the resourceVersion the store is current to.
 func (l *Lease) ResourceVersion() string { return l.e.r.store.ResourceVersion() }
 

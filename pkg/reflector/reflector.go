@@ -2,6 +2,7 @@ package reflector
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
@@ -57,6 +58,8 @@ type Hooks struct {
 type Reflector struct {
 	client Client
 	store  *store.Store[*object.Object]
+
+	backfillMu sync.Mutex // one Backfill at a time
 }
 
 // New gives client a store, and the store's objects to client, so that a

@@ -81,4 +81,8 @@ type Change[T Object] struct {
 	// and for a subscriber's queued state and markers: they are states,
 	// not events that arrived at a time.
 	At time.Time
+	// OldUnknown (an Applied change that Backfill read from a server's
+	// MODIFIED event, replayed by SubscribeFrom): the object existed before
+	// the change, but its version then is unknown, so HasOld is false.
+	OldUnknown bool
 }

@@ -102,6 +102,9 @@ func describe(c Change[*obj]) string {
 	if c.HasOld {
 		s += " old=" + c.Old.rv
 	}
+	if c.OldUnknown {
+		s += " old-unknown"
+	}
 	return s
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // Errors of SubscribeFrom, as a WATCH endpoint maps them: 410 Gone for
@@ -12,6 +13,7 @@ import (
 var (
 	// ErrTooOld: the history no longer holds every change after the
 	// resourceVersion asked for; the subscriber must start from a list.
+	// The error is a *TooOldError, which says what the history holds.
 	ErrTooOld = errors.New("too old resource version")
 	// ErrTooLarge: the resourceVersion asked for is newer than the store's.
 	ErrTooLarge = errors.New("too large resource version")
@@ -21,27 +23,58 @@ var (
 	ErrInvalidResourceVersion = errors.New("invalid resource version")
 )
 
-// history is the window of the store's most recent changes that
-// SubscribeFrom replays: a ring of the last Options.History Applied and
-// Deleted changes, in the order the store applied them. Every change after
-// base is in the ring. The store's lock guards it.
+// TooOldError is ErrTooOld for resourceVersion RV: the history holds
+// every change after Oldest (the oldest resourceVersion a subscriber may
+// resume from), or nothing when Oldest is "". It reads as the API
+// server's 410: "too old resource version: RV (Oldest)".
+type TooOldError struct {
+	RV, Oldest string
+}
+
+func (e *TooOldError) Error() string {
+	if e.Oldest == "" {
+		return fmt.Sprintf("%v: %s (the store keeps no history)", ErrTooOld, e.RV)
+	}
+	return fmt.Sprintf("%v: %s (%s)", ErrTooOld, e.RV, e.Oldest)
+}
+
+func (e *TooOldError) Is(target error) bool { return target == ErrTooOld }
+
+// history is the window of the store's changes that SubscribeFrom replays
+// and StateAt undoes: a ring of at most Options.History Applied and
+// Deleted changes, in the order the store applied them (resourceVersion
+// order). Every change after base is in the ring, and the store's state
+// at base is known (a list's, or what undoing the ring gives), so that
+// the state at any resourceVersion from base on can be computed back from
+// the current one. The store's lock guards it.
 //
 // Resource versions are compared as the numbers the API server gives (as
 // its own watch cache does); a change whose resourceVersion is not a
 // number makes the history hold nothing from there on.
 type history[T Object] struct {
-	ring  []Change[T] // capacity Options.History
-	start int         // index of the oldest change in ring
+	ring  []histEntry[T] // capacity Options.History
+	start int            // index of the oldest change in ring
 	size  int
 	base  uint64 // every change with a resourceVersion above base is held
 	valid bool   // base is set: the store synced and every rv parsed
+}
+
+// histEntry is one change of the history, its resourceVersion parsed.
+// noUndo (a change Backfill read that does not say the object's version
+// before it: OldUnknown, or a deletion whose Old is the server's last
+// state, at the deletion's resourceVersion) stops StateAt: the state
+// before it cannot be computed.
+type histEntry[T Object] struct {
+	Change[T]
+	rv     uint64
+	noUndo bool
 }
 
 func newHistory[T Object](n int) *history[T] {
 	if n <= 0 {
 		return nil
 	}
-	return &history[T]{ring: make([]Change[T], n)}
+	return &history[T]{ring: make([]histEntry[T], n)}
 }
 
 // restart empties the window and starts it at a list at rv: the first
@@ -58,12 +91,16 @@ func (h *history[T]) restart(rv string) {
 	h.start, h.size = 0, 0
 }
 
+// at is the i-th change from the oldest.
+func (h *history[T]) at(i int) *histEntry[T] { return &h.ring[(h.start+i)%len(h.ring)] }
+
 // add records c, evicting the oldest change when the ring is full.
 func (h *history[T]) add(c Change[T]) {
 	if !h.valid {
 		return
 	}
-	if _, ok := ParseRV(c.ResourceVersion); !ok {
+	rv, ok := ParseRV(c.ResourceVersion)
+	if !ok {
 		h.valid = false
 		clear(h.ring)
 		h.size = 0
@@ -71,27 +108,40 @@ func (h *history[T]) add(c Change[T]) {
 	}
 	n := len(h.ring)
 	if h.size == n {
-		evicted := h.ring[h.start]
-		h.base, _ = ParseRV(evicted.ResourceVersion)
-		h.ring[h.start] = c
+		h.base = h.ring[h.start].rv
+		h.ring[h.start] = histEntry[T]{Change: c, rv: rv}
 		h.start = (h.start + 1) % n
 		return
 	}
-	h.ring[(h.start+h.size)%n] = c
+	h.ring[(h.start+h.size)%n] = histEntry[T]{Change: c, rv: rv}
 	h.size++
 }
 
-// since returns the changes after from, oldest first, or ErrTooOld.
-func (h *history[T]) since(from uint64) ([]Change[T], error) {
+// oldest is the resourceVersion the history holds every change after, ""
+// when it holds nothing.
+func (h *history[T]) oldest() string {
+	if h == nil || !h.valid {
+		return ""
+	}
+	return strconv.FormatUint(h.base, 10)
+}
+
+// since returns the changes after from, oldest first, or a *TooOldError;
+// with needOld, also when one of them has OldUnknown.
+func (h *history[T]) since(from uint64, needOld bool) ([]Change[T], error) {
 	if !h.valid || from < h.base {
-		return nil, ErrTooOld
+		return nil, &TooOldError{RV: strconv.FormatUint(from, 10), Oldest: h.oldest()}
 	}
 	var out []Change[T]
 	for i := range h.size {
-		c := h.ring[(h.start+i)%len(h.ring)]
-		if rv, _ := ParseRV(c.ResourceVersion); rv > from {
-			out = append(out, c)
+		e := h.at(i)
+		if e.rv <= from {
+			continue
 		}
+		if needOld && e.OldUnknown {
+			return nil, &TooOldError{RV: strconv.FormatUint(from, 10), Oldest: e.ResourceVersion}
+		}
+		out = append(out, e.Change)
 	}
 	return out, nil
 }
@@ -100,10 +150,12 @@ func (h *history[T]) since(from uint64) ([]Change[T], error) {
 // resourceVersion rv: it is queued every change the store applied after rv
 // (from its history, see Options.History), then every change from now on,
 // as an Ordered subscription (opts.Mode is ignored). It queues no initial
-// state and no Synced. It fails with ErrTooOld when the history no longer
-// holds every change after rv (or the store keeps none), ErrTooLarge when
-// rv is newer than the store, ErrNotSynced before the first sync, and
-// ErrInvalidResourceVersion when rv is not a number. The caller closes the
+// state and no Synced. It fails with ErrTooOld (a *TooOldError) when the
+// history no longer holds every change after rv (or the store keeps none:
+// see Backfill for one that the server still holds), ErrTooLarge when rv
+// is newer than the store, ErrNotSynced before the first sync, and
+// ErrInvalidResourceVersion when rv is not a number; with opts.NeedOld,
+// ErrTooOld too when a change to replay has OldUnknown. The caller closes the
 // subscription or ends ctx.
 func (s *Store[T]) SubscribeFrom(ctx context.Context, rv string, opts SubscribeOptions) (*Subscription[T], error) {
 	from, ok := ParseRV(rv)
@@ -114,20 +166,12 @@ func (s *Store[T]) SubscribeFrom(ctx context.Context, rv string, opts SubscribeO
 	sub := s.newSubscription(opts)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	select {
-	case <-s.synced:
-	default:
-		return nil, ErrNotSynced
+	if err := s.checkRVLocked(from, rv); err != nil {
+		return nil, err
 	}
-	if cur, ok := ParseRV(s.rv); ok && from > cur {
-		return nil, fmt.Errorf("%w: %s is newer than %s", ErrTooLarge, rv, s.rv)
-	}
-	if s.history == nil {
-		return nil, fmt.Errorf("%w: %s (the store keeps no history)", ErrTooOld, rv)
-	}
-	changes, err := s.history.since(from)
+	changes, err := s.history.since(from, opts.NeedOld)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s", err, rv)
+		return nil, err
 	}
 	sub.mu.Lock()
 	for _, c := range changes {
@@ -141,4 +185,31 @@ func (s *Store[T]) SubscribeFrom(ctx context.Context, rv string, opts SubscribeO
 	sub.mu.Unlock()
 	s.register(ctx, sub)
 	return sub, nil
+}
+
+// checkRVLocked fails as SubscribeFrom does before the first sync, for a
+// resourceVersion (from, written rv) newer than the store's, and when the
+// store keeps no history. The caller holds mu.
+func (s *Store[T]) checkRVLocked(from uint64, rv string) error {
+	select {
+	case <-s.synced:
+	default:
+		return ErrNotSynced
+	}
+	if cur, ok := ParseRV(s.rv); ok && from > cur {
+		return fmt.Errorf("%w: %s is newer than %s", ErrTooLarge, rv, s.rv)
+	}
+	if s.history == nil {
+		return &TooOldError{RV: rv}
+	}
+	return nil
+}
+
+// OldestResourceVersion is the oldest resourceVersion that SubscribeFrom
+// and StateAt accept (every change after it is in the history), "" when
+// the store keeps none or has not synced.
+func (s *Store[T]) OldestResourceVersion() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.history.oldest()
 }

@@ -115,6 +115,10 @@ type SubscribeOptions struct {
 	// channel (buffered, capacity 1 or more) so that one goroutine waits for
 	// any of them: it then reads every one of them with TryNext, not Next.
 	Wake chan struct{}
+	// NeedOld (SubscribeFrom) fails with ErrTooOld a resume that would
+	// replay a change with OldUnknown: a subscriber that must tell whether
+	// the object's earlier version mattered to it (a selector's match).
+	NeedOld bool
 }
 
 // Subscribe starts a subscription. If the store has synced, the current

@@ -1,0 +1,165 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
+)
+
+type wev = listwatch.WatchEvent[*obj]
+
+func wire(typ listwatch.WatchEventType, spec string) wev { return wev{Type: typ, Object: mk(spec)} }
+
+// TestStateAt: the state at any resourceVersion the history reaches back
+// to is the current state with the later changes undone, whether a change
+// carries that resourceVersion or not; before the window, or after the
+// store, it is the error a LIST with resourceVersionMatch=Exact maps to
+// 410 or 504.
+func TestStateAt(t *testing.T) {
+	setup := script(
+		relist("10", "a/x@5", "a/y@6"),
+		applyEv("a/x@11"),
+		applyEv("b/z@12"),
+		deleteEv("a/y@13"),
+		bookmarkEv("14"),
+		applyEv("a/x@15"),
+	)
+	tests := []struct {
+		name    string
+		history int
+		at      string
+		want    []string
+		err     error
+	}{
+		{name: "the first list", history: 10, at: "10", want: []string{"a/x@5", "a/y@6"}},
+		{name: "after a change", history: 10, at: "11", want: []string{"a/x@11", "a/y@6"}},
+		{name: "between changes", history: 10, at: "12", want: []string{"a/x@11", "a/y@6", "b/z@12"}},
+		{name: "after the delete", history: 10, at: "13", want: []string{"a/x@11", "b/z@12"}},
+		{name: "a bookmark", history: 10, at: "14", want: []string{"a/x@11", "b/z@12"}},
+		{name: "now", history: 10, at: "15", want: []string{"a/x@15", "b/z@12"}},
+		{name: "window edge", history: 2, at: "12", want: []string{"a/x@11", "a/y@6", "b/z@12"}},
+		{name: "evicted", history: 2, at: "11", err: ErrTooOld},
+		{name: "before the first list", history: 10, at: "9", err: ErrTooOld},
+		{name: "no history", history: 0, at: "15", err: ErrTooOld},
+		{name: "future", history: 10, at: "16", err: ErrTooLarge},
+		{name: "not a number", history: 10, at: "x", err: ErrInvalidResourceVersion},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := New(Options[*obj]{History: tt.history})
+			mustApply(t, s, setup...)
+			got, err := s.StateAt(tt.at)
+			if !errors.Is(err, tt.err) {
+				t.Fatalf("StateAt(%q) error = %v, want %v", tt.at, err, tt.err)
+			}
+			if d := diffStrings(describeObjects(got), tt.want); err == nil && d != "" {
+				t.Errorf("state at %s:\n%s", tt.at, d)
+			}
+		})
+	}
+}
+
+// TestBackfill: what a server's watch from an older resourceVersion sent
+// up to the first list extends the history back, so that a subscriber
+// that holds that resourceVersion resumes (the server's events, then the
+// store's), and the state there is known unless a change does not say
+// what it changed.
+func TestBackfill(t *testing.T) {
+	server := []wev{
+		wire(listwatch.WatchModified, "a/y@4"), // y existed before 3: its version then is unknown
+		wire(listwatch.WatchAdded, "a/x@5"),
+		wire(listwatch.WatchModified, "a/y@6"),
+		wire(listwatch.WatchAdded, "a/gone@7"),
+		{Type: listwatch.WatchBookmark, Object: mk("a/b@8")},
+		wire(listwatch.WatchDeleted, "a/gone@9"),
+		wire(listwatch.WatchAdded, "a/later@11"), // after the store's list: dropped
+	}
+	newStore := func(t *testing.T) *Store[*obj] {
+		s := New(Options[*obj]{History: 10})
+		mustApply(t, s, relist("10", "a/x@5", "a/y@6")...)
+		mustApply(t, s, applyEv("a/x@12"))
+		if err := s.Backfill("3", s.OldestResourceVersion(), server); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s := newStore(t)
+	if got := s.OldestResourceVersion(); got != "3" {
+		t.Errorf("oldest after the backfill = %q, want 3", got)
+	}
+	sub, err := s.SubscribeFrom(context.Background(), "3", SubscribeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Applied a/y@4 old-unknown", "Applied a/x@5", "Applied a/y@6 old=4", "Applied a/gone@7",
+		"Deleted a/gone@9 old=7", "Applied a/x@12 old=5"}
+	if d := diffStrings(describeAll(drain(t, sub)), want); d != "" {
+		t.Errorf("replayed from 3:\n%s", d)
+	}
+	sub.Close()
+	if _, err := s.SubscribeFrom(context.Background(), "3", SubscribeOptions{NeedOld: true}); !errors.Is(err, ErrTooOld) {
+		t.Errorf("SubscribeFrom(3, NeedOld) error = %v, want ErrTooOld (y's version before 4 is unknown)", err)
+	}
+	sub, err = s.SubscribeFrom(context.Background(), "4", SubscribeOptions{NeedOld: true})
+	if err != nil {
+		t.Fatalf("SubscribeFrom(4, NeedOld): %v", err)
+	}
+	sub.Close()
+	for at, want := range map[string][]string{
+		"4":  {"a/y@4"},
+		"5":  {"a/x@5", "a/y@4"},
+		"7":  {"a/gone@7", "a/x@5", "a/y@6"},
+		"9":  {"a/x@5", "a/y@6"},
+		"10": {"a/x@5", "a/y@6"},
+	} {
+		got, err := s.StateAt(at)
+		if err != nil {
+			t.Errorf("StateAt(%s): %v", at, err)
+			continue
+		}
+		if d := diffStrings(describeObjects(got), want); d != "" {
+			t.Errorf("state at %s:\n%s", at, d)
+		}
+	}
+	var tooOld *TooOldError
+	if _, err := s.StateAt("3"); !errors.As(err, &tooOld) || tooOld.Oldest != "4" {
+		t.Errorf("StateAt(3) error = %v, want too old, oldest 4", err)
+	}
+}
+
+// TestBackfillRefused: a backfill that does not fit, comes out of order,
+// or was read for a window that has moved since leaves the history as it
+// was.
+func TestBackfillRefused(t *testing.T) {
+	tests := []struct {
+		name    string
+		history int
+		from    string
+		oldest  string
+		events  []wev
+		err     error
+	}{
+		{name: "no room", history: 2, from: "3", oldest: "10",
+			events: []wev{wire(listwatch.WatchAdded, "a/p@4"), wire(listwatch.WatchAdded, "a/q@5")}, err: ErrTooOld},
+		{name: "out of order", history: 10, from: "3", oldest: "10",
+			events: []wev{wire(listwatch.WatchAdded, "a/p@6"), wire(listwatch.WatchAdded, "a/q@5")}, err: ErrInvalidResourceVersion},
+		{name: "the window moved", history: 10, from: "3", oldest: "9", err: ErrTooOld},
+		{name: "not older", history: 10, from: "10", oldest: "10", err: ErrTooOld},
+		{name: "not a number", history: 10, from: "x", oldest: "10", err: ErrInvalidResourceVersion},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := New(Options[*obj]{History: tt.history})
+			mustApply(t, s, relist("10", "a/x@5")...)
+			mustApply(t, s, applyEv("a/x@12"))
+			if err := s.Backfill(tt.from, tt.oldest, tt.events); !errors.Is(err, tt.err) {
+				t.Fatalf("Backfill error = %v, want %v", err, tt.err)
+			}
+			if got := s.OldestResourceVersion(); got != "10" {
+				t.Errorf("oldest = %q, want 10 (unchanged)", got)
+			}
+		})
+	}
+}
