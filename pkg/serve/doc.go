@@ -8,7 +8,8 @@
 // streaming lists ending with the initial-events-end bookmark, selectors,
 // Tables). Writes are refused with 405 MethodNotAllowed and anything not
 // cached (nor, with OnDemand, cacheable) with 404: the handler never
-// proxies objects to or from the API server. Only the OpenAPI documents that kubectl reads before a write (to
+// proxies objects to or from the API server (its sources read the API
+// server, Backfill among them). Only the OpenAPI documents that kubectl reads before a write (to
 // validate it, then meet the 405) are fetched from the server, by the
 // handler that OpenAPI returns, and the self reviews (may I? what may I?
 // who am I?, which k9s asks before it lists a kind) are passed to it by
@@ -91,10 +92,29 @@
 // state; with N (NotOlderThan, the default match for N) the current state
 // once the store has reached N, waiting up to three seconds, else 504 with
 // the cause ResourceVersionTooLarge, as the API server does; with
-// resourceVersionMatch=Exact, N is answered when it is the current
-// resourceVersion or that of a snapshot still kept for a paged list, else
-// 410 Expired. Every list carries the resourceVersion of the snapshot it
-// shows, which a WATCH resumes from. A paged list (limit) is pinned to its
+// resourceVersionMatch=Exact, N is answered with the state at N whenever
+// the daemon can tell it exactly (below), else 410 Expired. Every list
+// carries the resourceVersion of the snapshot it shows, which a WATCH
+// resumes from.
+//
+// What the daemon can answer exactly: every change after the oldest
+// resourceVersion its history holds (store.Store.OldestResourceVersion: the
+// first list's, until --history changes push it on), with the version
+// before each change. A WATCH from N at or after it is sent the changes
+// after N, and an exact LIST at N is the current state with the changes
+// after N undone. A resourceVersion from before it (a client that read the
+// API server before the daemon started, or moves to it from the API
+// server) is read back from the API server's own watch cache
+// (Source.Backfill: one WATCH from N, up to the daemon's oldest), so that
+// its watch resumes without a relist, event for event as the API server
+// would send it, whenever the API server still holds those changes and the
+// history has room for them. The API server's events do not say an
+// object's version before the first of them that modified it: an exact
+// LIST from before such a change, and a WATCH whose label or field
+// selector reads the object's content across one (whether it matched
+// before decides between MODIFIED and DELETED), are 410. Any 410 names in
+// parentheses, as the API server's does, the oldest resourceVersion a
+// watch may resume from. A paged list (limit) is pinned to its
 // first page's snapshot: the continue token names that snapshot, which is
 // kept for Options.ContinueTTL after its last use; an expired token is
 // answered 410 Expired with a token to continue inconsistently, as the API
@@ -106,7 +126,11 @@
 // A WATCH with resourceVersion "" or "0" (or sendInitialEvents=true) starts
 // with the current state as ADDED events; with N it replays the changes
 // after N from the store's history, or answers an ERROR event 410 Expired
-// when the history no longer reaches back. A watcher that falls too far
+// when neither the history nor the API server reaches back. A watch that
+// ends at its timeoutSeconds ends, when it allows bookmarks, with a
+// BOOKMARK at the resourceVersion of the moment, as the API server's does
+// (two seconds before its deadline; the daemon's at it), so that its
+// client resumes without a replay. A watcher that falls too far
 // behind (its queue overflowed: store.Resync) has its watch closed, so that
 // its client relists; it never slows the others.
 //

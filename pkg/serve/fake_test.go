@@ -75,6 +75,13 @@ type fakeServer struct {
 	rv      string
 	events  chan listwatch.WatchEvent[*object.Object]
 	watches chan struct{} // a token per WATCH opened
+	// past are the events sent (as the API server's watch cache keeps
+	// them): a backfill's watch (a short timeoutSeconds: the reflector's
+	// own are minutes long) is sent those after its resourceVersion, then
+	// a bookmark at the latest; one from before oldest is answered 410.
+	past   []listwatch.WatchEvent[*object.Object]
+	latest string
+	oldest uint64
 }
 
 func (f *fakeServer) newClient(res kube.Resource, _ kube.Scope) reflector.Client {
@@ -96,10 +103,50 @@ func (c *fakeClient) List(context.Context, listwatch.ListRequest) (listwatch.Pag
 	return listwatch.Page[*object.Object]{Items: c.f.objects, ResourceVersion: c.f.rv}, nil
 }
 
-func (c *fakeClient) Watch(ctx context.Context, _ listwatch.WatchRequest) (listwatch.Stream[*object.Object], error) {
+func (c *fakeClient) Watch(ctx context.Context, req listwatch.WatchRequest) (listwatch.Stream[*object.Object], error) {
+	if req.TimeoutSeconds > 0 && req.TimeoutSeconds < 60 {
+		return c.f.backfill(req.ResourceVersion), nil
+	}
 	c.f.watches <- struct{}{}
 	return &fakeStream{ctx: ctx, events: c.f.events, closed: make(chan struct{})}, nil
 }
+
+// backfill is the stream of a backfill's watch from rv: the past events
+// after it and a bookmark at the server's rv, or the API server's 410.
+func (f *fakeServer) backfill(rv string) listwatch.Stream[*object.Object] {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	from, _ := store.ParseRV(rv)
+	var evs []listwatch.WatchEvent[*object.Object]
+	if from < f.oldest {
+		msg := fmt.Sprintf("too old resource version: %d (%d)", from, f.oldest)
+		evs = append(evs, listwatch.WatchEvent[*object.Object]{Type: listwatch.WatchError, Err: apierrors.NewResourceExpired(msg)})
+	} else {
+		for _, ev := range f.past {
+			if n, _ := store.ParseRV(ev.ResourceVersion); n > from {
+				evs = append(evs, ev)
+			}
+		}
+		evs = append(evs, listwatch.WatchEvent[*object.Object]{Type: listwatch.WatchBookmark, ResourceVersion: store.MaxRV(f.rv, f.latest)})
+	}
+	return &sliceStream{events: evs}
+}
+
+// sliceStream sends its events, then io.EOF.
+type sliceStream struct {
+	events []listwatch.WatchEvent[*object.Object]
+}
+
+func (s *sliceStream) Next() (listwatch.WatchEvent[*object.Object], error) {
+	if len(s.events) == 0 {
+		return listwatch.WatchEvent[*object.Object]{}, io.EOF
+	}
+	ev := s.events[0]
+	s.events = s.events[1:]
+	return ev, nil
+}
+
+func (s *sliceStream) Close() {}
 
 type fakeStream struct {
 	ctx    context.Context
@@ -194,8 +241,12 @@ func (fx *fixture) send(typ listwatch.WatchEventType, o *object.Object) {
 		fx.t.Fatal(err)
 	}
 	defer sub.Close()
+	ev := listwatch.WatchEvent[*object.Object]{Type: typ, Object: o, ResourceVersion: o.ResourceVersion}
+	fx.f.mu.Lock()
+	fx.f.past, fx.f.latest = append(fx.f.past, ev), o.ResourceVersion
+	fx.f.mu.Unlock()
 	select {
-	case fx.f.events <- listwatch.WatchEvent[*object.Object]{Type: typ, Object: o, ResourceVersion: o.ResourceVersion}:
+	case fx.f.events <- ev:
 	case <-ctx.Done():
 		fx.t.Fatal("the reflector took no event")
 	}
@@ -210,6 +261,14 @@ func (fx *fixture) send(typ listwatch.WatchEventType, o *object.Object) {
 	}
 }
 
+// serverHistoryFrom makes the server's watch cache hold the events after
+// rv only: a backfill from before it is answered 410.
+func (fx *fixture) serverHistoryFrom(rv uint64) {
+	fx.f.mu.Lock()
+	defer fx.f.mu.Unlock()
+	fx.f.oldest = rv
+}
+
 // relist makes the server answer the reflector's WATCH 410 Gone and list
 // objects at rv, and waits until the store has swapped the relist in.
 func (fx *fixture) relist(rv string, objects ...*object.Object) {
@@ -218,6 +277,7 @@ func (fx *fixture) relist(rv string, objects ...*object.Object) {
 	defer cancel()
 	fx.f.mu.Lock()
 	fx.f.objects, fx.f.rv = objects, rv
+	fx.f.oldest, _ = store.ParseRV(rv) // the server's history begins there: the reason for the 410
 	fx.f.mu.Unlock()
 	sub, err := fx.lease.SubscribeFrom(ctx, fx.lease.ResourceVersion(), store.SubscribeOptions{})
 	if err != nil {

@@ -67,7 +67,7 @@ func checkAnswer(t *testing.T, rec *httptest.ResponseRecorder) {
 			t.Fatalf("%d answered with %s", rec.Code, body)
 		}
 	}
-	if json.Valid(body) {
+	if json.Valid(body) || len(bytes.TrimSpace(body)) == 0 { // a watch may end before its first event
 		return
 	}
 	for line := range bytes.SplitSeq(bytes.TrimSpace(body), []byte("\n")) { // a watch

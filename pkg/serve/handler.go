@@ -32,6 +32,17 @@ type Source interface {
 	ResourceVersion() string
 	Subscribe(ctx context.Context, opts store.SubscribeOptions) *store.Subscription[*object.Object]
 	SubscribeFrom(ctx context.Context, rv string, opts store.SubscribeOptions) (*store.Subscription[*object.Object], error)
+	// StateAt is every object as it was at resourceVersion rv, in the
+	// API server's order, from the store's history (store.Store.StateAt).
+	StateAt(rv string) ([]*object.Object, error)
+	// OldestResourceVersion is the oldest resourceVersion SubscribeFrom and
+	// StateAt answer, "" when none.
+	OldestResourceVersion() string
+	// Backfill makes them answer back to rv, when the API server still
+	// holds the changes after it (reflector.Reflector.Backfill): nil, the
+	// server's error (its 410 when it holds them no more), or
+	// store.ErrTooOld.
+	Backfill(ctx context.Context, rv string) error
 }
 
 // Resource is one resource the handler serves.

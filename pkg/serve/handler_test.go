@@ -162,6 +162,7 @@ func TestPaging(t *testing.T) {
 	if code, body = fx.get("/api/v1/configmaps?resourceVersion=11"); code != 200 || names(body, "items.#.metadata.name") != "u v w x y z" {
 		t.Errorf("NotOlderThan 11 = %d %s", code, body)
 	}
+	fx.serverHistoryFrom(10)
 	if code, body = fx.get("/api/v1/configmaps?resourceVersion=9&resourceVersionMatch=Exact"); code != 410 || gjson.Get(body, "reason").Str != "Expired" {
 		t.Errorf("Exact 9 = %d %s; want 410 Expired", code, body)
 	}

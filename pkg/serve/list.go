@@ -144,13 +144,36 @@ func (h *Handler) listSnapshot(ctx context.Context, c *cached, opts listOptions)
 		if cur, _ := store.ParseRV(sn.rv); want > cur {
 			return nil, 0, tooLarge(opts.rv, sn.rv)
 		}
-		return nil, 0, apierrors.NewResourceExpired("The resourceVersion for the provided list is too old.")
+		return stateAt(ctx, c, opts.rv)
 	}
 	if err := waitFor(ctx, c.Source, want, h.opts.FreshWait); err != nil {
 		return nil, 0, err
 	}
 	return c.snapshots.current(c.Source), 0, nil
 }
+
+// stateAt is the snapshot of an exact LIST at an earlier resourceVersion
+// rv, from the store's history, reaching back before the store's first
+// list when the API server still holds the changes since rv (see
+// Source.Backfill); else the API server's 410 for an exact list.
+func stateAt(ctx context.Context, c *cached, rv string) (*snapshot, int, *apierrors.StatusError) {
+	items, err := c.Source.StateAt(rv)
+	if errors.Is(err, store.ErrTooOld) {
+		backfill(ctx, c, rv)
+		items, err = c.Source.StateAt(rv)
+	}
+	switch {
+	case err == nil:
+		return &snapshot{rv: rv, items: items}, 0, nil
+	case errors.Is(err, store.ErrTooOld):
+		return nil, 0, apierrors.NewResourceExpired(tooOldList)
+	}
+	return nil, 0, apierrors.NewInternalError(err)
+}
+
+// tooOldList is the API server's message for an exact list at a
+// resourceVersion it no longer holds.
+const tooOldList = "The resourceVersion for the provided list is too old."
 
 // expiredContinue is the API server's 410 for a continue token whose
 // snapshot is gone, with a token that continues after the same key in the

@@ -162,6 +162,22 @@ func (f *filter) matches(o *object.Object) bool {
 	return object.MatchLabels(f.labels)(o)
 }
 
+// byContent says whether the filter reads more of an object than its key
+// (a label selector, a field other than metadata.name and
+// metadata.namespace): whether it matched an earlier version can then
+// differ from whether it matches this one.
+func (f *filter) byContent() bool {
+	if !f.labels.Empty() {
+		return true
+	}
+	for _, t := range f.fields {
+		if t.field != "metadata.name" && t.field != "metadata.namespace" {
+			return true
+		}
+	}
+	return false
+}
+
 // keepsKey says whether an object of key (namespace, name) may match: the
 // store's cheap pre-filter for a subscription (store.SubscribeOptions.Keep).
 func (f *filter) keepsKey(namespace, name string) bool {

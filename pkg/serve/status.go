@@ -1,12 +1,16 @@
 package serve
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
 // Errors are answered as the API server answers them: a Status object
@@ -62,10 +66,26 @@ func badRequest(format string, args ...any) *apierrors.StatusError {
 	return apierrors.NewBadRequest(fmt.Sprintf(format, args...))
 }
 
-// tooOld is the API server's 410 for a resourceVersion its history no
-// longer reaches.
-func tooOld(rv, current string) *apierrors.StatusError {
-	return apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %s (%s)", rv, current))
+// tooOld is the API server's 410 for a resourceVersion rv that its
+// history no longer reaches, err the store's: the number in parentheses
+// is, as the API server's, the oldest resourceVersion a watch may resume
+// from (store.TooOldError.Oldest).
+func tooOld(rv string, err error) *apierrors.StatusError {
+	oldest := "0"
+	var old *store.TooOldError
+	if errors.As(err, &old) && old.Oldest != "" {
+		oldest = old.Oldest
+	}
+	return apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %s (%s)", rv, oldest))
+}
+
+// backfill asks c's source to reach back to resourceVersion rv, which its
+// history does not (see Source.Backfill), before the request asks it
+// again. A failure (the API server no longer holds the changes after rv
+// either: its 410) leaves the store's answer, 410 naming the oldest
+// resourceVersion the daemon holds.
+func backfill(ctx context.Context, c *cached, rv string) {
+	_ = c.Source.Backfill(ctx, rv)
 }
 
 // tooLarge is the API server's answer to a resourceVersion it has not

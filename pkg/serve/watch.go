@@ -74,12 +74,14 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request, c *cached, req r
 	ctx := r.Context()
 	if opts.timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opts.timeout)
+		ctx, cancel = context.WithTimeoutCause(ctx, opts.timeout, errWatchTimeout)
 		defer cancel()
 	}
 	ww := &watchWriter{w: w, rc: http.NewResponseController(w), enc: newEncoder(c, formOf(r), include, h.opts.Now()), columns: true, sent: &c.counters.sent}
 	wake := make(chan struct{}, 1)
-	sub, initial, serr := h.subscribe(ctx, c, f, opts, wake)
+	// The request's context, not the timeout's: at the timeout, what is
+	// queued is still drained before the closing bookmark.
+	sub, initial, serr := h.subscribe(r.Context(), c, f, opts, wake)
 	if serr != nil {
 		if serr.ErrStatus.Code == http.StatusBadRequest {
 			writeStatus(w, r, serr)
@@ -95,6 +97,9 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request, c *cached, req r
 	defer c.counters.watchers.Add(-1)
 	ww.start()
 	s := &watchStream{h: h, c: c, f: f, ww: ww, sub: sub, wake: wake, initial: initial, opts: opts}
+	if !initial {
+		s.sentRV = opts.rv
+	}
 	s.run(ctx)
 }
 
@@ -127,7 +132,12 @@ func (h *Handler) subscribe(ctx context.Context, c *cached, f *filter, opts watc
 	case opts.sendInitialEvents != nil || opts.rv == "" || opts.rv == "0":
 		return c.Source.Subscribe(ctx, sopts), true, nil
 	}
+	sopts.NeedOld = f.byContent()
 	sub, err := c.Source.SubscribeFrom(ctx, opts.rv, sopts)
+	if errors.Is(err, store.ErrTooOld) {
+		backfill(ctx, c, opts.rv)
+		sub, err = c.Source.SubscribeFrom(ctx, opts.rv, sopts)
+	}
 	if errors.Is(err, store.ErrTooLarge) {
 		want, _ := store.ParseRV(opts.rv)
 		if serr := waitFor(ctx, c.Source, want, h.opts.FreshWait); serr != nil {
@@ -141,12 +151,15 @@ func (h *Handler) subscribe(ctx context.Context, c *cached, f *filter, opts watc
 	case errors.Is(err, store.ErrInvalidResourceVersion):
 		return nil, false, badRequest("invalid resource version %q", opts.rv)
 	case errors.Is(err, store.ErrTooOld):
-		return nil, false, tooOld(opts.rv, c.Source.ResourceVersion())
+		return nil, false, tooOld(opts.rv, err)
 	case errors.Is(err, store.ErrTooLarge):
 		return nil, false, tooLarge(opts.rv, c.Source.ResourceVersion())
 	}
 	return nil, false, apierrors.NewInternalError(err)
 }
+
+// errWatchTimeout is the cause of a watch's end at its timeoutSeconds.
+var errWatchTimeout = errors.New("the watch's timeoutSeconds passed")
 
 // watchStream is one WATCH's loop: it turns the subscription's changes
 // into events until the client goes, the timeout ends it, or the
@@ -161,6 +174,9 @@ type watchStream struct {
 	initial bool            // the current state is being sent
 	opts    watchOptions
 	lastRV  string // of the last change written
+	// sentRV is the newest resourceVersion the client was told: the one it
+	// resumed from, its changes', its bookmarks'.
+	sentRV string
 	// lastLive: the last change written was live (it has a resourceVersion
 	// of its own, which no other change shares).
 	lastLive bool
@@ -207,6 +223,7 @@ func (s *watchStream) run(ctx context.Context) {
 		if bookmarkDue && !s.initial {
 			if brv, ok := s.bookmarkRV(rv); ok {
 				s.ww.event("BOOKMARK", s.ww.enc.bookmark(brv, false))
+				s.sentRV = store.MaxRV(s.sentRV, brv)
 				bookmarkDue = false
 			} else {
 				again = true
@@ -224,11 +241,33 @@ func (s *watchStream) run(ctx context.Context) {
 		case <-tick:
 			bookmarkDue = true
 		case <-ctx.Done():
+			if errors.Is(context.Cause(ctx), errWatchTimeout) {
+				s.closingBookmark()
+			}
 			return
 		case <-s.c.gone: // dropped: the client asks again, and hears why
 			return
 		}
 	}
+}
+
+// closingBookmark ends a watch whose timeoutSeconds passed as the API
+// server ends one, so that its client resumes without a replay of what
+// went by unseen (the changes its selector or namespace left out): what is
+// queued, then (bookmarks allowed, the initial state sent) a BOOKMARK at
+// the resourceVersion of the moment, when it is newer than what the client
+// was told. The API server sends its own two seconds before the deadline;
+// this one comes at the deadline, as recent as a bookmark can be.
+func (s *watchStream) closingBookmark() {
+	rv := s.c.Source.ResourceVersion()
+	if !s.drain() || !s.opts.bookmarks || s.initial {
+		s.ww.flush()
+		return
+	}
+	if brv, ok := s.bookmarkRV(rv); ok && store.CompareRV(brv, s.sentRV) > 0 {
+		s.ww.event("BOOKMARK", s.ww.enc.bookmark(brv, false))
+	}
+	s.ww.flush()
 }
 
 // bookmarkRV is the resourceVersion a bookmark may carry after a drain
@@ -274,6 +313,7 @@ func (s *watchStream) drain() bool {
 			}
 		}
 		s.lastRV = store.MaxRV(s.lastRV, ch.ResourceVersion)
+		s.sentRV = store.MaxRV(s.sentRV, ch.ResourceVersion)
 		s.lastLive = !ch.At.IsZero()
 		if !s.lastLive && !s.initial && (ch.Type == store.Applied || ch.Type == store.Deleted) {
 			s.relisted = true
@@ -312,10 +352,14 @@ func (s *watchStream) flushed() {
 
 // applied writes an Applied change as the API server's watch cache does
 // through a selector: an object that starts matching is ADDED, one that
-// stops is DELETED (its previous state at this resourceVersion).
+// stops is DELETED (its previous state at this resourceVersion). A change
+// replayed from the API server's own watch (store.Change.OldUnknown) is
+// MODIFIED: it reaches only watches whose filter reads the key alone
+// (store.SubscribeOptions.NeedOld), for which the earlier version matched
+// as this one does.
 func (s *watchStream) applied(ch store.Change[*object.Object]) {
 	now := s.f.matches(ch.Object)
-	before := ch.HasOld && !s.initial && s.f.matches(ch.Old)
+	before := !s.initial && (ch.HasOld && s.f.matches(ch.Old) || ch.OldUnknown && now)
 	switch {
 	case now && before:
 		s.ww.objectEvent("MODIFIED", ch.Object)

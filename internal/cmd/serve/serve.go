@@ -73,7 +73,8 @@ with no KIND, every kind is added so. One no request has used for
 --release-idle, with no watch open, is released until it is asked again.
 With -n NS, the kinds given (and --controllers) are cached in namespace NS
 alone: for a user allowed that namespace only, or to keep less; the
-kubeconfig written has NS too.
+kubeconfig written has NS too. -A (every namespace) is the default, and
+overrides -n as kubectl's does.
 It listens on 127.0.0.1 with TLS and a random bearer token, writes a
 kubeconfig for itself (0600) and prints its path; writes are refused.
 
@@ -90,6 +91,7 @@ object again.`,
 		RunE:              cli.RunE(o),
 	}
 	c.AddCommand(newCmdServeStatus(flags, streams), newCmdServeStop(flags, streams))
+	c.Flags().BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "Cache the kinds in every namespace (the default; as kubectl's, it overrides -n and the context's namespace)")
 	c.Flags().IntVar(&o.Port, "port", 0, "Port to listen on at 127.0.0.1 (0: a free one)")
 	c.Flags().BoolVar(&o.PrintKubeconfig, "print-kubeconfig", false, "Print the cache's kubeconfig on stdout once it serves")
 	c.Flags().IntVar(&o.History, "history", 4096, "Changes of each kind kept for watches to resume from")
@@ -116,7 +118,7 @@ func (o *ServeOptions) Complete(args []string) error {
 		return fmt.Errorf("reading the kubeconfig: %w", err)
 	}
 	o.Namespace = ns // the written kubeconfig's
-	if explicit {
+	if explicit && !o.AllNamespaces {
 		o.only = ns
 	}
 	return nil
