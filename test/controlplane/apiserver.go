@@ -33,6 +33,9 @@ func (c *ControlPlane) apiserverArgs() []string {
 		// No controller creates service accounts, and pods would need one.
 		"--disable-admission-plugins=ServiceAccount",
 	}
+	if c.opts.EtcdPrefix != "" {
+		args = append(args, "--etcd-prefix="+c.opts.EtcdPrefix)
+	}
 	return append(args, c.opts.ExtraAPIServerFlags...)
 }
 

@@ -86,8 +86,10 @@ func start(ctx context.Context, opts Options, bins Binaries) (_ *ControlPlane, e
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if err := c.startEtcd(ctx); err != nil {
-		return nil, err
+	if opts.SharedEtcd == "" {
+		if err := c.startEtcd(ctx); err != nil {
+			return nil, err
+		}
 	}
 	if err := c.startAPIServerLocked(ctx); err != nil {
 		return nil, err

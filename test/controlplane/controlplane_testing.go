@@ -113,3 +113,57 @@ func skipIfShort(t testing.TB) {
 		t.Skip("needs a local control plane; skipped with -short")
 	}
 }
+
+// SharedFleet is a Fleet started on first use and shared by the tests of a
+// test binary, as Shared is a control plane.
+type SharedFleet struct {
+	// Names are the clusters' names; Options are each one's.
+	Names   []string
+	Options Options
+
+	mu      sync.Mutex
+	fleet   *Fleet
+	err     error
+	started bool
+}
+
+// Get returns the shared fleet, starting it on the first call; it skips t
+// under -short and fails it if the fleet did not start.
+func (s *SharedFleet) Get(t testing.TB) *Fleet {
+	t.Helper()
+	skipIfShort(t)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.started {
+		s.started = true
+		opts := s.Options
+		if opts.Build.Progress == nil {
+			opts.Build.Progress = os.Stderr
+		}
+		s.fleet, s.err = StartFleet(context.Background(), s.Names, opts)
+	}
+	if s.err != nil {
+		t.Fatalf("start shared fleet: %v", s.err)
+	}
+	return s.fleet
+}
+
+// Run runs the tests and then stops the fleet, as Shared.Run.
+func (s *SharedFleet) Run(m *testing.M) int {
+	code := m.Run()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.started = true
+	if s.err == nil {
+		s.err = errStopped
+	}
+	if s.fleet != nil {
+		if err := s.fleet.Stop(); err != nil {
+			fmt.Fprintf(os.Stderr, "stop shared fleet: %v\n", err)
+			if code == 0 {
+				code = 1
+			}
+		}
+	}
+	return code
+}

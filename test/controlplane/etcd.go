@@ -41,6 +41,9 @@ func (c *ControlPlane) startEtcd(ctx context.Context) error {
 
 // EtcdURL is etcd's client URL (plain HTTP on loopback).
 func (c *ControlPlane) EtcdURL() string {
+	if c.opts.SharedEtcd != "" {
+		return c.opts.SharedEtcd
+	}
 	return fmt.Sprintf("http://127.0.0.1:%d", c.etcdClientPort)
 }
 

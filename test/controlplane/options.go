@@ -34,6 +34,15 @@ type Options struct {
 	// ExtraEtcdFlags are appended to etcd's flags.
 	ExtraEtcdFlags []string
 
+	// SharedEtcd, if set, is the client URL of a running etcd (another
+	// control plane's EtcdURL) that this one stores its data in instead of
+	// starting its own: several clusters on one etcd (see StartFleet).
+	// EtcdPrefix then keeps their data apart.
+	SharedEtcd string
+	// EtcdPrefix is kube-apiserver's --etcd-prefix; empty is its default,
+	// /registry.
+	EtcdPrefix string
+
 	// ReadyTimeout bounds each wait for a component to become ready.
 	// Zero means 60s.
 	ReadyTimeout time.Duration
