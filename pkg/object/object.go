@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
@@ -142,3 +143,13 @@ func (o *Object) decodeCellsJSON() ([]any, error) {
 // decoded, pruned or packed. Decode is the way to read an object; this is
 // for printers' tests and for objects built in memory.
 func FromJSON(raw []byte) *Object { return &Object{data: string(raw)} }
+
+// WithAnnotation is o with the annotation key set to value in its JSON
+// (a new object; o is unchanged), its cells and identity kept.
+func (o *Object) WithAnnotation(key, value string) (*Object, error) {
+	raw, err := sjson.SetBytes(o.AppendJSON(nil), "metadata.annotations."+gjson.Escape(key), value)
+	if err != nil {
+		return nil, fmt.Errorf("annotating %s/%s: %w", o.Namespace, o.Name, err)
+	}
+	return &Object{Namespace: o.Namespace, Name: o.Name, UID: o.UID, ResourceVersion: o.ResourceVersion, Cells: o.Cells, data: string(raw)}, nil
+}

@@ -368,3 +368,28 @@ func TestPruneMeet(t *testing.T) {
 		}
 	}
 }
+
+// TestWithAnnotation: the annotation is added beside the others (a key
+// with dots and a slash is one key), the original is unchanged, a packed
+// object's too.
+func TestWithAnnotation(t *testing.T) {
+	for _, raw := range []string{
+		`{"kind":"ConfigMap","metadata":{"name":"a","namespace":"n","resourceVersion":"5","annotations":{"x":"y"}}}`,
+		`{"kind":"ConfigMap","metadata":{"name":"a","namespace":"n","resourceVersion":"5"}}`,
+	} {
+		o, err := Decode([]byte(raw), Prune{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := o.WithAnnotation("kubectl-reflect.io/context", "prod")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := gjson.GetBytes(got.JSON(), `metadata.annotations.kubectl-reflect\.io/context`).Str; v != "prod" || got.Name != "a" || got.ResourceVersion != "5" {
+			t.Errorf("%s annotated: %s", raw, got.JSON())
+		}
+		if string(o.JSON()) != raw {
+			t.Errorf("the original changed: %s", o.JSON())
+		}
+	}
+}

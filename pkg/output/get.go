@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -24,7 +25,17 @@ type Group struct {
 	Names   []string
 	Objects []*object.Object
 	Columns []object.Column
+	// Contexts, when a command reads several kubeconfig contexts, are
+	// the context each object came from (one per object); nil otherwise.
+	// Tables then have a CONTEXT column first, objects the annotation
+	// ContextAnnotation, and names the context before them.
+	Contexts []string
 }
+
+// ContextAnnotation is the annotation that says, in what a command that
+// reads several contexts prints of an object (-o json, yaml, templates;
+// watch's events), which kubeconfig context it came from.
+const ContextAnnotation = "kubectl-reflect.io/context"
 
 // GetOptions say how `get` prints groups: kubectl get's print flags and
 // what its arguments decide.
@@ -73,15 +84,19 @@ func WithKind(groups []Group) bool {
 
 // Tables groups groups as kubectl's tables: one per run of objects of the
 // same resource, so cm/a secret/nope cm/b is one table of two rows,
-// whatever their namespaces (a manifest's objects).
+// whatever their namespaces (a manifest's objects) or contexts (when their
+// servers give the kind the same columns).
 func Tables(groups []Group) []Group {
 	var out []Group
 	for _, g := range groups {
 		switch {
 		case len(g.Objects) == 0:
-		case len(out) > 0 && out[len(out)-1].Kind == g.Kind:
+		case len(out) > 0 && out[len(out)-1].Kind == g.Kind && slices.Equal(out[len(out)-1].Columns, g.Columns):
 			last := &out[len(out)-1]
 			last.Objects = append(slices.Clip(last.Objects), g.Objects...)
+			if g.Contexts != nil {
+				last.Contexts = append(slices.Clip(last.Contexts), g.Contexts...)
+			}
 		default:
 			out = append(out, g)
 		}
@@ -103,7 +118,10 @@ func PrintTables(w io.Writer, tables []Group, withKind bool, opts GetOptions) (w
 	}
 	for _, t := range tables {
 		gk := schema.GroupKind{Group: t.Kind.Group, Kind: t.Kind.Kind}
-		printer, err := kubectlTablePrinter(opts, gk, opts.AllNamespaces && t.Kind.Namespaced, withKind)
+		namespace := opts.AllNamespaces && t.Kind.Namespaced
+		// With contexts, CONTEXT comes first and NAMESPACE after it, both
+		// columns of the table: kubectl's printer puts its own first.
+		printer, err := kubectlTablePrinter(opts, gk, namespace && t.Contexts == nil, withKind)
 		if err != nil {
 			return out.n > 0, err
 		}
@@ -111,12 +129,18 @@ func PrintTables(w io.Writer, tables []Group, withKind bool, opts GetOptions) (w
 			fmt.Fprintln(out)
 		}
 		tw := printers.GetNewTabWriter(out)
+		from := 0 // the chunk's first object in t
 		for _, objs := range chunks(t.Objects, chunk) {
-			table, err := Table(t.Kind, t.Columns, objs, TableOptions{
+			topts := TableOptions{
 				Labels:      *opts.Flags.HumanReadableFlags.ShowLabels || len(*opts.Flags.HumanReadableFlags.ColumnLabels) > 0,
 				FullObjects: opts.sortBy() != "",
 				Now:         now,
-			})
+			}
+			if t.Contexts != nil {
+				topts.Contexts, topts.Namespace = t.Contexts[from:from+len(objs)], namespace
+			}
+			from += len(objs)
+			table, err := Table(t.Kind, t.Columns, objs, topts)
 			if err != nil {
 				return out.n > 0, err
 			}
@@ -176,9 +200,9 @@ func kubectlTablePrinter(opts GetOptions, gk schema.GroupKind, withNamespace, wi
 // object at a time (WriteList, printNames) unless --sort-by must see them
 // all.
 func PrintObjects(w io.Writer, groups []Group, opts GetOptions) error {
-	var objs []*object.Object
-	for _, g := range groups {
-		objs = append(objs, g.Objects...)
+	objs, contexts, err := annotated(groups)
+	if err != nil {
+		return err
 	}
 	if len(objs) == 0 && (opts.SingleItem || opts.IgnoreNotFound) {
 		return nil
@@ -192,6 +216,9 @@ func PrintObjects(w io.Writer, groups []Group, opts GetOptions) error {
 	printer, err := pf.ToPrinter()
 	if err != nil {
 		return err
+	}
+	if contexts && format == "name" {
+		printer = contextNames{printer}
 	}
 	printer = opts.sorting(printer)
 	if opts.NamesOnly && opts.sortBy() == "" {
@@ -223,14 +250,64 @@ func printNames(printer printers.ResourcePrinter, groups []Group, out io.Writer)
 	for _, g := range groups {
 		gv := schema.GroupVersion{Group: g.Kind.Group, Version: g.Kind.Version}
 		tm := metav1.TypeMeta{APIVersion: gv.String(), Kind: g.Kind.Kind}
-		for _, obj := range g.Objects {
+		for i, obj := range g.Objects {
 			m := &metav1.PartialObjectMetadata{TypeMeta: tm, ObjectMeta: metav1.ObjectMeta{Namespace: obj.Namespace, Name: obj.Name}}
+			if g.Contexts != nil {
+				m.Annotations = map[string]string{ContextAnnotation: g.Contexts[i]}
+			}
 			if err := printer.PrintObj(m, w); err != nil {
 				return err
 			}
 		}
 	}
 	return w.Flush()
+}
+
+// annotated is every object of groups, those of several contexts with the
+// annotation ContextAnnotation (contexts is then true).
+func annotated(groups []Group) (objs []*object.Object, contexts bool, err error) {
+	for _, g := range groups {
+		if g.Contexts == nil {
+			objs = append(objs, g.Objects...)
+			continue
+		}
+		contexts = true
+		for i, obj := range g.Objects {
+			if obj, err = obj.WithAnnotation(ContextAnnotation, g.Contexts[i]); err != nil {
+				return nil, false, err
+			}
+			objs = append(objs, obj)
+		}
+	}
+	return objs, contexts, nil
+}
+
+// contextNames is kubectl's name printer for objects of several contexts:
+// each line is the object's context (its ContextAnnotation), a space, then
+// kubectl's kind/name. A List is printed item by item.
+type contextNames struct{ names printers.ResourcePrinter }
+
+func (p contextNames) PrintObj(obj runtime.Object, w io.Writer) error {
+	if apimeta.IsListType(obj) {
+		items, err := apimeta.ExtractList(obj)
+		if err != nil {
+			return err
+		}
+		for _, item := range items {
+			if err := p.PrintObj(item, w); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	m, err := apimeta.Accessor(obj)
+	if err != nil {
+		return err
+	}
+	if _, err := io.WriteString(w, m.GetAnnotations()[ContextAnnotation]+" "); err != nil {
+		return err
+	}
+	return p.names.PrintObj(obj, w)
 }
 
 // countingWriter counts what went through it.

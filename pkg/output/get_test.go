@@ -1,8 +1,13 @@
 package output
 
 import (
+	"bytes"
 	"reflect"
+	"regexp"
 	"testing"
+	"time"
+
+	"k8s.io/kubectl/pkg/cmd/get"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 )
@@ -58,5 +63,43 @@ func TestTables(t *testing.T) {
 	want := []Group{{Kind: cmKind, Objects: []*object.Object{a, b}}, {Kind: secretKind, Objects: []*object.Object{c}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Tables = %+v, want %+v", got, want)
+	}
+}
+
+// TestPrintTablesContexts: the objects of several contexts print as one
+// table per kind, CONTEXT first and NAMESPACE after it with -A, aligned
+// as kubectl aligns a table; names are the context, a space, then
+// kubectl's; objects carry the context as an annotation.
+func TestPrintTablesContexts(t *testing.T) {
+	a, b := configMap(t, "default", "settings", time.Hour, map[string]string{"k": "v"}), configMap(t, "web", "other", time.Hour, nil)
+	groups := []Group{
+		{Kind: cmKind, Objects: []*object.Object{a, b}, Columns: configMapColumns, Contexts: []string{"prod", "prod"}},
+		{Kind: cmKind, Objects: []*object.Object{a}, Columns: configMapColumns, Contexts: []string{"staging-eu"}},
+	}
+	flags := get.NewGetPrintFlags()
+	var out bytes.Buffer
+	if _, err := PrintTables(&out, Tables(groups), false, GetOptions{Flags: flags, AllNamespaces: true}); err != nil {
+		t.Fatal(err)
+	}
+	want := "CONTEXT      NAMESPACE   NAME       DATA   AGE\n" +
+		"prod         default     settings   1      AGE\n" +
+		"prod         web         other      0      AGE\n" +
+		"staging-eu   default     settings   1      AGE\n"
+	if regexp.MustCompile(`(?m)\d+\w+$`).ReplaceAllString(out.String(), "AGE") != want { // the fixtures' ages are from a fixed time
+		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
+	}
+	for format, want := range map[string]string{
+		"name":                            "prod configmap/settings\nprod configmap/other\nstaging-eu configmap/settings\n",
+		`jsonpath={.items[*].metadata.annotations.kubectl-reflect\.io/context}`: "prod prod staging-eu",
+	} {
+		flags := get.NewGetPrintFlags()
+		*flags.OutputFormat = format
+		out.Reset()
+		if err := PrintObjects(&out, groups, GetOptions{Flags: flags}); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != want {
+			t.Errorf("-o %s: got %q, want %q", format, out.String(), want)
+		}
 	}
 }

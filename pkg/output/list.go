@@ -3,6 +3,7 @@ package output
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,6 +23,10 @@ type TableOptions struct {
 	FullObjects bool
 	// Now is the time AGE is computed at.
 	Now time.Time
+	// Contexts, if set, are the context of each object: the table's first
+	// column, CONTEXT, then NAMESPACE if Namespace.
+	Contexts  []string
+	Namespace bool
 }
 
 // defaultColumns is what kubectl shows for a kind the server cannot print.
@@ -59,9 +64,32 @@ func Table(kind Kind, columns []object.Column, objs []*object.Object, opts Table
 			served, _ := row.Cells[ageAt].(string)
 			row.Cells[ageAt] = age(obj.JSON(), served, opts.Now)
 		}
+		if opts.Contexts != nil {
+			row.Cells = slices.Insert(row.Cells, 0, contextCells(opts, i, obj)...)
+		}
 		t.Rows[i] = row
 	}
+	if opts.Contexts != nil {
+		t.ColumnDefinitions = slices.Insert(t.ColumnDefinitions, 0, contextColumns(opts)...)
+	}
 	return t, nil
+}
+
+// contextColumns are the columns a table of several contexts starts with.
+func contextColumns(opts TableOptions) []metav1.TableColumnDefinition {
+	cols := []metav1.TableColumnDefinition{{Name: "Context", Type: "string"}}
+	if opts.Namespace {
+		cols = append(cols, metav1.TableColumnDefinition{Name: "Namespace", Type: "string"})
+	}
+	return cols
+}
+
+// contextCells are the cells of the i-th object under contextColumns.
+func contextCells(opts TableOptions, i int, obj *object.Object) []any {
+	if opts.Namespace {
+		return []any{opts.Contexts[i], obj.Namespace}
+	}
+	return []any{opts.Contexts[i]}
 }
 
 func tableRow(kind Kind, obj *object.Object, server bool, opts TableOptions) (metav1.TableRow, error) {

@@ -30,6 +30,9 @@ type Target struct {
 	ConfigFlags *genericclioptions.ConfigFlags
 
 	AllNamespaces bool
+	// AllContexts is --all-contexts: every context of the kubeconfig (see
+	// Contexts).
+	AllContexts   bool
 	LabelSelector string
 	FieldSelector string
 	ListMode      string
@@ -84,6 +87,7 @@ type Source struct {
 
 func (t *Target) AddFlags(f *pflag.FlagSet, verb string) {
 	f.BoolVarP(&t.AllNamespaces, "all-namespaces", "A", false, verb+" the kinds in every namespace")
+	f.BoolVar(&t.AllContexts, "all-contexts", false, verb+" the kinds in every context of the kubeconfig (--context also takes several, comma-separated)")
 	f.StringVarP(&t.LabelSelector, "selector", "l", "", "Label selector to filter on, e.g. -l key1=value1,key2=value2")
 	f.StringVar(&t.FieldSelector, "field-selector", "", "Field selector to filter on, e.g. --field-selector metadata.name=web")
 	f.StringVar(&t.ListMode, "list-mode", "whole", "How to list: whole (one LIST, decoded as it arrives), paged (LIST 500 at a time) or streaming (a watch with sendInitialEvents, paged when the server lacks it)")

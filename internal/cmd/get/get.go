@@ -50,6 +50,9 @@ type GetOptions struct {
 	// Subresource is kubectl's --subresource: named objects' status or
 	// scale, read with a GET each (see fetch).
 	Subresource string
+	// contexts are the kubeconfig contexts read when several are
+	// (cli.Contexts): each then reads on its own (runContexts).
+	contexts []string
 }
 
 // NewCmdGet is `kubectl reflect get`.
@@ -77,8 +80,15 @@ With -w or --watch-only it is "kubectl reflect watch" with get's flags.`,
 	return c
 }
 
-// Complete reads the arguments and the namespace.
+// Complete reads the contexts, the arguments and the namespace.
 func (o *GetOptions) Complete(args []string) error {
+	var err error
+	if o.contexts, err = cli.Contexts(o.ConfigFlags, o.AllContexts); err != nil {
+		return err
+	}
+	if o.contexts != nil && (len(args) > 0 || o.FromFiles()) {
+		return o.completeContexts(args)
+	}
 	return o.Target.CompleteArgs(args, o.ErrOut, "get")
 }
 
@@ -98,6 +108,9 @@ func (o *GetOptions) Validate() error {
 		if _, err := kubectlget.RelaxedJSONPathExpression(s); err != nil {
 			return fmt.Errorf("invalid --sort-by %q: %w", s, err)
 		}
+	}
+	if o.contexts != nil {
+		return nil // each context resolves its own (runContexts)
 	}
 	if err := o.Target.Resolve(); err != nil {
 		return err

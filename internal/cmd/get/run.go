@@ -41,6 +41,9 @@ func (o *GetOptions) Run(ctx context.Context) error {
 		MetadataOnly: (o.humanReadable() || o.namesOnly()) && o.sortBy() == "",
 		Prune:        object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields},
 	}
+	if o.contexts != nil {
+		return o.runContexts(ctx, read)
+	}
 	snaps, err := o.read(ctx, read)
 	if err != nil {
 		return err

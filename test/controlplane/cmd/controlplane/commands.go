@@ -80,6 +80,7 @@ type upOptions struct {
 	controllers     []string
 	logs            bool
 	stopGracePeriod time.Duration
+	clusters        []string
 }
 
 func newUpCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -103,6 +104,7 @@ func newUpCommand(stdout, stderr io.Writer) *cobra.Command {
 	f.BoolVar(&o.noCtrlManager, "no-controller-manager", false, "do not run kube-controller-manager")
 	f.StringSliceVar(&o.controllers, "controllers", demoControllers, "kube-controller-manager's controllers")
 	f.BoolVar(&o.logs, "logs", false, "copy component logs to stderr")
+	f.StringSliceVar(&o.clusters, "clusters", nil, "start a fleet of clusters of these names on one etcd, the kubeconfig a context each (see controlplane.StartFleet)")
 	f.DurationVar(&o.stopGracePeriod, "stop-grace-period", 5*time.Second, "time each component gets after SIGTERM before SIGKILL")
 	return cmd
 }
@@ -131,13 +133,13 @@ func (o *upOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
 		opts.LogOutput = stderr
 	}
 	began := time.Now()
-	cp, err := controlplane.Start(ctx, opts)
+	cp, stopAll, source, err := o.start(ctx, opts)
 	if err != nil {
 		return err
 	}
-	kubeconfig, err := o.writeKubeconfig(cp)
+	kubeconfig, err := o.writeKubeconfig(source)
 	if err != nil {
-		return errors.Join(err, cp.Stop())
+		return errors.Join(err, stopAll())
 	}
 	fmt.Fprintf(stderr, "control plane ready in %s at %s (logs in %s)\n",
 		time.Since(began).Round(10*time.Millisecond), cp.Server(), cp.LogDir())
@@ -145,7 +147,7 @@ func (o *upOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
 
 	<-ctx.Done()
 	fmt.Fprintln(stderr, "shutting down")
-	if err := cp.Stop(); err != nil {
+	if err := stopAll(); err != nil {
 		return err
 	}
 	if o.keepDir {
@@ -154,14 +156,31 @@ func (o *upOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// start starts one control plane, or the fleet --clusters names, and
+// returns the first, what stops everything, and the kubeconfig to use.
+func (o *upOptions) start(ctx context.Context, opts controlplane.Options) (*controlplane.ControlPlane, func() error, string, error) {
+	if len(o.clusters) == 0 {
+		cp, err := controlplane.Start(ctx, opts)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		return cp, cp.Stop, cp.AdminKubeconfig(), nil
+	}
+	f, err := controlplane.StartFleet(ctx, o.clusters, opts)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return f.Cluster(o.clusters[0]), f.Stop, f.Kubeconfig(), nil
+}
+
 // writeKubeconfig copies the admin kubeconfig to --kubeconfig-out, if set,
 // and returns the path to use. The file appears whole (written beside it,
 // then renamed), so a script may take its existence as "ready".
-func (o *upOptions) writeKubeconfig(cp *controlplane.ControlPlane) (string, error) {
+func (o *upOptions) writeKubeconfig(source string) (string, error) {
 	if o.kubeconfigOut == "" {
-		return cp.AdminKubeconfig(), nil
+		return source, nil
 	}
-	b, err := os.ReadFile(cp.AdminKubeconfig())
+	b, err := os.ReadFile(source)
 	if err != nil {
 		return "", fmt.Errorf("read admin kubeconfig: %w", err)
 	}
