@@ -89,7 +89,7 @@ func TestPrintTablesContexts(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}
 	for format, want := range map[string]string{
-		"name":                            "prod configmap/settings\nprod configmap/other\nstaging-eu configmap/settings\n",
+		"name": "prod configmap/settings\nprod configmap/other\nstaging-eu configmap/settings\n",
 		`jsonpath={.items[*].metadata.annotations.kubectl-reflect\.io/context}`: "prod prod staging-eu",
 	} {
 		flags := get.NewGetPrintFlags()
