@@ -2,6 +2,8 @@ package flatten
 
 import (
 	"context"
+	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
@@ -29,11 +31,14 @@ type Options struct {
 	MaxEvents int
 }
 
-// Stream is the kinds' subscriptions as one stream. Add every kind first;
-// then Print from one goroutine, and End from any.
+// Stream is the kinds' subscriptions as one stream. Add the kinds, then
+// Print from one goroutine; Add (more kinds, a context that came later)
+// and End may be called from any goroutine meanwhile.
 type Stream struct {
-	opts  Options
-	wake  chan struct{}
+	opts Options
+	wake chan struct{}
+
+	mu    sync.Mutex // guards kinds
 	kinds []*kind
 }
 
@@ -46,25 +51,53 @@ func New(opts Options) *Stream {
 // (store.SubscribeOptions.Wake).
 func (s *Stream) Wake() chan struct{} { return s.wake }
 
-// Add appends a kind: src's subscription sub, printed as k.
-func (s *Stream) Add(k *output.Kind, src Source, sub *store.Subscription[*object.Object]) {
-	s.kinds = append(s.kinds, &kind{kind: k, src: src, sub: sub, tracker: store.NewTracker[*object.Object]()})
+// Add appends a kind: src's subscription sub, printed as k. It returns
+// the kind's index, which End takes.
+func (s *Stream) Add(k *output.Kind, src Source, sub *store.Subscription[*object.Object]) int {
+	return s.AddIn("", k, src, sub)
+}
+
+// AddIn appends a kind of a kubeconfig context (of several: its events
+// carry it, output.Event.Context): kinds wait for the lists of the kinds
+// before them of their context alone, so that a context whose cluster is
+// away holds no other back.
+func (s *Stream) AddIn(context string, k *output.Kind, src Source, sub *store.Subscription[*object.Object]) int {
+	s.mu.Lock()
+	s.kinds = append(s.kinds, &kind{kind: k, context: context, src: src, sub: sub, tracker: store.NewTracker[*object.Object]()})
+	i := len(s.kinds) - 1
+	s.mu.Unlock()
+	s.poke()
+	return i
 }
 
 // End marks the i-th kind as ended for good (its reflector failed: it
 // will never list), so that the kinds after it do not wait for its list.
 func (s *Stream) End(i int) {
+	s.mu.Lock()
 	s.kinds[i].ended.Store(true)
+	s.mu.Unlock()
+	s.poke()
+}
+
+// poke wakes Print.
+func (s *Stream) poke() {
 	select {
 	case s.wake <- struct{}{}:
 	default:
 	}
 }
 
+// snapshot is the kinds added so far.
+func (s *Stream) snapshot() []*kind {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clip(s.kinds)
+}
+
 // Unlisted are the resources of the kinds whose source never synced.
 func (s *Stream) Unlisted() []kube.Resource {
 	var out []kube.Resource
-	for _, k := range s.kinds {
+	for _, k := range s.snapshot() {
 		select {
 		case <-k.src.Synced():
 		default:
@@ -77,6 +110,7 @@ func (s *Stream) Unlisted() []kube.Resource {
 // kind is one kind's subscription as the printer reads it.
 type kind struct {
 	kind    *output.Kind
+	context string // of several; "" for one
 	src     Source
 	sub     *store.Subscription[*object.Object]
 	tracker *store.Tracker[*object.Object]
@@ -95,9 +129,14 @@ func (k *kind) listed() bool { return k.synced || k.ended.Load() }
 func (s *Stream) Print(ctx context.Context, p output.Printer) error {
 	printed := 0
 	var batch []output.Event
+	waiting := map[string]bool{} // contexts whose kinds wait for a kind's list
 	for {
 		n := 0
-		for _, k := range s.kinds {
+		clear(waiting)
+		for _, k := range s.snapshot() {
+			if waiting[k.context] {
+				continue // the kinds of a context print in the order given
+			}
 			var err error
 			if batch, err = s.drain(k, batch[:0]); err != nil {
 				return p.Flush() // closed: ctx ended
@@ -112,7 +151,7 @@ func (s *Stream) Print(ctx context.Context, p output.Printer) error {
 			}
 			n += len(batch)
 			if !k.listed() {
-				break // the kinds after k wait for its list: kinds print in the order given
+				waiting[k.context] = true
 			}
 		}
 		if n > 0 {
@@ -157,7 +196,7 @@ func (s *Stream) drain(k *kind, out []output.Event) ([]output.Event, error) {
 func (s *Stream) track(k *kind, c store.Change[*object.Object], dst []output.Event) []output.Event {
 	k.exact = k.tracker.Track(c, k.exact[:0])
 	for _, e := range k.exact {
-		ev := output.Event{Type: output.Applied, Kind: k.kind, Object: e.Object, Columns: k.src.Columns()}
+		ev := output.Event{Type: output.Applied, Kind: k.kind, Object: e.Object, Columns: k.src.Columns(), Context: k.context}
 		switch {
 		case e.Type == store.Deleted:
 			ev.Type = output.Deleted

@@ -38,6 +38,9 @@ func (p *diffPrinter) Print(ev Event) error {
 	if ev.Object.Namespace != "" {
 		name += " -n " + ev.Object.Namespace
 	}
+	if ev.Context != "" {
+		name += " --context " + ev.Context
+	}
 	switch {
 	case ev.Type == Deleted:
 		p.header(Deleted, name, ev.Object)

@@ -34,6 +34,12 @@ type Event struct {
 	// Columns are the server's Table columns for Kind, nil when unknown;
 	// Object.Cells has one cell per column.
 	Columns []object.Column
+	// Context is the kubeconfig context the object came from when the
+	// stream reads several ("" otherwise): a CONTEXT column after EVENT in
+	// tables (Options.Contexts), "context" beside "type" in JSON and YAML,
+	// before the name with -o name, and ContextAnnotation on the object
+	// for kubectl's printers.
+	Context string
 }
 
 // Options choose and tune a printer.
@@ -51,7 +57,10 @@ type Options struct {
 	WatchEvents bool
 	// AllNamespaces adds a NAMESPACE column to tables.
 	AllNamespaces bool
-	NoHeaders     bool
+	// Contexts adds a CONTEXT column after EVENT to tables: the stream
+	// reads several contexts (Event.Context).
+	Contexts  bool
+	NoHeaders bool
 	// ShowKind shows names as kind/name from the first row on, as
 	// --show-kind (a table does so by itself once it sees a second kind).
 	ShowKind bool

@@ -52,10 +52,18 @@ func (p *jsonPrinter) Print(ev Event) error {
 		}
 		raw = p.compact.Bytes()
 	}
-	switch ev.Type {
-	case Applied:
+	switch {
+	case ev.Context != "":
+		typ, _ := json.Marshal(string(ev.Type))
+		ctx, _ := json.Marshal(ev.Context)
+		p.w.WriteString(`{"type":`)
+		p.w.Write(typ)
+		p.w.WriteString(`,"context":`)
+		p.w.Write(ctx)
+		p.w.WriteString(`,"object":`)
+	case ev.Type == Applied:
 		p.w.WriteString(jsonAppliedPrefix)
-	case Deleted:
+	case ev.Type == Deleted:
 		p.w.WriteString(jsonDeletedPrefix)
 	default:
 		typ, err := json.Marshal(string(ev.Type))

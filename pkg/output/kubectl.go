@@ -38,6 +38,14 @@ func (p *kubectlPrinter) Print(ev Event) error {
 	if err != nil {
 		return err
 	}
+	if ev.Context != "" {
+		ann := u.GetAnnotations()
+		if ann == nil {
+			ann = map[string]string{}
+		}
+		ann[ContextAnnotation] = ev.Context
+		u.SetAnnotations(ann)
+	}
 	var obj runtime.Object = u
 	if p.watchEvents {
 		obj = &metav1.WatchEvent{Type: string(ev.Type), Object: runtime.RawExtension{Object: u}}

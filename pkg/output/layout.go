@@ -21,7 +21,8 @@ type layout struct {
 	columns   []object.Column // the server's columns the layout was built from; nil if none
 	headers   []string        // EVENT, [NAMESPACE,] the shown columns
 	source    []int           // for each shown column, its index in the object's cells
-	namespace bool            // a NAMESPACE column follows EVENT
+	context   bool            // a CONTEXT column follows EVENT
+	namespace bool            // a NAMESPACE column follows EVENT (and CONTEXT)
 	name, age int             // index in source of the name and age columns, -1 if not shown
 	nameAt    int             // index in headers (and widths) of the name column, -1 if not shown
 	prefix    string          // "deployment.apps/", put before names when kinds show
@@ -51,6 +52,9 @@ func newLayout(k Kind, columns []object.Column, wide bool, opts Options) *layout
 		labels: opts.ColumnLabels, allLabels: opts.ShowLabels,
 	}
 	l.headers = append(l.headers, "EVENT")
+	if l.context = opts.Contexts; l.context {
+		l.headers = append(l.headers, "CONTEXT")
+	}
 	if opts.AllNamespaces && k.Namespaced {
 		l.namespace = true
 		l.headers = append(l.headers, "NAMESPACE")
@@ -105,6 +109,9 @@ func nameColumn(columns []object.Column) int {
 func (l *layout) appendRow(dst []string, ev Event, showKinds bool, now time.Time) []string {
 	obj := ev.Object
 	dst = append(dst, string(ev.Type))
+	if l.context {
+		dst = append(dst, cellText(ev.Context))
+	}
 	if l.namespace {
 		dst = append(dst, cellText(obj.Namespace))
 	}
@@ -137,6 +144,9 @@ func (l *layout) appendRow(dst []string, ev Event, showKinds bool, now time.Time
 func (l *layout) appendSharedRow(dst []string, ev Event, namespace bool, now time.Time) []string {
 	obj := ev.Object
 	dst = append(dst, string(ev.Type))
+	if l.context {
+		dst = append(dst, cellText(ev.Context))
+	}
 	if namespace {
 		dst = append(dst, cellText(obj.Namespace))
 	}

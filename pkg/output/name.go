@@ -21,6 +21,9 @@ func (p *namePrinter) Print(ev Event) error {
 	if ev.Object == nil {
 		return errNoObject
 	}
+	if ev.Context != "" {
+		p.w.WriteString(ev.Context + " ")
+	}
 	p.w.WriteString(kindPrefix(kindOf(ev)))
 	p.w.WriteString(ev.Object.Name)
 	if p.events {

@@ -41,6 +41,9 @@ const (
 
 func newSharedTable(opts Options) *sharedTable {
 	s := &sharedTable{namespace: opts.AllNamespaces, headers: []string{"EVENT"}}
+	if opts.Contexts {
+		s.headers = append(s.headers, "CONTEXT")
+	}
 	if s.namespace {
 		s.headers = append(s.headers, "NAMESPACE")
 	}

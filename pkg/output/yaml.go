@@ -43,6 +43,14 @@ func (p *yamlPrinter) Print(ev Event) error {
 	if err := writeYAMLEventType(p.w, ev.Type); err != nil {
 		return err
 	}
+	if ev.Context != "" {
+		ctx, err := yaml.Marshal(ev.Context) // quoted as YAML needs
+		if err != nil {
+			return err
+		}
+		p.w.WriteString("\ncontext: ")
+		p.w.Write(bytes.TrimSuffix(ctx, []byte("\n")))
+	}
 	p.w.WriteString("\nobject:\n")
 	return writeIndented(p.w, doc, "  ")
 }

@@ -27,6 +27,10 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	output.StopOnClosedOutput(ctx, o.Out, cancel)
+	if o.contexts != nil {
+		return o.runContexts(ctx, cancel, printer, flatten.New(flatten.Options{Events: o.events, WatchOnly: o.WatchOnly, MaxEvents: o.MaxEvents}))
+	}
 	report := cli.NewReporter(o.ErrOut, o.progress)
 	opts := o.StreamOptions()
 	leases, release, err := o.Acquire(reflector.SetOptions{Watch: &opts, Hooks: report.Hooks(true)}, o.read())
@@ -34,7 +38,6 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 		return err
 	}
 	defer release()
-	output.StopOnClosedOutput(ctx, o.Out, cancel)
 
 	// A reflector per kind writes its store; one goroutine reads every
 	// subscription and prints (flatten.Stream).

@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -56,6 +57,9 @@ type WatchOptions struct {
 	// KubectlErrors is get -w: a kind that fails for good is reported as
 	// kubectl get reports it (Error from server (Forbidden): ...).
 	KubectlErrors bool
+	// contexts are the kubeconfig contexts watched when several are
+	// (cli.Contexts): each then reads on its own (runContexts).
+	contexts []string
 }
 
 // NewCmdWatch is `kubectl reflect watch`.
@@ -91,12 +95,23 @@ relists and prints only what changed meanwhile, deletions included.`,
 	return c
 }
 
-// Complete reads the arguments, the namespace and the terminal.
+// Complete reads the contexts, the arguments, the namespace and the
+// terminal.
 func (o *WatchOptions) Complete(args []string) error {
-	if err := o.Target.CompleteArgs(args, o.ErrOut, "watch"); err != nil {
+	var err error
+	if o.contexts, err = cli.Contexts(o.ConfigFlags, o.AllContexts); err != nil {
 		return err
 	}
-	var err error
+	switch {
+	case o.contexts != nil && slices.Contains(o.Files.Filenames, "-"):
+		return errors.New("-f - reads the manifest once: give a file for several contexts")
+	case o.contexts != nil && (len(args) > 0 || o.FromFiles()):
+		o.Verb, o.Args = "watch", args // each context reads them itself (runContexts)
+	default:
+		if err := o.Target.CompleteArgs(args, o.ErrOut, "watch"); err != nil {
+			return err
+		}
+	}
 	if o.events, err = parseEvents(o.Events); err != nil {
 		return err
 	}
@@ -119,6 +134,11 @@ func (o *WatchOptions) Validate() error {
 	}
 	if err := o.validatePrintFlags(); err != nil {
 		return err
+	}
+	if o.contexts != nil {
+		o.printOpts.Contexts, o.printOpts.SeveralKinds = true, severalKinds(&o.Target)
+		o.printOpts.AllNamespaces = o.AllNamespaces || o.FromFiles()
+		return nil // each context resolves its own (runContexts)
 	}
 	if err := o.Target.Resolve(); err != nil {
 		return err
