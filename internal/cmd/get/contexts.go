@@ -93,7 +93,7 @@ func (o *GetOptions) runContexts(ctx context.Context, read kube.Shape) error {
 // read resolves the arguments in g's context and reads what they name.
 func (g *contextGet) read(ctx context.Context, args []string, read kube.Shape) {
 	if g.err = g.o.Complete(args); g.err == nil {
-		g.err = g.o.Validate()
+		g.err = g.o.resolve() // the flags were checked once, for every context
 	}
 	if g.err == nil {
 		g.snaps, g.err = g.o.read(ctx, read)

@@ -112,6 +112,11 @@ func (o *GetOptions) Validate() error {
 	if o.contexts != nil {
 		return nil // each context resolves its own (runContexts)
 	}
+	return o.resolve()
+}
+
+// resolve resolves the kinds through the server's discovery.
+func (o *GetOptions) resolve() error {
 	if err := o.Target.Resolve(); err != nil {
 		return err
 	}

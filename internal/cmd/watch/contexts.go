@@ -135,7 +135,7 @@ func (o *WatchOptions) resolveContext(ctx context.Context, report *cli.Reporter,
 	for wait := contextRetryMin; ; wait = min(2*wait, contextRetryMax) {
 		err := o.Complete(args)
 		if err == nil {
-			err = o.Validate()
+			err = o.resolve() // the flags were checked once, for every context
 		}
 		switch {
 		case err == nil:

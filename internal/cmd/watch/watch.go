@@ -140,6 +140,12 @@ func (o *WatchOptions) Validate() error {
 		o.printOpts.AllNamespaces = o.AllNamespaces || o.FromFiles()
 		return nil // each context resolves its own (runContexts)
 	}
+	return o.resolve()
+}
+
+// resolve resolves the kinds through the server's discovery, and keeps
+// what they decide of the table.
+func (o *WatchOptions) resolve() error {
 	if err := o.Target.Resolve(); err != nil {
 		return err
 	}
