@@ -2,8 +2,6 @@ package multicluster
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -123,23 +121,8 @@ func TestGetContextErrors(t *testing.T) {
 		}
 	}
 
-	crd := filepath.Join(t.TempDir(), "crd.yaml")
-	if err := os.WriteFile(crd, []byte(widgetsCRD), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if out, errOut, code := kubectl(t, kc, "--context", "east", "apply", "-f", crd); code != 0 {
-		t.Fatalf("installing the CRD in east: %s %s", out, errOut)
-	}
-	if _, errOut, code := kubectl(t, kc, "--context", "east", "wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=60s"); code != 0 {
-		t.Fatal(errOut)
-	}
-	widget := filepath.Join(t.TempDir(), "widget.yaml")
-	if err := os.WriteFile(widget, []byte("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: gear}\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if out, errOut, code := kubectl(t, kc, "--context", "east", "create", "-f", widget); code != 0 {
-		t.Fatalf("creating a widget in east: %s %s", out, errOut)
-	}
+	installWidgets(t, kc, "east")
+	createWidget(t, kc, "east", "gear")
 	out, errOut, code := run(t, kc, "get", "widgets", "--context", "east,west")
 	if code != 1 || !slices.Equal(rows(out), []string{"CONTEXT NAME _", "east gear _"}) ||
 		strings.TrimRight(errOut, "\n") != `context west: error: the server doesn't have a resource type "widgets"` {

@@ -27,7 +27,9 @@ func clients(t *testing.T, f *controlplane.Fleet) map[string]kubernetes.Interfac
 	t.Helper()
 	out := map[string]kubernetes.Interface{}
 	for _, name := range f.Names() {
-		out[name] = kubernetes.NewForConfigOrDie(f.Cluster(name).AdminConfig())
+		cfg := f.Cluster(name).AdminConfig()
+		cfg.QPS, cfg.Burst = -1, 0 // a burst of updates is not throttled
+		out[name] = kubernetes.NewForConfigOrDie(cfg)
 	}
 	return out
 }

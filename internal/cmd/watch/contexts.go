@@ -71,19 +71,18 @@ func (o *WatchOptions) runContexts(ctx context.Context, cancel context.CancelFun
 	prefixer := cli.NewPrefixer(o.ErrOut)
 	failed := &failures{of: len(o.contexts), cancel: cancel} // every context failed: the watch ends
 	var wg sync.WaitGroup
-	done := make(chan struct{})
 	for _, name := range o.contexts {
 		w := prefixer.Writer("context " + name + ": ")
 		sub := o.forContext(name, w)
 		wg.Go(func() {
 			defer w.Flush()
-			if !sub.watchContext(ctx, name, o.Args, stream, done) {
+			if !sub.watchContext(ctx, name, o.Args, stream) {
 				failed.add()
 			}
 		})
 	}
 	perr := stream.Print(ctx, printer)
-	close(done)
+	cancel() // printing ended (--max-events, a closed output): so do the contexts
 	wg.Wait()
 	if perr != nil {
 		return perr
@@ -96,9 +95,9 @@ func (o *WatchOptions) runContexts(ctx context.Context, cancel context.CancelFun
 
 // watchContext resolves the arguments in its context (again and again
 // while the cluster cannot be reached), adds its kinds to stream and keeps
-// its reflectors until done is closed. It says whether every kind it added
+// its reflectors until ctx ends. It says whether every kind it added
 // went on without failing for good.
-func (o *WatchOptions) watchContext(ctx context.Context, name string, args []string, stream *flatten.Stream, done <-chan struct{}) bool {
+func (o *WatchOptions) watchContext(ctx context.Context, name string, args []string, stream *flatten.Stream) bool {
 	report := cli.NewReporter(o.ErrOut, false)
 	if !o.resolveContext(ctx, report, args) {
 		return false
@@ -119,10 +118,7 @@ func (o *WatchOptions) watchContext(ctx context.Context, name string, args []str
 			wg.Go(func() { noteMissing(ctx, l, names, src.Namespace, report) })
 		}
 	}
-	select {
-	case <-done:
-	case <-ctx.Done():
-	}
+	<-ctx.Done()
 	wg.Wait()
 	return !kindFailed.any()
 }
