@@ -57,6 +57,9 @@ func (d *daemonRun) serve(ctx context.Context, h http.Handler, leases []*reflect
 	served := make(chan error, 2)
 	go func() { served <- srv.ServeTLS(ln, "", "") }()
 	d.listenSocket(srv, lock, served)
+	if d.cfg.Serving != nil {
+		d.cfg.Serving(kubeconfig)
+	}
 	var runErr error
 	select {
 	case <-ctx.Done():

@@ -60,6 +60,9 @@ type Config struct {
 	// Out, if set, is written the daemon's kubeconfig once it serves
 	// (--print-kubeconfig); ErrOut its lines (where it serves, warnings).
 	Out, ErrOut io.Writer
+	// Serving, if set, is given the daemon's kubeconfig once it serves
+	// (RunContexts builds its own from those of its daemons).
+	Serving func(kubeconfig []byte)
 }
 
 // daemonRun is one run of a daemon.

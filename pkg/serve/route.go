@@ -85,3 +85,20 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, path str
 		h.list(w, r, c, req)
 	}
 }
+
+// Path is what a resource path of the API names (ParsePath): its resource,
+// namespace, object name, subresource, and whether it is the legacy
+// /watch/ form.
+type Path struct {
+	GVR             schema.GroupVersionResource
+	Namespace, Name string
+	Subresource     string
+	Watch           bool
+}
+
+// ParsePath reads a resource path as this package's handler does; false
+// for any other path (discovery, /version, /openapi).
+func ParsePath(path string) (Path, bool) {
+	req, ok := parseResourcePath(path)
+	return Path{GVR: req.gvr, Namespace: req.namespace, Name: req.name, Subresource: req.subresource, Watch: req.watchPath}, ok
+}

@@ -113,7 +113,7 @@ func TestGetContextErrors(t *testing.T) {
 		"--context east,east":           `error: --context "east,east": context "east" is given twice`,
 		"--all-contexts --context=east": "error: --all-contexts and --context are exclusive: give one",
 	} {
-		for _, verb := range []string{"get", "watch"} {
+		for _, verb := range []string{"get", "watch", "serve"} {
 			_, errOut, code := run(t, kc, append([]string{verb, "cm"}, strings.Fields(args)...)...)
 			if code == 0 || strings.TrimRight(errOut, "\n") != want {
 				t.Errorf("%s cm %s: exit %d, stderr %q; want %q", verb, args, code, errOut, want)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -92,7 +93,7 @@ func kubeconfig(t *testing.T, f *controlplane.Fleet, ns string, edit func(*clien
 func run(t *testing.T, kc string, args ...string) (string, string, int) {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
-	cmd.Env = append(os.Environ(), "KUBECONFIG="+kc, "NO_COLOR=1", "XDG_RUNTIME_DIR="+t.TempDir())
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+kc, "NO_COLOR=1", "XDG_RUNTIME_DIR="+runtimeDir(t))
 	return testkit.Run(t, cmd)
 }
 
@@ -108,8 +109,22 @@ func kubectl(t *testing.T, kc string, args ...string) (string, string, int) {
 func start(t *testing.T, kc string, args ...string) *testkit.Proc {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
-	cmd.Env = append(os.Environ(), "KUBECONFIG="+kc, "NO_COLOR=1", "XDG_RUNTIME_DIR="+t.TempDir())
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+kc, "NO_COLOR=1", "XDG_RUNTIME_DIR="+runtimeDir(t))
 	return testkit.StartProc(t, cmd)
+}
+
+var runtimeDirs sync.Map // of *testing.T to string
+
+// runtimeDir is the test's XDG_RUNTIME_DIR, where a daemon it serves
+// writes its files and its get and watch find them.
+func runtimeDir(t *testing.T) string {
+	if dir, ok := runtimeDirs.Load(t); ok {
+		return dir.(string)
+	}
+	dir := t.TempDir()
+	runtimeDirs.Store(t, dir)
+	t.Cleanup(func() { runtimeDirs.Delete(t) })
+	return dir
 }
 
 var lastColumn = regexp.MustCompile(`\S+$`)

@@ -24,6 +24,9 @@ type ServeControlOptions struct {
 	Timeout time.Duration
 	stop    bool
 	files   daemon.Files
+	// contexts, when --context names several, and the files of each.
+	contexts     []string
+	contextFiles []daemon.Files
 }
 
 // newCmdServeStatus is `kubectl reflect serve status`.
@@ -61,18 +64,38 @@ func newCmdServeStop(flags *genericclioptions.ConfigFlags, streams genericioopti
 	return c
 }
 
-// Complete finds the files of the kubeconfig's identity.
+// Complete finds the files of the kubeconfig's identity (of each
+// context's, when --context names several).
 func (o *ServeControlOptions) Complete([]string) error {
-	cfg, err := o.configFlags.ToRESTConfig()
+	var err error
+	if o.contexts, err = cli.Contexts(o.configFlags, false); err != nil {
+		return err
+	}
+	if o.contexts == nil {
+		o.files, err = filesOf(o.configFlags)
+		return err
+	}
+	for _, name := range o.contexts {
+		files, err := filesOf(cli.ForContext(o.configFlags, name, o.IOStreams))
+		if err != nil {
+			return fmt.Errorf("context %s: %w", name, err)
+		}
+		o.contextFiles = append(o.contextFiles, files)
+	}
+	return nil
+}
+
+// filesOf is the files of the daemon of flags' identity.
+func filesOf(flags *genericclioptions.ConfigFlags) (daemon.Files, error) {
+	cfg, err := flags.ToRESTConfig()
 	if err != nil {
-		return fmt.Errorf("reading the kubeconfig: %w", err)
+		return daemon.Files{}, fmt.Errorf("reading the kubeconfig: %w", err)
 	}
 	dir, err := daemon.Dir()
 	if err != nil {
-		return err
+		return daemon.Files{}, err
 	}
-	o.files = daemon.FilesOf(dir, daemon.Identity(cfg))
-	return nil
+	return daemon.FilesOf(dir, daemon.Identity(cfg)), nil
 }
 
 // Validate checks the flags.
@@ -83,8 +106,45 @@ func (o *ServeControlOptions) Validate() error {
 	return nil
 }
 
-// Run prints the status, or stops the daemon.
+// Run prints the status, or stops the daemon; with several contexts,
+// each context's in turn, after a line naming it (a daemon that serves
+// several of them is stopped once).
 func (o *ServeControlOptions) Run(ctx context.Context) error {
+	if o.contexts == nil {
+		return o.run(ctx)
+	}
+	infos := make([]daemon.Info, len(o.contexts))
+	for i, name := range o.contexts { // all found before one stops
+		var err error
+		if infos[i], err = daemon.Running(o.contextFiles[i]); err != nil {
+			return fmt.Errorf("context %s: %w", name, err)
+		}
+	}
+	stopped := map[int]bool{}
+	for i, name := range o.contexts {
+		if i > 0 && !o.stop {
+			fmt.Fprintln(o.Out)
+		}
+		fmt.Fprintf(o.Out, "Context %s:\n", name)
+		o.files = o.contextFiles[i]
+		var err error
+		switch {
+		case !o.stop:
+			err = o.status(ctx, infos[i])
+		case stopped[infos[i].PID]:
+			fmt.Fprintf(o.Out, "Stopped the daemon pid %d at %s\n", infos[i].PID, infos[i].Server)
+		default:
+			stopped[infos[i].PID] = true
+			err = o.stopDaemon(ctx, infos[i])
+		}
+		if err != nil {
+			return fmt.Errorf("context %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func (o *ServeControlOptions) run(ctx context.Context) error {
 	info, err := daemon.Running(o.files)
 	if err != nil {
 		return err

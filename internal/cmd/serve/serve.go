@@ -53,6 +53,10 @@ type ServeOptions struct {
 	// only is the namespace of -n, where the kinds given (and controllers)
 	// are cached; "" is every namespace.
 	only string
+	// contexts are the kubeconfig contexts served when several are
+	// (--context a,b, --all-contexts), members each one's options.
+	contexts []string
+	members  []*ServeOptions
 }
 
 // NewCmdServe is `kubectl reflect serve`.
@@ -92,7 +96,8 @@ object again.`,
 	}
 	c.AddCommand(newCmdServeStatus(flags, streams), newCmdServeStop(flags, streams))
 	c.Flags().BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "Cache the kinds in every namespace (the default; as kubectl's, it overrides -n and the context's namespace)")
-	c.Flags().IntVar(&o.Port, "port", 0, "Port to listen on at 127.0.0.1 (0: a free one)")
+	c.Flags().BoolVar(&o.AllContexts, "all-contexts", false, "Serve every context of the kubeconfig, and their merged view (--context also takes several, comma-separated)")
+	c.Flags().IntVar(&o.Port, "port", 0, "Port to listen on at 127.0.0.1 (0: a free one; with several contexts, the merged view's)")
 	c.Flags().BoolVar(&o.PrintKubeconfig, "print-kubeconfig", false, "Print the cache's kubeconfig on stdout once it serves")
 	c.Flags().IntVar(&o.History, "history", 4096, "Changes of each kind kept for watches to resume from")
 	c.Flags().DurationVar(&o.IdleExit, "idle-exit", 0, "Exit after no request for this long, e.g. 30m (0: never)")
@@ -104,7 +109,14 @@ object again.`,
 // Complete reads the arguments (and the kinds --controllers read) and the
 // namespace of the written kubeconfig.
 func (o *ServeOptions) Complete(args []string) error {
-	args, err := o.serveControllers.complete(args)
+	var err error
+	if o.contexts, err = cli.Contexts(o.ConfigFlags, o.AllContexts); err != nil {
+		return err
+	}
+	if o.contexts != nil {
+		return o.completeContexts(args)
+	}
+	args, err = o.serveControllers.complete(args)
 	if err != nil {
 		return err
 	}
@@ -138,6 +150,9 @@ func (o *ServeOptions) Validate() error {
 	if o.History < 1 {
 		return fmt.Errorf("invalid --history %d: want 1 or more", o.History)
 	}
+	if o.contexts != nil {
+		return o.validateContexts()
+	}
 	if err := o.resolveKinds(); err != nil {
 		return err
 	}
@@ -150,6 +165,24 @@ func (o *ServeOptions) Validate() error {
 // Run runs the daemon (pkg/daemon) until ctx ends (SIGINT, SIGTERM) or it
 // stops for good.
 func (o *ServeOptions) Run(ctx context.Context) error {
+	var err error
+	if o.contexts != nil {
+		err = o.runContexts(ctx)
+	} else {
+		cfg := o.config()
+		if o.PrintKubeconfig {
+			cfg.Out = o.Out
+		}
+		err = daemon.Run(ctx, cfg)
+	}
+	if errors.Is(err, daemon.ErrInterrupted) {
+		return cli.ErrInterrupted
+	}
+	return err
+}
+
+// config is the daemon's Config.
+func (o *ServeOptions) config() daemon.Config {
 	cfg := daemon.Config{
 		REST: o.Config, Mapper: o.Mapper, Resources: o.Resources, Namespace: o.only, KubeconfigNamespace: o.Namespace,
 		Port: o.Port, History: o.History, IdleExit: o.IdleExit, ReleaseIdle: o.ReleaseIdle,
@@ -158,14 +191,7 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 	if !o.Quiet {
 		cfg.ControllerLog = o.ErrOut
 	}
-	if o.PrintKubeconfig {
-		cfg.Out = o.Out
-	}
-	err := daemon.Run(ctx, cfg)
-	if errors.Is(err, daemon.ErrInterrupted) {
-		return cli.ErrInterrupted
-	}
-	return err
+	return cfg
 }
 
 // resolveKinds resolves the kinds to cache from the start; with none,
