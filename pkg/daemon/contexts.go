@@ -54,10 +54,17 @@ func RunContexts(ctx context.Context, members []Member, opts ContextsOptions) er
 	defer cancel()
 	serving := make(chan memberServing, len(members))
 	done := make(chan error, len(members))
-	for _, m := range members {
+	daemons := 0
+	for _, group := range byIdentity(members) { // contexts of one cluster and user share a daemon
+		m := group[0]
 		cfg := m.Config
 		cfg.Out = nil
-		cfg.Serving = func(kc []byte) { serving <- memberServing{m.Name, kc} }
+		cfg.Serving = func(kc []byte) {
+			for _, g := range group {
+				serving <- memberServing{g.Name, kc}
+			}
+		}
+		daemons++
 		go func() {
 			if err := Run(ctx, cfg); err != nil && !errors.Is(err, context.Canceled) {
 				done <- fmt.Errorf("context %s: %w", m.Name, err)
@@ -68,12 +75,30 @@ func RunContexts(ctx context.Context, members []Member, opts ContextsOptions) er
 	}
 	err := runMerged(ctx, members, opts, serving, done)
 	cancel()
-	for range len(members) - countEnded(err) {
+	for range daemons - countEnded(err) {
 		if derr := <-done; err == nil {
 			err = derr
 		}
 	}
 	return err
+}
+
+// byIdentity groups members by their daemon's identity (Identity), in
+// their order: the contexts of one cluster and user (their namespaces
+// aside) are served by one daemon, which holds every namespace.
+func byIdentity(members []Member) [][]Member {
+	var groups [][]Member
+	index := map[string]int{}
+	for _, m := range members {
+		id := Identity(m.Config.REST)
+		if i, ok := index[id]; ok {
+			groups[i] = append(groups[i], m)
+			continue
+		}
+		index[id] = len(groups)
+		groups = append(groups, []Member{m})
+	}
+	return groups
 }
 
 // memberServing is a member's daemon serving, with its kubeconfig.
@@ -210,8 +235,8 @@ func (v *mergedView) writeKubeconfig(members []Member, kubeconfigs map[string][]
 		}
 		c := kc.Contexts[kc.CurrentContext]
 		out.Clusters[m.Name], out.AuthInfos[m.Name] = kc.Clusters[c.Cluster], kc.AuthInfos[c.AuthInfo]
-		out.Contexts[m.Name] = &clientcmdapi.Context{Cluster: m.Name, AuthInfo: m.Name, Namespace: c.Namespace}
-		ids = append(ids, Identity(m.Config.REST))
+		out.Contexts[m.Name] = &clientcmdapi.Context{Cluster: m.Name, AuthInfo: m.Name, Namespace: m.Config.KubeconfigNamespace}
+		ids = append(ids, m.Name+"="+Identity(m.Config.REST))
 	}
 	out.Clusters[MergedContext] = &clientcmdapi.Cluster{Server: v.server, CertificateAuthorityData: cred.certPEM}
 	out.AuthInfos[MergedContext] = &clientcmdapi.AuthInfo{Token: cred.token}

@@ -151,19 +151,28 @@ func (s *SharedFleet) Get(t testing.TB) *Fleet {
 // Run runs the tests and then stops the fleet, as Shared.Run.
 func (s *SharedFleet) Run(m *testing.M) int {
 	code := m.Run()
+	if err := s.Stop(); err != nil {
+		fmt.Fprintf(os.Stderr, "stop shared fleet: %v\n", err)
+		if code == 0 {
+			code = 1
+		}
+	}
+	return code
+}
+
+// Stop stops the fleet if it was started; Get fails from then on. For a
+// test binary whose TestMain runs a Shared control plane too.
+func (s *SharedFleet) Stop() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.started = true
 	if s.err == nil {
 		s.err = errStopped
 	}
-	if s.fleet != nil {
-		if err := s.fleet.Stop(); err != nil {
-			fmt.Fprintf(os.Stderr, "stop shared fleet: %v\n", err)
-			if code == 0 {
-				code = 1
-			}
-		}
+	if s.fleet == nil {
+		return nil
 	}
-	return code
+	err := s.fleet.Stop()
+	s.fleet = nil
+	return err
 }

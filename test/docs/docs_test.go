@@ -1,6 +1,8 @@
 package docs
 
 import (
+	"k8s.io/client-go/tools/clientcmd"
+
 	"fmt"
 	"os"
 	"os/exec"
@@ -39,7 +41,12 @@ func TestDocs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			kubeconfig := demoNamespace(t, cp.AdminKubeconfig(), cp.Kubectl())
+			var kubeconfig string
+			if p.fleet != nil {
+				kubeconfig = fleetDemo(t, p.fleet, cp.Kubectl())
+			} else {
+				kubeconfig = demoNamespace(t, cp.AdminKubeconfig(), cp.Kubectl())
+			}
 			if updated := runPage(t, p, newSession(t, kubeconfig)); *update && updated != string(text) {
 				if err := os.WriteFile(path, []byte(updated), 0o644); err != nil {
 					t.Fatal(err)
@@ -47,6 +54,36 @@ func TestDocs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fleetDemo is the kubeconfig of the fleet names (the first page that
+// asks starts it), the namespace demo created in each cluster and current
+// in each context; it is deleted when the test ends, not awaited (the
+// fleet runs no namespace controller).
+func fleetDemo(t *testing.T, names []string, kubectl string) string {
+	f := fleet.Get(t, names)
+	cfg, err := clientcmd.LoadFromFile(f.Kubeconfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cfg.Contexts {
+		c.Namespace = "demo"
+	}
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := clientcmd.WriteToFile(*cfg, kubeconfig); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range f.Names() {
+		run := func(args ...string) {
+			args = append([]string{"--kubeconfig", kubeconfig, "--context", name}, args...)
+			if out, err := exec.Command(kubectl, args...).CombinedOutput(); err != nil {
+				t.Fatalf("kubectl %s: %v\n%s", strings.Join(args, " "), err, out)
+			}
+		}
+		run("create", "namespace", "demo")
+		t.Cleanup(func() { run("delete", "namespace", "demo", "--wait=false") })
+	}
+	return kubeconfig
 }
 
 // TestBlocksAreTagged needs no cluster: every fenced block says what it

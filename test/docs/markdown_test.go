@@ -12,6 +12,10 @@ type page struct {
 	path   string
 	lines  []string
 	blocks []block
+	// fleet, from a line "<!-- doc-test-page: fleet NAME,NAME... -->", are
+	// the clusters the page's examples run against, a context each (the
+	// first current), instead of the one control plane.
+	fleet []string
 }
 
 // block is a fenced block: its info string, the doc-test directive before
@@ -34,6 +38,7 @@ type step struct {
 var (
 	fence     = regexp.MustCompile("^(```+)\\s*([^`\\s]*)")
 	directive = regexp.MustCompile(`^<!--\s*doc-test:\s*(\w+)\s*(.*?)\s*-->$`)
+	pageFleet = regexp.MustCompile(`^<!--\s*doc-test-page:\s*fleet\s+(\S+)\s*-->$`)
 )
 
 // parsePage splits text into lines and finds its fenced blocks, and the
@@ -42,6 +47,10 @@ var (
 func parsePage(path, text string) (*page, error) {
 	p := &page{path: path, lines: strings.Split(strings.TrimSuffix(text, "\n"), "\n")}
 	for i := 0; i < len(p.lines); i++ {
+		if m := pageFleet.FindStringSubmatch(strings.TrimSpace(p.lines[i])); m != nil {
+			p.fleet = strings.Split(m[1], ",")
+			continue
+		}
 		m := fence.FindStringSubmatch(p.lines[i])
 		if m == nil {
 			continue

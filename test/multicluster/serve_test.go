@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/merge"
 	"github.com/kubectl-reflect/kubectl-reflect/test/testkit"
@@ -212,4 +213,29 @@ func nextEvent(t *testing.T, w watch.Interface) watch.Event {
 		t.Fatalf("no event within %s", patience)
 	}
 	return watch.Event{}
+}
+
+// TestServeContextsOfOneCluster: two contexts of one cluster and user
+// (their namespaces aside) share one daemon, each context of the written
+// kubeconfig in its own namespace.
+func TestServeContextsOfOneCluster(t *testing.T) {
+	f := fleet.Get(t)
+	cs := clients(t, f)
+	ns := namespaceIn(t, cs)
+	other := testkit.Namespace(t, cs["east"])
+	kc := kubeconfig(t, f, ns, func(cfg *clientcmdapi.Config) {
+		cfg.Contexts["east-other"] = &clientcmdapi.Context{Cluster: "east", AuthInfo: "east", Namespace: other}
+	})
+	createCM(t, cs["east"], ns, "here")
+	createCM(t, cs["east"], other, "there")
+	p, served := serveContexts(t, kc, "cm", "--context", "east,east-other")
+	for context, want := range map[string]string{"east": "here", "east-other": "there"} {
+		out, errOut, _ := kubectl(t, served, "--context", context, "get", "cm", "-o", "name")
+		if strings.TrimSpace(out) != "configmap/"+want {
+			t.Errorf("context %s of the daemon's kubeconfig: %q %s, want configmap/%s", context, out, errOut, want)
+		}
+	}
+	if n := strings.Count(p.Stderr.String(), "Serving configmaps"); n != 1 {
+		t.Errorf("%d daemons for one cluster and user:\n%s", n, p.Stderr.String())
+	}
 }

@@ -30,6 +30,10 @@ const serveExample = `  # Cache config maps and secrets of every namespace, and 
   # Cache the pods and config maps of one namespace (all a user may read, say)
   kubectl reflect serve pods,cm -n web
 
+  # Serve two clusters, each behind its context, and their merged view
+  kubectl reflect serve cm --context staging,production
+  kubectl --kubeconfig "$XDG_RUNTIME_DIR/kubectl-reflect/serve/merged-<hash>.kubeconfig" --context merged get cm
+
   # Run a built-in controller in the daemon, on its caches (it serves the kinds the controller reads)
   kubectl reflect serve --controllers configmap-generator`
 
@@ -81,6 +85,12 @@ kubeconfig written has NS too. -A (every namespace) is the default, and
 overrides -n as kubectl's does.
 It listens on 127.0.0.1 with TLS and a random bearer token, writes a
 kubeconfig for itself (0600) and prints its path; writes are refused.
+
+With --context a,b (or --all-contexts) it runs a daemon per context (contexts
+of one cluster and user share one) and serves their merged view: the
+kubeconfig it writes has a context per cluster, named as the kubeconfig's,
+and "merged", whose lists and tables have a Context column and whose
+watches resume exactly across the clusters (a composite resourceVersion).
 
 With --controllers, it also runs built-in controllers (those of
 run-controller) in every namespace (with -n, in NS) on the same caches: the
