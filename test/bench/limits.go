@@ -111,4 +111,13 @@ var whatLimitsUs = map[string]string{
 	"scale.linear.heap": "A packed object's size does not depend on how many there are; map growth doubles in steps.",
 	"scale.linear.rss":  "As heap, plus the runtime's own steps (arenas are mapped 64 MiB at a time).",
 	"scale.linear.peak": "As RSS held, plus when the GC runs during the sync.",
+
+	"contexts.get": "The three contexts are read at once, each its own discovery, LIST and table; on a 2-core machine the three " +
+		"processes' worth of decoding share two cores, and the three API servers (and their etcd) run on the same cores.",
+	"contexts.get.loop":     "kubectl pays its process start, discovery and paged LISTs (client-side rate limited) once per context, one after the other.",
+	"contexts.serve.get":    "Process start, then each context's daemon answers its Table LIST from memory; the three are asked at once.",
+	"contexts.serve.merged": "The merged view asks each context's daemon over loopback TLS and joins the Tables; kubectl's own start and printing dominate.",
+	"contexts.watches":      "One reflector per kind per context in the daemon, shared by every client.",
+	"contexts.watch.cpu": "Each context's events are read, decoded and printed as with one; the shared printer adds the " +
+		"CONTEXT member and a wakeup per context's subscription.",
 }

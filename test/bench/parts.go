@@ -30,6 +30,9 @@ const (
 	partController part = "controller"
 	// partServe: `serve cm`: get through it, fan-out of watch clients.
 	partServe part = "serve"
+	// partContexts: get, serve and watch across three clusters (a fleet
+	// of its own).
+	partContexts part = "contexts"
 	// partScale: the in-process caches at growing numbers of objects
 	// (-scale-sizes) in a namespace of their own; only with -scale or -only.
 	partScale part = "scale"
@@ -41,7 +44,7 @@ const (
 // high-water mark), so it must stay small while commands are measured.
 // Scale is the very last: its objects would add to every -A command.
 func allParts() []part {
-	return []part{partGet, partWatch, partController, partServe, partMemory, partRelist, partScale}
+	return []part{partGet, partWatch, partController, partServe, partContexts, partMemory, partRelist, partScale}
 }
 
 // optIn says whether a part runs only when asked for, by -only or its own
@@ -49,7 +52,7 @@ func allParts() []part {
 func (p part) optIn() bool { return p == partScale }
 
 // needsPopulate says whether the part measures the benchmark's namespace.
-func (p part) needsPopulate() bool { return p != partScale }
+func (p part) needsPopulate() bool { return p != partScale && p != partContexts }
 
 // measure runs the part.
 func (p part) measure(ctx context.Context, e *env) (partReport, error) {
@@ -62,6 +65,8 @@ func (p part) measure(ctx context.Context, e *env) (partReport, error) {
 		return measureController(ctx, e)
 	case partServe:
 		return measureServe(ctx, e)
+	case partContexts:
+		return measureContexts(ctx, e)
 	case partMemory:
 		return measureMemory(ctx, e)
 	case partRelist:
