@@ -48,9 +48,10 @@ type contextsResult struct {
 }
 
 // measureContexts starts a fleet of three clusters (one etcd), fills a
-// namespace of each with a quarter of -objects ConfigMaps, and measures.
+// namespace of each with -objects ConfigMaps (the get part's -A workload,
+// in each cluster), and measures.
 func measureContexts(ctx context.Context, e *env) (contextsResult, error) {
-	r := contextsResult{perCluster: max(2, e.cfg.objects/4), get: map[contextsCommand][]getSample{}}
+	r := contextsResult{perCluster: e.cfg.objects, get: map[contextsCommand][]getSample{}}
 	e.logf("contexts: starting a fleet of %s", strings.Join(contextNames, ", "))
 	f, err := controlplane.StartFleet(ctx, contextNames, controlplane.Options{NoControllerManager: true, Build: controlplane.BuildOptions{Progress: e.log}})
 	if err != nil {
