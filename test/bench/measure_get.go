@@ -37,6 +37,7 @@ type getSample struct {
 	lines   int           // lines printed
 	bytes   int64         // bytes printed
 	hwm     int64         // peak RSS (VmHWM), read every 20 ms while it ran
+	cpu     time.Duration // user+system CPU of the process (a shell: its children's too)
 }
 
 type getResult struct {
@@ -108,7 +109,7 @@ func timeToExit(ctx context.Context, e *env, path string, args []string) (getSam
 		return getSample{}, err
 	}
 	lines, n := out.counts()
-	return getSample{elapsed: elapsed, lines: lines, bytes: n, hwm: peak()}, nil
+	return getSample{elapsed: elapsed, lines: lines, bytes: n, hwm: peak(), cpu: c.cpuTime()}, nil
 }
 
 // checkGet makes sure a command printed every object: a table row each
