@@ -68,7 +68,7 @@ func (r contextsResult) sections(cfg config) []section {
 			"of the three contexts (`kubectl-reflect watch`, and `kubectl get -w` of its merged view) attach before the API "+
 			"servers' WATCH counts are read. The watch rows: a `--watch-only -o json` watch, %s updates made after it printed "+
 			"a sentinel update of each of its contexts, its CPU (/proc) from then to its last event.",
-			count(r.perCluster), cfg.size, r.clients, count(cfg.events)),
+			count(r.perCluster), cfg.size, r.clients, count(contextsWatchEvents*cfg.events)),
 		rows:  r.rows(),
 		notes: notes,
 	}}
