@@ -145,3 +145,27 @@ spec:
     schema:
       openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
 `
+
+// TestGetWatchContexts: get -w of several contexts is watch's one stream,
+// CONTEXT after EVENT: each context's objects, then its changes.
+func TestGetWatchContexts(t *testing.T) {
+	f := fleet.Get(t)
+	cs := clients(t, f)
+	ns := namespaceIn(t, cs)
+	kc := kubeconfig(t, f, ns, nil)
+	createCM(t, cs["east"], ns, "a")
+	createCM(t, cs["west"], ns, "b")
+	w := start(t, kc, "get", "cm", "-w", "--context", "east,west")
+	if h := rows(w.Next())[0]; h != "EVENT CONTEXT NAME DATA _" {
+		t.Fatalf("header %q", h)
+	}
+	listed := []string{rows(w.Next())[0], rows(w.Next())[0]}
+	slices.Sort(listed)
+	if want := []string{"APPLIED east a 0 _", "APPLIED west b 0 _"}; !slices.Equal(listed, want) {
+		t.Errorf("listed %q, want %q", listed, want)
+	}
+	createCM(t, cs["west"], ns, "c")
+	if got := rows(w.Next())[0]; got != "APPLIED west c 0 _" {
+		t.Errorf("after creating c in west: %q", got)
+	}
+}
