@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"k8s.io/client-go/tools/clientcmd"
@@ -53,8 +54,8 @@ func RunContexts(ctx context.Context, members []Member, opts ContextsOptions) er
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	serving := make(chan memberServing, len(members))
-	done := make(chan error, len(members))
-	daemons := 0
+	done := make(chan error, len(members)) // never full: a send per daemon
+	var wg sync.WaitGroup
 	for _, group := range byIdentity(members) { // contexts of one cluster and user share a daemon
 		m := group[0]
 		cfg := m.Config
@@ -64,19 +65,22 @@ func RunContexts(ctx context.Context, members []Member, opts ContextsOptions) er
 				serving <- memberServing{g.Name, kc}
 			}
 		}
-		daemons++
-		go func() {
-			if err := Run(ctx, cfg); err != nil && !errors.Is(err, context.Canceled) {
-				done <- fmt.Errorf("context %s: %w", m.Name, err)
-				return
+		wg.Go(func() {
+			err := Run(ctx, cfg)
+			if err != nil && !errors.Is(err, context.Canceled) {
+				err = fmt.Errorf("context %s: %w", m.Name, err)
+			} else {
+				err = nil
 			}
-			done <- nil
-		}()
+			done <- err
+		})
 	}
 	err := runMerged(ctx, members, opts, serving, done)
 	cancel()
-	for range daemons - countEnded(err) {
-		if derr := <-done; err == nil {
+	wg.Wait()
+	close(done)
+	for derr := range done { // those runMerged did not receive
+		if err == nil {
 			err = derr
 		}
 	}
@@ -105,21 +109,6 @@ func byIdentity(members []Member) [][]Member {
 type memberServing struct {
 	name       string
 	kubeconfig []byte
-}
-
-// errMemberEnded wraps a member's end that runMerged received.
-type errMemberEnded struct{ err error }
-
-func (e errMemberEnded) Error() string { return e.err.Error() }
-func (e errMemberEnded) Unwrap() error { return e.err }
-
-// countEnded is how many members' ends err already holds.
-func countEnded(err error) int {
-	var ended errMemberEnded
-	if errors.As(err, &ended) {
-		return 1
-	}
-	return 0
 }
 
 // runMerged waits for every member to serve, then serves their merged
@@ -164,7 +153,7 @@ func memberEnded(err error) error {
 	if err == nil {
 		err = errors.New("a context's daemon stopped")
 	}
-	return errMemberEnded{err}
+	return err
 }
 
 // mergedView is the merged view's server and kubeconfig.
@@ -214,11 +203,7 @@ func newMergedView(members []Member, kubeconfigs map[string][]byte, port int) (*
 	}
 	serveCtx, stop := context.WithCancel(context.Background())
 	v.stop = stop
-	v.srv = &http.Server{
-		Handler: serve.WithToken(h, cred.token), TLSConfig: cred.tlsConfig(),
-		ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, ErrorLog: discardLog(),
-		BaseContext: func(net.Listener) context.Context { return serveCtx },
-	}
+	v.srv = cred.server(serveCtx, serve.WithToken(h, cred.token))
 	go func() { v.served <- v.srv.ServeTLS(ln, "", "") }()
 	return v, nil
 }

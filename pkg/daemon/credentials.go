@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -14,6 +15,7 @@ import (
 	"log"
 	"math/big"
 	"net"
+	"net/http"
 	"time"
 
 	"k8s.io/client-go/tools/clientcmd"
@@ -65,6 +67,20 @@ func newCredentials() (*credentials, error) {
 		certPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
 		token:   base64.RawURLEncoding.EncodeToString(token),
 	}, nil
+}
+
+// server is the daemon's HTTPS server of h (authenticated by the
+// caller's handler), whose requests' context is ctx: ending it ends the
+// watches.
+func (c *credentials) server(ctx context.Context, h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		TLSConfig:         c.tlsConfig(),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ErrorLog:          discardLog(),
+	}
 }
 
 func (c *credentials) tlsConfig() *tls.Config {

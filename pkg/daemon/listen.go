@@ -39,14 +39,7 @@ func (d *daemonRun) serve(ctx context.Context, h http.Handler, leases []*reflect
 	defer stop()
 	idle := newIdleExit(d.cfg.IdleExit)
 	defer idle.Stop()
-	srv := &http.Server{
-		Handler:           idle.wrap(serve.WithToken(h, cred.token)),
-		TLSConfig:         cred.tlsConfig(),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		BaseContext:       func(net.Listener) context.Context { return serveCtx }, // ending it ends the watches
-		ErrorLog:          discardLog(),
-	}
+	srv := cred.server(serveCtx, idle.wrap(serve.WithToken(h, cred.token)))
 	fmt.Fprintf(d.cfg.ErrOut, "Serving %s read-only at %s\nkubeconfig: %s\n", d.kinds(), server, lock.Kubeconfig)
 	if d.cfg.Out != nil {
 		if _, err := d.cfg.Out.Write(kubeconfig); err != nil {

@@ -9,7 +9,10 @@ import (
 	"strings"
 	"sync"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
 )
 
 // maxBody bounds a cluster's answer to a GET or LIST read in memory.
@@ -104,7 +107,8 @@ func writeClusterError(w http.ResponseWriter, c Cluster, a answer) {
 		st = metav1.Status{Code: int32(a.code), Reason: metav1.StatusReasonUnknown, Message: strings.TrimSpace(string(a.body))}
 	}
 	st.Message = "context " + c.Name + ": " + st.Message
-	writeStatusObject(w, a.code, st)
+	st.Code = int32(a.code)
+	writeStatusObject(w, st)
 }
 
 // writeUnreachable says cluster c did not answer.
@@ -116,13 +120,9 @@ func writeUnreachable(w http.ResponseWriter, c Cluster, err error) {
 // writeStatus writes a Status as the API server does: kubectl prints
 // "Error from server (REASON): MESSAGE".
 func writeStatus(w http.ResponseWriter, code int, reason metav1.StatusReason, message string) {
-	writeStatusObject(w, code, metav1.Status{Code: int32(code), Reason: reason, Message: message})
+	writeStatusObject(w, metav1.Status{Code: int32(code), Reason: reason, Message: message})
 }
 
-func writeStatusObject(w http.ResponseWriter, code int, st metav1.Status) {
-	st.Kind, st.APIVersion, st.Status = "Status", "v1", metav1.StatusFailure
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(code)
-	_ = json.NewEncoder(w).Encode(st)
+func writeStatusObject(w http.ResponseWriter, st metav1.Status) {
+	serve.WriteStatus(w, &apierrors.StatusError{ErrStatus: st})
 }

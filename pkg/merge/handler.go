@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"k8s.io/client-go/rest"
 
@@ -76,17 +75,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.forward(w, r, h.clusters[0])
 	case p.Subresource != "":
 		writeStatus(w, http.StatusNotFound, "NotFound", "the merged view serves no subresource ("+p.Subresource+")")
-	case p.Watch || isTrue(r.URL.Query().Get("watch")):
+	case p.Watch || serve.IsTrue(r.URL.Query().Get("watch")):
 		h.watch(w, r)
 	case p.Name != "":
 		h.get(w, r)
 	default:
 		h.list(w, r)
 	}
-}
-
-// isTrue reads a boolean query parameter as the API server does.
-func isTrue(v string) bool {
-	v = strings.ToLower(strings.TrimSpace(v))
-	return v == "1" || v == "t" || v == "true"
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
 )
 
 // wireEvent is a watch event as it is sent.
@@ -55,7 +57,7 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
 	_ = rc.Flush()
-	m := newMerger(h.clusters, v, isTrue(r.URL.Query().Get("sendInitialEvents")))
+	m := newMerger(h.clusters, v, serve.IsTrue(r.URL.Query().Get("sendInitialEvents")))
 	for {
 		var ce clusterEvent
 		select {

@@ -212,6 +212,9 @@ func (e *encoder) bookmark(rv string, initialEventsEnd bool) []byte {
 	return mustJSON(map[string]any{"kind": kind, "apiVersion": apiVersion, "metadata": meta})
 }
 
+// IsTrue reads a boolean query parameter as the API server does.
+func IsTrue(v string) bool { return isTrue(v) }
+
 // isTrue reads a boolean query parameter as the API server does.
 func isTrue(v string) bool {
 	b, err := strconv.ParseBool(strings.TrimSpace(v))

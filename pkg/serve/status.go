@@ -26,6 +26,10 @@ func writeStatus(w http.ResponseWriter, _ *http.Request, err *apierrors.StatusEr
 	_ = json.NewEncoder(w).Encode(st)
 }
 
+// WriteStatus writes err's Status as the API server writes an error, for
+// handlers beside this package's (pkg/merge).
+func WriteStatus(w http.ResponseWriter, err *apierrors.StatusError) { writeStatus(w, nil, err) }
+
 // statusOf is err's Status with its type set, as it goes on the wire.
 func statusOf(err *apierrors.StatusError) metav1.Status {
 	st := err.ErrStatus

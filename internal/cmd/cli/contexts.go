@@ -74,3 +74,14 @@ func ForContext(flags *genericclioptions.ConfigFlags, name string, streams gener
 	f.Context = &name
 	return f
 }
+
+// ForContext is t's flags for context name alone (ForContext's config
+// flags, warnings to streams), to resolve and read that context on its
+// own: what t resolved is not kept.
+func (t *Target) ForContext(name string, streams genericiooptions.IOStreams) Target {
+	return Target{
+		ConfigFlags: ForContext(t.ConfigFlags, name, streams), AllNamespaces: t.AllNamespaces,
+		LabelSelector: t.LabelSelector, FieldSelector: t.FieldSelector, ListMode: t.ListMode,
+		NoDaemon: t.NoDaemon, SilenceTimeout: t.SilenceTimeout, Files: t.Files,
+	}
+}

@@ -47,11 +47,7 @@ func (o *GetOptions) completeContexts(args []string) error {
 func (o *GetOptions) forContext(name string, errOut io.Writer) *GetOptions {
 	streams := genericiooptions.IOStreams{In: o.In, Out: o.Out, ErrOut: errOut}
 	sub := *o
-	sub.Target = cli.Target{
-		ConfigFlags: cli.ForContext(o.ConfigFlags, name, streams), AllNamespaces: o.AllNamespaces,
-		LabelSelector: o.LabelSelector, FieldSelector: o.FieldSelector, ListMode: o.ListMode,
-		NoDaemon: o.NoDaemon, SilenceTimeout: o.SilenceTimeout, Files: o.Files,
-	}
+	sub.Target = o.Target.ForContext(name, streams)
 	sub.IOStreams, sub.contexts = streams, nil
 	return &sub
 }

@@ -41,7 +41,7 @@ func (o *ServeOptions) completeContexts(args []string) error {
 func (o *ServeOptions) forContext(name string, errOut io.Writer) *ServeOptions {
 	streams := genericiooptions.IOStreams{In: o.In, Out: o.Out, ErrOut: errOut}
 	sub := *o
-	sub.Target = cli.Target{ConfigFlags: cli.ForContext(o.ConfigFlags, name, streams), AllNamespaces: o.AllNamespaces, ListMode: o.ListMode, NoDaemon: true}
+	sub.Target = o.Target.ForContext(name, streams)
 	sub.IOStreams, sub.contexts, sub.members, sub.Port = streams, nil, nil, 0
 	return &sub
 }

@@ -52,11 +52,7 @@ func severalKinds(t *cli.Target) bool {
 func (o *WatchOptions) forContext(name string, errOut io.Writer) *WatchOptions {
 	sub := *o
 	sub.IOStreams = genericiooptions.IOStreams{In: o.In, Out: o.Out, ErrOut: errOut}
-	sub.Target = cli.Target{
-		ConfigFlags: cli.ForContext(o.ConfigFlags, name, sub.IOStreams), AllNamespaces: o.AllNamespaces,
-		LabelSelector: o.LabelSelector, FieldSelector: o.FieldSelector, ListMode: o.ListMode,
-		NoDaemon: o.NoDaemon, SilenceTimeout: o.SilenceTimeout, Files: o.Files,
-	}
+	sub.Target = o.Target.ForContext(name, sub.IOStreams)
 	sub.contexts = nil
 	return &sub
 }
