@@ -1,0 +1,311 @@
+package history
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+)
+
+// Source is what a Recorder records: a reflector.Lease.
+type Source interface {
+	Resource() kube.Resource
+	Columns() []object.Column
+	ResourceVersion() string
+	Subscribe(ctx context.Context, opts store.SubscribeOptions) *store.Subscription[*object.Object]
+}
+
+// RecorderOptions tune a Recorder.
+type RecorderOptions struct {
+	// SecretData records Secrets' data as it is; by default each value is
+	// replaced by its SHA-256 (see HashSecretData).
+	SecretData bool
+	// OnError is told of a batch that could not be written (a full disk,
+	// a damaged file), before the recorder retries it, and of the retry
+	// that succeeded (err nil); nil: not told.
+	OnError func(res string, err error)
+}
+
+// maxBatch bounds the revisions written in one transaction.
+const maxBatch = 2048
+
+// Recorder writes every change of its sources' stores to a Store.
+type Recorder struct {
+	store Store
+	opts  RecorderOptions
+}
+
+// NewRecorder returns a Recorder writing to s.
+func NewRecorder(s Store, opts RecorderOptions) *Recorder {
+	if opts.OnError == nil {
+		opts.OnError = func(string, error) {}
+	}
+	return &Recorder{store: s, opts: opts}
+}
+
+// ResourceName is the name a store records res under:
+// resource.version.group ("configmaps.v1.", "deployments.v1.apps").
+func ResourceName(res kube.Resource) string {
+	return res.GVR.Resource + "." + res.GVR.Version + "." + res.GVR.Group
+}
+
+// Record records src's changes until ctx ends: what its store holds when
+// it first syncs (what differs from the record: the changes made while
+// nothing recorded, deletions included, at the list's resourceVersion),
+// then every change in the order the store applied it. A batch that fails
+// to write is retried (with OnError told) until it is written or ctx
+// ends; meanwhile the store's queue for the recorder may overflow, which
+// it answers with its whole state: the recorder then records the
+// differences and marks the changes it missed as a gap.
+func (r *Recorder) Record(ctx context.Context, src Source) error {
+	rs := &recording{r: r, src: src, res: ResourceName(src.Resource()), secrets: isSecrets(src.Resource()) && !r.opts.SecretData}
+	sub := src.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered})
+	defer sub.Close()
+	for {
+		c, err := sub.Next(ctx)
+		if err != nil {
+			return rs.finish(sub)
+		}
+		if err := rs.take(ctx, c); err != nil {
+			return rs.finish(sub)
+		}
+		for len(rs.batch.Revisions) < maxBatch {
+			c, ok, err := sub.TryNext()
+			if err != nil || !ok {
+				break
+			}
+			if err := rs.take(ctx, c); err != nil {
+				return rs.finish(sub)
+			}
+		}
+		if err := rs.flush(ctx); err != nil {
+			return nil
+		}
+	}
+}
+
+// recording is one Record's state.
+type recording struct {
+	r       *Recorder
+	src     Source
+	res     string
+	secrets bool
+	// known: the objects present in the record, by key, with their
+	// resourceVersion; nil until the first sync is recorded.
+	known map[string]uint64
+	// sync is the whole state being taken (the first, or after a Resync),
+	// nil between them.
+	sync    *syncing
+	batch   Batch
+	columns string
+}
+
+// syncing is a whole state being diffed against the record.
+type syncing struct {
+	begun bool
+	// present: what the record holds (Store.Begin) that the state has not
+	// shown yet; what is left at Synced is gone.
+	present map[string]uint64
+	known   map[string]uint64 // the state so far
+}
+
+// take adds c to the batch.
+func (rs *recording) take(ctx context.Context, c store.Change[*object.Object]) error {
+	switch c.Type {
+	case store.Resync:
+		if err := rs.flush(ctx); err != nil {
+			return err
+		}
+		rs.sync = &syncing{}
+	case store.Applied:
+		if rs.known == nil && rs.sync == nil {
+			rs.sync = &syncing{} // the first sync: the state starts the stream
+		}
+		if rs.sync != nil {
+			return rs.stateApplied(ctx, c)
+		}
+		rs.applied(c)
+	case store.Deleted:
+		key := Key(c.Key.Namespace, c.Key.Name)
+		if _, ok := rs.known[key]; ok {
+			delete(rs.known, key)
+			rs.add(c.Key, parseRV(c.ResourceVersion), Deleted, c.Object, c.At)
+		}
+	case store.Synced:
+		return rs.synced(ctx, parseRV(c.ResourceVersion))
+	}
+	return nil
+}
+
+// applied records a live change.
+func (rs *recording) applied(c store.Change[*object.Object]) {
+	key := Key(c.Key.Namespace, c.Key.Name)
+	rv := parseRV(c.Object.ResourceVersion)
+	prev, ok := rs.known[key]
+	if ok && prev == rv {
+		return // recorded already
+	}
+	op := Modified
+	if !ok {
+		op = Added
+	}
+	rs.known[key] = rv
+	rs.add(c.Key, rv, op, c.Object, c.At)
+}
+
+// stateApplied records an object of a whole state where it differs from
+// the record. The first one reads the record (Store.Begin) at the state's
+// resourceVersion: the stretch before it is a gap when the record ends
+// earlier (nothing recorded, or the recorder fell behind).
+func (rs *recording) stateApplied(ctx context.Context, c store.Change[*object.Object]) error {
+	if err := rs.begin(ctx, parseRV(c.ResourceVersion)); err != nil {
+		return err
+	}
+	key := Key(c.Key.Namespace, c.Key.Name)
+	rv := parseRV(c.Object.ResourceVersion)
+	rs.sync.known[key] = rv
+	prev, ok := rs.sync.present[key]
+	delete(rs.sync.present, key)
+	if ok && prev == rv {
+		return nil
+	}
+	op := Modified
+	if !ok {
+		op = Added
+	}
+	rs.add(c.Key, rv, op, c.Object, c.At)
+	return nil
+}
+
+// begin reads the record when a state starts, retried as a write is.
+func (rs *recording) begin(ctx context.Context, rv uint64) error {
+	if rs.sync.begun {
+		return nil
+	}
+	var start Start
+	err := rs.retry(ctx, func() error {
+		var err error
+		start, err = rs.r.store.Begin(ctx, rs.res, rv)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	rs.sync.begun, rs.sync.present, rs.sync.known = true, start.Present, map[string]uint64{}
+	return nil
+}
+
+// synced ends a whole state at rv: what the record held and the state
+// lacks was deleted meanwhile, recorded at rv.
+func (rs *recording) synced(ctx context.Context, rv uint64) error {
+	if rs.sync == nil {
+		return nil // a late join's marker: nothing pending
+	}
+	if err := rs.begin(ctx, rv); err != nil {
+		return err
+	}
+	now := time.Now()
+	for key := range rs.sync.present {
+		ns, name := splitKey(key)
+		rs.batch.Revisions = append(rs.batch.Revisions, Revision{Namespace: ns, Name: name, RV: rv, Time: now, Op: Deleted})
+	}
+	rs.known, rs.sync = rs.sync.known, nil
+	rs.batch.RV = max(rs.batch.RV, rv)
+	return nil
+}
+
+// add appends a revision of obj (nil for a deletion found by a list:
+// the store writes its last recorded state).
+func (rs *recording) add(k store.Key, rv uint64, op Op, obj *object.Object, at time.Time) {
+	if at.IsZero() {
+		at = time.Now()
+	}
+	rev := Revision{Namespace: k.Namespace, Name: k.Name, RV: rv, Time: at, Op: op}
+	if obj != nil {
+		rev.Object = obj.AppendJSON(nil)
+		if rs.secrets {
+			rev.Object = HashSecretData(rev.Object)
+		}
+		rev.Manager = Manager(rev.Object)
+		rev.Cells = obj.Cells
+	}
+	rs.batch.Revisions = append(rs.batch.Revisions, rev)
+	rs.batch.RV = max(rs.batch.RV, rv)
+}
+
+// flush writes the batch.
+func (rs *recording) flush(ctx context.Context) error {
+	if len(rs.batch.Revisions) == 0 && rs.batch.RV == 0 {
+		return nil
+	}
+	if cols := rs.src.Columns(); cols != nil {
+		if b, err := json.Marshal(cols); err == nil && string(b) != rs.columns {
+			rs.batch.Columns, rs.columns = b, string(b)
+		}
+	}
+	err := rs.retry(ctx, func() error { return rs.r.store.Write(ctx, rs.res, rs.batch) })
+	if err == nil {
+		rs.batch = Batch{}
+	}
+	return err
+}
+
+// retry runs f until it succeeds or ctx ends, telling OnError of each
+// failure and of the success after one, backing off from 1 s to 30 s.
+func (rs *recording) retry(ctx context.Context, f func() error) error {
+	delay := time.Second
+	failed := false
+	for {
+		err := f()
+		if err == nil {
+			if failed {
+				rs.r.opts.OnError(rs.res, nil)
+			}
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		failed = true
+		rs.r.opts.OnError(rs.res, err)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, 30*time.Second)
+	}
+}
+
+// finish writes what is queued when the recorder stops, and that the
+// record is complete to the store's resourceVersion, so that a restart
+// marks a gap only from there.
+func (rs *recording) finish(sub *store.Subscription[*object.Object]) error {
+	if rs.known == nil || rs.sync != nil {
+		return nil // nothing synced to finish
+	}
+	rv := parseRV(rs.src.ResourceVersion())
+	for {
+		c, ok, err := sub.TryNext()
+		if err != nil || !ok {
+			break
+		}
+		if c.Type == store.Resync || rs.take(context.Background(), c) != nil {
+			return nil // the state is not whole: leave the record as it was
+		}
+	}
+	if rs.sync != nil {
+		return nil
+	}
+	rs.batch.RV = max(rs.batch.RV, rv)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := rs.r.store.Write(ctx, rs.res, rs.batch); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		rs.r.opts.OnError(rs.res, err)
+	}
+	return nil
+}

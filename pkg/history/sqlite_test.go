@@ -1,0 +1,210 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func openTemp(t *testing.T) (*SQLite, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "state", "history.db")
+	s, err := OpenSQLite(context.Background(), path, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, path
+}
+
+// cm is a ConfigMap's JSON with one data value.
+func cm(name string, rv uint64, value string) []byte {
+	return fmt.Appendf(nil, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":%q,"namespace":"default","resourceVersion":"%d","managedFields":[{"manager":"kubectl-client-side-apply","time":"2026-12-04T06:00:00Z"},{"manager":"editor","time":"2026-12-04T07:00:00Z"}]},"data":{"v":%q}}`, name, rv, value)
+}
+
+func rev(name string, rv uint64, op Op, value string) Revision {
+	r := Revision{Namespace: "default", Name: name, RV: rv, Time: time.Now(), Op: op}
+	if value != "" {
+		r.Object = cm(name, rv, value)
+		r.Manager = Manager(r.Object)
+	}
+	return r
+}
+
+func names(revs []Revision) string {
+	var out []string
+	for _, r := range revs {
+		out = append(out, fmt.Sprintf("%s@%d", r.Name, r.RV))
+	}
+	return strings.Join(out, ",")
+}
+
+func TestSQLiteStateAt(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	const res = "configmaps.v1."
+	if _, err := s.Begin(ctx, res, 10); err != nil {
+		t.Fatal(err)
+	}
+	batches := []Batch{
+		{RV: 10, Revisions: []Revision{rev("a", 5, Added, "a1"), rev("b", 8, Added, "b1")}},
+		{RV: 12, Revisions: []Revision{rev("a", 11, Modified, "a2"), rev("c", 12, Added, "c1")}},
+		{RV: 15, Revisions: []Revision{rev("b", 15, Deleted, "b1")}},
+	}
+	for _, b := range batches {
+		if err := s.Write(ctx, res, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		rv   uint64
+		want string
+		err  any
+	}{
+		{rv: 9, err: new(*BeforeError)},
+		{rv: 10, want: "a@5,b@8"},
+		{rv: 11, want: "a@11,b@8"},
+		{rv: 14, want: "a@11,b@8,c@12"},
+		{rv: 15, want: "a@11,c@12"},
+		{rv: 99, want: "a@11,c@12"},
+	}
+	for _, tc := range tests {
+		got, err := s.StateAt(ctx, res, tc.rv)
+		if tc.err != nil {
+			if !errors.As(err, tc.err) {
+				t.Errorf("StateAt(%d): err %v, want %T", tc.rv, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || names(got) != tc.want {
+			t.Errorf("StateAt(%d) = %s, %v; want %s", tc.rv, names(got), err, tc.want)
+		}
+	}
+	got, _ := s.StateAt(ctx, res, 11)
+	if string(got[0].Object) != string(cm("a", 11, "a2")) || got[0].Manager != "editor" {
+		t.Errorf("object at 11: %s by %q", got[0].Object, got[0].Manager)
+	}
+	if _, err := s.StateAt(ctx, "secrets.v1.", 11); !errors.Is(err, ErrNotRecorded) {
+		t.Errorf("StateAt of another resource: %v, want ErrNotRecorded", err)
+	}
+}
+
+func TestSQLiteRestartGapAndFoundDeletion(t *testing.T) {
+	ctx := context.Background()
+	s, path := openTemp(t)
+	const res = "configmaps.v1."
+	s.Begin(ctx, res, 10)
+	if err := s.Write(ctx, res, Batch{RV: 20, Revisions: []Revision{rev("a", 5, Added, "a1"), rev("b", 20, Added, "b1")}}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err := OpenSQLite(ctx, path, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	start, err := s.Begin(ctx, res, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if start.Latest != 20 || len(start.Present) != 2 || start.Present["default/b"] != 20 {
+		t.Fatalf("start = %+v", start)
+	}
+	// b was deleted while nothing recorded: the list at 40 lacks it.
+	if err := s.Write(ctx, res, Batch{RV: 40, Revisions: []Revision{{Namespace: "default", Name: "b", RV: 40, Time: time.Now(), Op: Deleted}}}); err != nil {
+		t.Fatal(err)
+	}
+	var gap *GapError
+	if _, err := s.StateAt(ctx, res, 30); !errors.As(err, &gap) || gap.From != 20 || gap.To != 40 {
+		t.Errorf("StateAt in the gap: %v", err)
+	}
+	for rv, want := range map[uint64]string{20: "a@5,b@20", 40: "a@5"} {
+		if got, err := s.StateAt(ctx, res, rv); err != nil || names(got) != want {
+			t.Errorf("StateAt(%d) = %s, %v; want %s", rv, names(got), err, want)
+		}
+	}
+	revs, err := s.Revisions(ctx, res, "default", "b")
+	if err != nil || len(revs) != 2 || revs[1].Op != Deleted || string(revs[1].Object) != string(cm("b", 20, "b1")) {
+		t.Errorf("revisions of b: %+v, %v", revs, err)
+	}
+}
+
+func TestSQLitePrune(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	const res = "configmaps.v1."
+	s.Begin(ctx, res, 1)
+	value := strings.Repeat("x", 900)
+	for i := uint64(1); i <= 10; i++ {
+		b := Batch{RV: i * 10, Revisions: []Revision{rev("a", i*10, Modified, value+fmt.Sprint(i))}}
+		if i == 3 {
+			b.Revisions = append(b.Revisions, rev("gone", 30, Deleted, "g"))
+		}
+		if err := s.Write(ctx, res, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// every revision of a after the first is a delta of it
+	if err := s.Prune(ctx, time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.StateAt(ctx, res, 50); !errors.As(err, new(*BeforeError)) {
+		t.Errorf("StateAt before the cut: %v", err)
+	}
+	got, err := s.StateAt(ctx, res, 100)
+	if err != nil || names(got) != "a@100" || !strings.HasSuffix(string(got[0].Object), value+`10"}}`) {
+		t.Errorf("StateAt(100) after prune = %s, %v", names(got), err)
+	}
+	revs, _ := s.Revisions(ctx, res, "default", "gone")
+	if len(revs) != 0 {
+		t.Errorf("a deletion before the cut is kept: %v", names(revs))
+	}
+}
+
+func TestSQLiteRefusesForeignFiles(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	text := filepath.Join(dir, "notes.txt")
+	os.WriteFile(text, []byte("hello, this is not a database at all"), 0o600)
+	if _, err := OpenSQLite(ctx, text, OpenOptions{}); !errors.Is(err, ErrForeign) {
+		t.Errorf("a text file: %v", err)
+	}
+	other := filepath.Join(dir, "other.db")
+	s, _ := OpenSQLite(ctx, other, OpenOptions{})
+	s.db.Exec(`DROP TABLE meta`)
+	s.Close()
+	if _, err := OpenSQLite(ctx, other, OpenOptions{}); !errors.Is(err, ErrForeign) {
+		t.Errorf("another program's database: %v", err)
+	}
+	if _, err := OpenSQLite(ctx, filepath.Join(dir, "none.db"), OpenOptions{ReadOnly: true}); err == nil || !strings.Contains(err.Error(), "no history at") {
+		t.Errorf("no file, read-only: %v", err)
+	}
+}
+
+func TestSQLiteFileIsPrivate(t *testing.T) {
+	_, path := openTemp(t)
+	for p, want := range map[string]os.FileMode{path: 0o600, filepath.Dir(path): 0o700} {
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, %v; want %v", p, fi.Mode().Perm(), err, want)
+		}
+	}
+}
+
+func TestResourceVersionAt(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	before := time.Now().Add(-time.Second)
+	s.Begin(ctx, "configmaps.v1.", 7)
+	s.Write(ctx, "configmaps.v1.", Batch{RV: 7})
+	if rv, err := s.ResourceVersionAt(ctx, time.Now()); err != nil || rv != 7 {
+		t.Errorf("ResourceVersionAt(now) = %d, %v", rv, err)
+	}
+	if _, err := s.ResourceVersionAt(ctx, before); !errors.As(err, new(*BeforeError)) {
+		t.Errorf("ResourceVersionAt(before) = %v", err)
+	}
+}

@@ -1,0 +1,142 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Op is what a revision did to its object.
+type Op uint8
+
+const (
+	// Added: the object appeared (created, or first seen by the recorder).
+	Added Op = iota + 1
+	// Modified: the object changed.
+	Modified
+	// Deleted: the object went away; the revision holds its last state.
+	Deleted
+)
+
+func (o Op) String() string {
+	switch o {
+	case Added:
+		return "ADDED"
+	case Modified:
+		return "MODIFIED"
+	case Deleted:
+		return "DELETED"
+	}
+	return fmt.Sprintf("Op(%d)", uint8(o))
+}
+
+// Revision is one recorded change of one object.
+type Revision struct {
+	Namespace, Name string
+	// RV is the change's resourceVersion: the object's own for Added and
+	// Modified, the deletion's (or the list's that found it gone) for
+	// Deleted.
+	RV uint64
+	// Time is when the recorder saw the change.
+	Time time.Time
+	Op   Op
+	// Manager is the field manager of the object's latest managedFields
+	// entry (who made the change), "" when it has none.
+	Manager string
+	// Object is the object's JSON as it was (for Deleted: its last state),
+	// Secrets' data hashed unless recorded in full (see Recorder).
+	Object []byte
+	// Cells are the API server's printer cells of the object (a JSON
+	// array), nil when none were recorded.
+	Cells []byte
+}
+
+// Batch is what a recorder writes of one resource at once: its changes, in
+// resourceVersion order, and the resourceVersion its store has reached.
+type Batch struct {
+	Revisions []Revision
+	// RV is the store's resourceVersion after these changes: the record
+	// of the resource is complete up to it.
+	RV uint64
+	// Columns are the resource's Table columns (JSON), kept to print its
+	// revisions as get would; nil keeps those recorded.
+	Columns []byte
+}
+
+// Start is what a store remembers of a resource when its recorder starts.
+type Start struct {
+	// Present maps the key (namespace/name) of each object the record
+	// holds as present to the resourceVersion of its latest revision.
+	Present map[string]uint64
+	// Latest is the resourceVersion the record is complete to; 0 for a
+	// resource never recorded.
+	Latest uint64
+}
+
+// Store keeps revisions. Its implementations (SQLite, PostgreSQL) are
+// safe for concurrent use: one writer per resource (a Recorder), any
+// number of readers.
+type Store interface {
+	// Begin tells the store a recorder starts on resource res (for
+	// example "configmaps.v1." or "deployments.v1.apps") whose first list
+	// is at rv, and returns what the record already holds of it. The
+	// record has a gap from Start.Latest to rv (the recorder was not
+	// running): the store marks it so that StateAt inside it fails with
+	// a *GapError.
+	Begin(ctx context.Context, res string, rv uint64) (Start, error)
+	// Write appends a batch of res's revisions, atomically: after a crash
+	// the record holds the whole batch or none of it.
+	Write(ctx context.Context, res string, b Batch) error
+	// StateAt returns the objects of res present at resourceVersion rv:
+	// each one's latest revision at or before rv, in no given order. It
+	// fails with a *BeforeError when rv is before the record of res, a
+	// *GapError inside a gap and ErrNotRecorded for a resource never
+	// recorded.
+	StateAt(ctx context.Context, res string, rv uint64) ([]Revision, error)
+	// Revisions returns every revision of one object, oldest first (none:
+	// ErrNotRecorded when res was never recorded, else an empty slice).
+	Revisions(ctx context.Context, res, namespace, name string) ([]Revision, error)
+	// Columns returns res's Table columns as recorded (JSON), nil when none.
+	Columns(ctx context.Context, res string) ([]byte, error)
+	// ResourceVersionAt returns the newest resourceVersion the store had
+	// recorded at t (a write's), and the time of the oldest write kept
+	// (*BeforeError when t is before it).
+	ResourceVersionAt(ctx context.Context, t time.Time) (uint64, error)
+	// Prune drops what only the state before t needs: the revisions
+	// superseded by then, keeping each object's state at t.
+	Prune(ctx context.Context, t time.Time) error
+	// Location names the store for people (a path, a database).
+	Location() string
+	Close() error
+}
+
+// ErrNotRecorded: the store holds nothing of the resource.
+var ErrNotRecorded = errors.New("not recorded")
+
+// ErrForeign: the file or database is not a kubectl-reflect history.
+var ErrForeign = errors.New("not a kubectl-reflect history")
+
+// BeforeError is a query before what the record holds: it starts at
+// Oldest (a resourceVersion), written at Time.
+type BeforeError struct {
+	Oldest uint64
+	Time   time.Time
+}
+
+func (e *BeforeError) Error() string {
+	if e.Time.IsZero() {
+		return fmt.Sprintf("the history starts at resourceVersion %d", e.Oldest)
+	}
+	return fmt.Sprintf("the history starts at %s (resourceVersion %d)", e.Time.UTC().Format(time.RFC3339), e.Oldest)
+}
+
+// GapError is a query inside a stretch the recorder did not see (it was
+// not running): the record knows the state at From and at To, not between.
+type GapError struct {
+	From, To uint64
+}
+
+func (e *GapError) Error() string {
+	return fmt.Sprintf("the history has a gap from resourceVersion %d to %d (nothing was recording)", e.From, e.To)
+}
