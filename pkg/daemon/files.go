@@ -28,6 +28,9 @@ type Info struct {
 	// all); Resources and Kinds are what it caches now.
 	OnDemand bool      `json:"onDemand,omitempty"`
 	Started  time.Time `json:"started"`
+	// History is the file it records its kinds' changes to (serve
+	// --record), "" when it records none.
+	History string `json:"history,omitempty"`
 }
 
 // Files are the paths of one identity's daemon in Dir.

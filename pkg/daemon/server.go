@@ -63,12 +63,15 @@ type Config struct {
 	// Serving, if set, is given the daemon's kubeconfig once it serves
 	// (RunContexts builds its own from those of its daemons).
 	Serving func(kubeconfig []byte)
+	// Record, if set, writes every change of Resources to a history.
+	Record *RecordConfig
 }
 
 // daemonRun is one run of a daemon.
 type daemonRun struct {
-	cfg       Config
-	published publishedInfo // its Info, kept true as kinds are added on demand
+	cfg         Config
+	published   publishedInfo // its Info, kept true as kinds are added on demand
+	historyPath string        // the history it records to, "" when none
 }
 
 // Run runs a daemon until ctx ends (SIGINT, SIGTERM), --idle-exit passes,
@@ -140,6 +143,11 @@ func (d *daemonRun) run(ctx context.Context) error {
 		for _, l := range leases {
 			l.Release()
 		}
+	}()
+	rec := d.startRecording(ctx, leases)
+	defer func() {
+		cancel() // the recorders write what they hold, then the history closes
+		rec.stop()
 	}()
 	h, err := d.handler(ctx, rc, set, leases, warnings)
 	if err != nil {
@@ -225,7 +233,7 @@ func (d *daemonRun) scopeOf(res kube.Resource) kube.Scope {
 
 // info is what the daemon publishes of itself.
 func (d *daemonRun) info(server string) Info {
-	info := Info{PID: os.Getpid(), Server: server, Started: time.Now().UTC(), OnDemand: true}
+	info := Info{PID: os.Getpid(), Server: server, Started: time.Now().UTC(), OnDemand: true, History: d.historyPath}
 	info.Resources, info.Kinds = resourceNames(d.everywhere())
 	return info
 }

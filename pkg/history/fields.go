@@ -61,12 +61,28 @@ func HashSecretData(doc []byte) []byte {
 	return doc
 }
 
-// Manager returns who made an object's latest change: the manager of
-// its managedFields entry with the latest time ("" when it has none).
-func Manager(doc []byte) string {
+// Manager returns who made an object's change from prev (nil: unknown)
+// to doc: the manager of the managedFields entry of doc that is new or
+// differs from prev's, the latest if several (their times have a
+// second's precision: two writers in one second tie, the entry that
+// changed tells them apart); without prev, or when none changed, the
+// manager of the entry with the latest time. "" when it has none.
+func Manager(doc, prev []byte) string {
+	before := map[string]string{}
+	gjson.GetBytes(prev, "metadata.managedFields").ForEach(func(_, e gjson.Result) bool {
+		before[e.Raw] = ""
+		return true
+	})
 	var manager, latest string
+	changed := false
 	gjson.GetBytes(doc, "metadata.managedFields").ForEach(func(_, e gjson.Result) bool {
-		if t := e.Get("time").Str; manager == "" || t >= latest { // RFC 3339 in UTC sorts as text
+		_, same := before[e.Raw]
+		isNew := prev != nil && !same
+		t := e.Get("time").Str
+		switch {
+		case isNew && !changed: // the first changed entry beats any unchanged
+			manager, latest, changed = e.Get("manager").Str, t, true
+		case isNew == changed && (manager == "" || t >= latest): // RFC 3339 in UTC sorts as text
 			manager, latest = e.Get("manager").Str, t
 		}
 		return true

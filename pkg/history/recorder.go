@@ -28,6 +28,10 @@ type RecorderOptions struct {
 	// a damaged file), before the recorder retries it, and of the retry
 	// that succeeded (err nil); nil: not told.
 	OnError func(res string, err error)
+	// OnWrite is told of each batch written: the resourceVersion the
+	// record of res is complete to and the revisions written (metrics,
+	// tests); nil: not told.
+	OnWrite func(res string, rv uint64, revisions int)
 }
 
 // maxBatch bounds the revisions written in one transaction.
@@ -43,6 +47,9 @@ type Recorder struct {
 func NewRecorder(s Store, opts RecorderOptions) *Recorder {
 	if opts.OnError == nil {
 		opts.OnError = func(string, error) {}
+	}
+	if opts.OnWrite == nil {
+		opts.OnWrite = func(string, uint64, int) {}
 	}
 	return &Recorder{store: s, opts: opts}
 }
@@ -133,9 +140,12 @@ func (rs *recording) take(ctx context.Context, c store.Change[*object.Object]) e
 		key := Key(c.Key.Namespace, c.Key.Name)
 		if _, ok := rs.known[key]; ok {
 			delete(rs.known, key)
-			rs.add(c.Key, parseRV(c.ResourceVersion), Deleted, c.Object, c.At)
+			rs.add(c.Key, parseRV(c.ResourceVersion), Deleted, c.Object, nil, c.At)
 		}
 	case store.Synced:
+		if rs.known == nil && rs.sync == nil {
+			rs.sync = &syncing{} // the first sync, of no object
+		}
 		return rs.synced(ctx, parseRV(c.ResourceVersion))
 	}
 	return nil
@@ -154,7 +164,11 @@ func (rs *recording) applied(c store.Change[*object.Object]) {
 		op = Added
 	}
 	rs.known[key] = rv
-	rs.add(c.Key, rv, op, c.Object, c.At)
+	var old *object.Object
+	if c.HasOld {
+		old = c.Old
+	}
+	rs.add(c.Key, rv, op, c.Object, old, c.At)
 }
 
 // stateApplied records an object of a whole state where it differs from
@@ -177,7 +191,7 @@ func (rs *recording) stateApplied(ctx context.Context, c store.Change[*object.Ob
 	if !ok {
 		op = Added
 	}
-	rs.add(c.Key, rv, op, c.Object, c.At)
+	rs.add(c.Key, rv, op, c.Object, nil, c.At)
 	return nil
 }
 
@@ -219,8 +233,9 @@ func (rs *recording) synced(ctx context.Context, rv uint64) error {
 }
 
 // add appends a revision of obj (nil for a deletion found by a list:
-// the store writes its last recorded state).
-func (rs *recording) add(k store.Key, rv uint64, op Op, obj *object.Object, at time.Time) {
+// the store writes its last recorded state); old is the version before
+// it when known, which tells who made the change (Manager).
+func (rs *recording) add(k store.Key, rv uint64, op Op, obj, old *object.Object, at time.Time) {
 	if at.IsZero() {
 		at = time.Now()
 	}
@@ -230,7 +245,11 @@ func (rs *recording) add(k store.Key, rv uint64, op Op, obj *object.Object, at t
 		if rs.secrets {
 			rev.Object = HashSecretData(rev.Object)
 		}
-		rev.Manager = Manager(rev.Object)
+		var prev []byte
+		if old != nil {
+			prev = old.AppendJSON(nil)
+		}
+		rev.Manager = Manager(rev.Object, prev)
 		rev.Cells = obj.Cells
 	}
 	rs.batch.Revisions = append(rs.batch.Revisions, rev)
@@ -249,6 +268,7 @@ func (rs *recording) flush(ctx context.Context) error {
 	}
 	err := rs.retry(ctx, func() error { return rs.r.store.Write(ctx, rs.res, rs.batch) })
 	if err == nil {
+		rs.r.opts.OnWrite(rs.res, rs.batch.RV, len(rs.batch.Revisions))
 		rs.batch = Batch{}
 	}
 	return err

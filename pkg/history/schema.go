@@ -8,7 +8,7 @@ const (
 	formatVersion = "1"
 )
 
-var schema = []string{
+var schemaStatements = []string{
 	`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`,
 	// One row per resource recorded ("configmaps.v1.", "deployments.v1.apps"):
 	// the record is complete from oldest on (but in gaps), up to latest.

@@ -42,7 +42,7 @@ func editedConfigMap(tb testing.TB, revs int) float64 {
 		rv := uint64(1000 + i)
 		doc := fmt.Appendf(nil, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"edited","namespace":"default","uid":"5d4f8e0c-3f8a-4b7e-9a51-0c2d6f1e7b3a","resourceVersion":"%d","creationTimestamp":"2026-12-04T06:00:00Z","managedFields":[{"manager":"kubectl-edit","operation":"Update","apiVersion":"v1","time":"2026-12-04T07:%02d:%02dZ","fieldsType":"FieldsV1","fieldsV1":{"f:data":{".":{},"f:text":{}}}}]},"data":{"text":%q}}`,
 			rv, i/60%60, i%60, text)
-		rev := Revision{Namespace: "default", Name: "edited", RV: rv, Time: time.Now(), Op: Modified, Manager: Manager(doc), Object: doc,
+		rev := Revision{Namespace: "default", Name: "edited", RV: rv, Time: time.Now(), Op: Modified, Manager: Manager(doc, nil), Object: doc,
 			Cells: []byte(`["edited",1,"5m"]`)}
 		if err := s.Write(ctx, res, Batch{RV: rv, Revisions: []Revision{rev}}); err != nil {
 			tb.Fatal(err)

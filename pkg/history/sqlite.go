@@ -26,7 +26,7 @@ type SQLite struct {
 	db   *sql.DB
 	path string
 	*heads
-	mu  sync.Mutex     // guards ids
+	mu  sync.Mutex       // guards ids
 	ids map[string]int64 // resource name -> id
 }
 
@@ -120,7 +120,7 @@ func (s *SQLite) checkSchema(ctx context.Context, readOnly bool) error {
 
 func (s *SQLite) create(ctx context.Context) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		for _, stmt := range schema {
+		for _, stmt := range schemaStatements {
 			if _, err := tx.ExecContext(ctx, stmt); err != nil {
 				return fmt.Errorf("making the schema: %w", err)
 			}

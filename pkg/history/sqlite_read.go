@@ -193,6 +193,19 @@ func (s *SQLite) ResourceVersionAt(ctx context.Context, t time.Time) (uint64, er
 	return 0, &BeforeError{Oldest: rv, Time: fromMillis(ms)}
 }
 
+// TimeOf implements Store.
+func (s *SQLite) TimeOf(ctx context.Context, rv uint64) (time.Time, error) {
+	var ms int64
+	err := s.db.QueryRowContext(ctx, `SELECT time FROM marks WHERE rv <= ? ORDER BY rv DESC LIMIT 1`, rv).Scan(&ms)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return time.Time{}, nil
+	case err != nil:
+		return time.Time{}, s.readError("", err)
+	}
+	return fromMillis(ms), nil
+}
+
 // readError says which history failed to read.
 func (s *SQLite) readError(res string, err error) error {
 	if res == "" {

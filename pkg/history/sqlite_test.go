@@ -31,7 +31,7 @@ func rev(name string, rv uint64, op Op, value string) Revision {
 	r := Revision{Namespace: "default", Name: name, RV: rv, Time: time.Now(), Op: op}
 	if value != "" {
 		r.Object = cm(name, rv, value)
-		r.Manager = Manager(r.Object)
+		r.Manager = Manager(r.Object, nil)
 	}
 	return r
 }
@@ -206,5 +206,31 @@ func TestResourceVersionAt(t *testing.T) {
 	}
 	if _, err := s.ResourceVersionAt(ctx, before); !errors.As(err, new(*BeforeError)) {
 		t.Errorf("ResourceVersionAt(before) = %v", err)
+	}
+}
+
+func TestManager(t *testing.T) {
+	entry := func(manager, at, field string) string {
+		return fmt.Sprintf(`{"manager":%q,"operation":"Update","time":%q,"fieldsV1":{"f:data":{"f:%s":{}}}}`, manager, at, field)
+	}
+	doc := func(entries ...string) []byte {
+		return []byte(`{"metadata":{"managedFields":[` + strings.Join(entries, ",") + `]}}`)
+	}
+	const t1, t2 = "2026-12-04T07:00:00Z", "2026-12-04T07:00:01Z"
+	tests := []struct {
+		name      string
+		doc, prev []byte
+		want      string
+	}{
+		{"none", []byte(`{"metadata":{}}`), nil, ""},
+		{"latest time without prev", doc(entry("a", t2, "x"), entry("b", t1, "y")), nil, "a"},
+		{"the changed entry in a tie", doc(entry("tuner", t1, "x"), entry("operator", t1, "y")), doc(entry("tuner", t1, "x")), "operator"},
+		{"the changed entry though older", doc(entry("a", t2, "x"), entry("b", t1, "z")), doc(entry("a", t2, "x"), entry("b", t1, "y")), "b"},
+		{"nothing changed", doc(entry("a", t1, "x"), entry("b", t2, "y")), doc(entry("a", t1, "x"), entry("b", t2, "y")), "b"},
+	}
+	for _, tc := range tests {
+		if got := Manager(tc.doc, tc.prev); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

@@ -103,6 +103,9 @@ type Store interface {
 	// recorded at t (a write's), and the time of the oldest write kept
 	// (*BeforeError when t is before it).
 	ResourceVersionAt(ctx context.Context, t time.Time) (uint64, error)
+	// TimeOf returns when the store recorded resourceVersion rv: the time
+	// of the newest write at or before it (zero when none is kept).
+	TimeOf(ctx context.Context, rv uint64) (time.Time, error)
 	// Prune drops what only the state before t needs: the revisions
 	// superseded by then, keeping each object's state at t.
 	Prune(ctx context.Context, t time.Time) error

@@ -54,19 +54,7 @@ func (p *diffPrinter) Print(ev Event) error {
 		p.w.WriteString(indent(doc))
 		return nil
 	}
-	before, err := quietYAML(ev.Old)
-	if err != nil {
-		return err
-	}
-	after, err := quietYAML(ev.Object)
-	if err != nil {
-		return err
-	}
-	diff, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A: difflib.SplitLines(before), B: difflib.SplitLines(after),
-		FromFile: "resourceVersion " + ev.Old.ResourceVersion, ToFile: "resourceVersion " + ev.Object.ResourceVersion,
-		Context: 3,
-	})
+	diff, err := UnifiedDiff(ev.Old, ev.Object)
 	if err != nil || diff == "" {
 		return err
 	}
@@ -74,6 +62,28 @@ func (p *diffPrinter) Print(ev Event) error {
 	p.writeDiff(diff)
 	return nil
 }
+
+// UnifiedDiff is the unified diff of two versions of an object's YAML,
+// noise left out (resourceVersion, managedFields, generations): "" when
+// only noise changed.
+func UnifiedDiff(before, after *object.Object) (string, error) {
+	a, err := quietYAML(before)
+	if err != nil {
+		return "", err
+	}
+	b, err := quietYAML(after)
+	if err != nil {
+		return "", err
+	}
+	return difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+		A: difflib.SplitLines(a), B: difflib.SplitLines(b),
+		FromFile: "resourceVersion " + before.ResourceVersion, ToFile: "resourceVersion " + after.ResourceVersion,
+		Context: 3,
+	})
+}
+
+// QuietYAML is an object's YAML without the noise UnifiedDiff leaves out.
+func QuietYAML(obj *object.Object) (string, error) { return quietYAML(obj) }
 
 func (p *diffPrinter) Flush() error { return p.w.Flush() }
 

@@ -53,6 +53,9 @@ type GetOptions struct {
 	IgnoreNotFound bool
 	// NamesOnly: -o name of objects whose metadata alone was read.
 	NamesOnly bool
+	// Now is the time AGE is computed at (zero: the time of printing);
+	// get --at prints a past moment's.
+	Now time.Time
 }
 
 func (o GetOptions) sortBy() string { return *o.Flags.HumanReadableFlags.SortBy }
@@ -108,7 +111,10 @@ func Tables(groups []Group) []Group {
 // separated by a blank line, as kubectl get does, with kinds in the names
 // if withKind. written says whether it printed anything.
 func PrintTables(w io.Writer, tables []Group, withKind bool, opts GetOptions) (written bool, err error) {
-	now := time.Now()
+	now := opts.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
 	buffered := bufio.NewWriterSize(w, 64<<10) // the tabwriter writes cell by cell
 	defer buffered.Flush()                     // on the error paths; the last line flushes too
 	out := &countingWriter{w: buffered}

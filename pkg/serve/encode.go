@@ -107,13 +107,18 @@ func (e *encoder) appendRow(dst []byte, o *object.Object) []byte {
 // cells are o's printer cells with those of e.times computed now from
 // raw, o's JSON, and meta, its metadata.
 func (e *encoder) cells(o *object.Object, raw []byte, meta gjson.Result) []byte {
+	return cellsAt(e.times, o, raw, meta, e.now)
+}
+
+// cellsAt are o's printer cells with those of times computed at now.
+func cellsAt(times []timeColumn, o *object.Object, raw []byte, meta gjson.Result, now time.Time) []byte {
 	cells := o.Cells
 	if cells == nil {
 		cells = mustJSON([]string{o.Name, ""})
 	}
 	cached := cells
-	for _, c := range e.times {
-		v, ok := c.cell(timedRow{obj: raw, meta: meta, cells: cached, path: c.path}, e.now)
+	for _, c := range times {
+		v, ok := c.cell(timedRow{obj: raw, meta: meta, cells: cached, path: c.path}, now)
 		if !ok {
 			continue
 		}

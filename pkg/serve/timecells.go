@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/duration"
 )
@@ -275,4 +277,17 @@ func columnPath(jsonPath string) (path string, ok bool) {
 		}
 	}
 	return strings.Join(parts, "."), true
+}
+
+// CellsAt returns o's printer cells as the API server would have printed
+// them at now: its cells with the time cells of res's columns (every Age,
+// and those of timeCells) computed at now. get --at prints a recorded
+// object so, as get printed it then.
+func CellsAt(res schema.GroupResource, columns []object.Column, o *object.Object, now time.Time) []byte {
+	names := make([]string, len(columns))
+	for i, c := range columns {
+		names[i] = c.Name
+	}
+	raw := o.JSON()
+	return cellsAt(timeColumns(res, names, nil), o, raw, gjson.GetBytes(raw, "metadata"), now)
 }

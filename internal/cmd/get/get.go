@@ -53,6 +53,7 @@ type GetOptions struct {
 	// contexts are the kubeconfig contexts read when several are
 	// (cli.Contexts): each then reads on its own (runContexts).
 	contexts []string
+	atFlags
 }
 
 // NewCmdGet is `kubectl reflect get`.
@@ -76,6 +77,8 @@ With -w or --watch-only it is "kubectl reflect watch" with get's flags.`,
 	c.Flags().BoolVar(&o.ServerPrint, "server-print", true, "If true, print the server's columns (its Table), as kubectl does; false prints NAME and AGE.")
 	cmdutil.AddSubresourceFlags(c, &o.Subresource, "If specified, gets the subresource of the requested objects (status, scale), with a GET each, as kubectl does.")
 	c.Flags().StringVar(&o.raw.Path, "raw", "", "Raw URI to request from the API server, written as it answers, as kubectl get --raw does.")
+	c.Flags().StringVar(&o.At, "at", "", "Print the state at a past moment, from the history serve --record wrote: a time (2026-12-04T07:00:00Z), a duration ago (90m) or a resourceVersion")
+	c.Flags().StringVar(&o.atFlags.DB, "history-db", "", "The history --at reads (default: the running daemon's, else the default of the cluster and user)")
 	c.Flags().Int64Var(&o.ChunkSize, "chunk-size", 500, "Print large lists in chunks of this many objects, each aligned as kubectl aligns the pages it lists (with --list-mode=paged, list them so too). Pass 0 to print one table.")
 	return c
 }
@@ -108,6 +111,9 @@ func (o *GetOptions) Validate() error {
 		if _, err := kubectlget.RelaxedJSONPathExpression(s); err != nil {
 			return fmt.Errorf("invalid --sort-by %q: %w", s, err)
 		}
+	}
+	if err := o.validateAt(); err != nil {
+		return err
 	}
 	if o.contexts != nil {
 		return nil // each context resolves its own (runContexts)

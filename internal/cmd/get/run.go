@@ -44,7 +44,13 @@ func (o *GetOptions) Run(ctx context.Context) error {
 	if o.contexts != nil {
 		return o.runContexts(ctx, read)
 	}
-	snaps, err := o.read(ctx, read)
+	var snaps []snapshot
+	var err error
+	if o.At != "" {
+		snaps, err = o.readAt(ctx)
+	} else {
+		snaps, err = o.read(ctx, read)
+	}
 	if err != nil {
 		return err
 	}
@@ -243,6 +249,7 @@ func (o *GetOptions) printOptions() output.GetOptions {
 		SingleItem:     o.SingleItem(),
 		IgnoreNotFound: o.IgnoreNotFound,
 		NamesOnly:      o.namesOnly(),
+		Now:            o.atFlags.when, // zero but for --at
 	}
 }
 

@@ -32,6 +32,9 @@ var errWatchEventsWithoutWatch = errors.New("--output-watch-events option can on
 // the --raw path.
 func getRunE(o *GetOptions) func(*cobra.Command, []string) error {
 	return func(c *cobra.Command, args []string) error {
+		if o.At != "" && (o.raw.Path != "" || o.Watch || o.WatchOnly) {
+			return o.validateAt() // the one line saying which flag --at refuses
+		}
 		if o.raw.Path != "" {
 			if err := o.raw.validate(o, args); err != nil {
 				return err

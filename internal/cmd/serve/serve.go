@@ -34,6 +34,9 @@ const serveExample = `  # Cache config maps and secrets of every namespace, and 
   kubectl reflect serve cm --context staging,production
   kubectl --kubeconfig "$XDG_RUNTIME_DIR/kubectl-reflect/serve/merged-<hash>.kubeconfig" --context merged get cm
 
+  # Record every change of config maps and deployments, for get --at and history (kept a week)
+  kubectl reflect serve cm,deploy --record
+
   # Run a built-in controller in the daemon, on its caches (it serves the kinds the controller reads)
   kubectl reflect serve --controllers configmap-generator`
 
@@ -54,6 +57,7 @@ type ServeOptions struct {
 	// long without a request or an open watch of it.
 	ReleaseIdle time.Duration
 	serveControllers
+	record recordFlags
 	// only is the namespace of -n, where the kinds given (and controllers)
 	// are cached; "" is every namespace.
 	only string
@@ -113,6 +117,7 @@ object again.`,
 	c.Flags().DurationVar(&o.IdleExit, "idle-exit", 0, "Exit after no request for this long, e.g. 30m (0: never)")
 	c.Flags().DurationVar(&o.ReleaseIdle, "release-idle", daemon.DefaultReleaseIdle, "Stop caching a kind added on demand after no request or open watch of it for this long (0: keep every one); the kinds given are kept")
 	o.serveControllers.addFlags(c.Flags())
+	o.record.addFlags(c.Flags())
 	return c
 }
 
@@ -160,6 +165,9 @@ func (o *ServeOptions) Validate() error {
 	if o.History < 1 {
 		return fmt.Errorf("invalid --history %d: want 1 or more", o.History)
 	}
+	if err := o.record.validate(len(o.Args)+len(o.builtins), o.contexts != nil); err != nil {
+		return err
+	}
 	if o.contexts != nil {
 		return o.validateContexts()
 	}
@@ -196,7 +204,7 @@ func (o *ServeOptions) config() daemon.Config {
 	cfg := daemon.Config{
 		REST: o.Config, Mapper: o.Mapper, Resources: o.Resources, Namespace: o.only, KubeconfigNamespace: o.Namespace,
 		Port: o.Port, History: o.History, IdleExit: o.IdleExit, ReleaseIdle: o.ReleaseIdle,
-		Controllers: o.builtins, Signals: o.signals, ErrOut: o.ErrOut,
+		Controllers: o.builtins, Signals: o.signals, ErrOut: o.ErrOut, Record: o.record.config(),
 	}
 	if !o.Quiet {
 		cfg.ControllerLog = o.ErrOut

@@ -1,0 +1,238 @@
+package get
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/tidwall/gjson"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+)
+
+// atFlags are get's --at and --history-db: the state of a past moment,
+// from the history serve --record wrote.
+type atFlags struct {
+	At string
+	DB string
+	// at is --at parsed: a resourceVersion, or a time.
+	rv   uint64
+	when time.Time
+}
+
+var digits = regexp.MustCompile(`^[0-9]+$`)
+
+// parse reads --at: a resourceVersion (digits), a duration ago (1h30m)
+// or a time (RFC 3339).
+func (f *atFlags) parse(now time.Time) error {
+	switch {
+	case f.At == "":
+		return nil
+	case digits.MatchString(f.At):
+		rv, err := strconv.ParseUint(f.At, 10, 64)
+		if err == nil && rv > 0 {
+			f.rv = rv
+			return nil
+		}
+	default:
+		if d, err := time.ParseDuration(f.At); err == nil && d > 0 {
+			f.when = now.Add(-d)
+			return nil
+		}
+		if t, err := time.Parse(time.RFC3339, f.At); err == nil {
+			f.when = t
+			return nil
+		}
+	}
+	return fmt.Errorf("invalid --at %q: want a time (2026-12-04T07:00:00Z), a duration ago (90m) or a resourceVersion", f.At)
+}
+
+// validateAt refuses what --at cannot read from a history.
+func (o *GetOptions) validateAt() error {
+	if o.atFlags.At == "" {
+		if o.atFlags.DB != "" {
+			return errors.New("--history-db is where --at reads: give --at too")
+		}
+		return nil
+	}
+	switch {
+	case o.raw.Path != "":
+		return errors.New("--at reads recorded objects, --raw the API server: give one")
+	case o.Watch || o.WatchOnly:
+		return errors.New("--at prints a past state: it cannot watch (watch --since replays history)")
+	case o.Subresource != "":
+		return errors.New("--at reads recorded objects: it has no subresources")
+	case o.FromFiles():
+		return errors.New("--at reads resource arguments: give KIND or KIND/NAME, not -f")
+	case o.contexts != nil:
+		return errors.New("--at reads one cluster's history: give one --context")
+	}
+	return o.atFlags.parse(time.Now())
+}
+
+// readAt is read for --at: each target's objects at the moment asked,
+// from the history, with their time cells as get printed them then.
+func (o *GetOptions) readAt(ctx context.Context) ([]snapshot, error) {
+	path := o.atFlags.DB
+	if path == "" {
+		var err error
+		if path, err = daemon.HistoryOf(o.Config); err != nil {
+			return nil, err
+		}
+	}
+	s, err := history.OpenSQLite(ctx, path, history.OpenOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	rv, when, err := o.moment(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	o.atFlags.when = when // what AGE is printed at
+	match, err := o.selector()
+	if err != nil {
+		return nil, err
+	}
+	var snaps []snapshot
+	for _, tg := range o.Targets {
+		snap, err := o.targetAt(ctx, s, tg, rv, when, match)
+		if err != nil {
+			return nil, err
+		}
+		snaps = append(snaps, snap)
+	}
+	return snaps, nil
+}
+
+// moment is the resourceVersion and the time --at names.
+func (o *GetOptions) moment(ctx context.Context, s history.Store) (uint64, time.Time, error) {
+	if o.atFlags.rv != 0 {
+		when, err := s.TimeOf(ctx, o.atFlags.rv)
+		if when.IsZero() {
+			when = time.Now()
+		}
+		return o.atFlags.rv, when, err
+	}
+	rv, err := s.ResourceVersionAt(ctx, o.atFlags.when)
+	var before *history.BeforeError
+	if errors.As(err, &before) {
+		return 0, time.Time{}, fmt.Errorf("--at %s: %w", o.atFlags.when.UTC().Format(time.RFC3339), err)
+	}
+	return rv, o.atFlags.when, err
+}
+
+// targetAt is tg's snapshot at rv.
+func (o *GetOptions) targetAt(ctx context.Context, s history.Store, tg cli.Wanted, rv uint64, when time.Time, match func(*object.Object) bool) (snapshot, error) {
+	res := history.ResourceName(tg.Resource)
+	revs, err := s.StateAt(ctx, res, rv)
+	if errors.Is(err, history.ErrNotRecorded) {
+		return snapshot{}, fmt.Errorf("%s: the history %s holds none (serve %s --record records them)", tg.Resource, s.Location(), tg.Resource)
+	}
+	if err != nil {
+		return snapshot{}, fmt.Errorf("%s at resourceVersion %d: %w", tg.Resource, rv, err)
+	}
+	columns, err := columnsOf(ctx, s, res)
+	if err != nil {
+		return snapshot{}, err
+	}
+	dec := object.NewDecoder(object.DecoderOptions{Prune: object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields}})
+	ns := tg.Namespace
+	if !tg.Resource.Namespaced {
+		ns = ""
+	}
+	var objs []*object.Object
+	for _, r := range revs {
+		if ns != "" && r.Namespace != ns {
+			continue
+		}
+		obj, err := dec.Decode(r.Object, r.Cells, nil)
+		if err != nil {
+			return snapshot{}, err
+		}
+		if !match(obj) {
+			continue
+		}
+		if obj.Cells != nil && columns != nil {
+			obj.Cells = serve.CellsAt(tg.Resource.GVR.GroupResource(), columns, obj, when)
+		}
+		objs = append(objs, obj)
+	}
+	slices.SortFunc(objs, func(a, b *object.Object) int { return store.CompareKeys(store.KeyOf(a), store.KeyOf(b)) })
+	return snapshot{res: tg.Resource, names: tg.Names, objs: pickNames(objs, tg.Names), columns: columns}, nil
+}
+
+// columnsOf reads res's recorded Table columns.
+func columnsOf(ctx context.Context, s history.Store, res string) ([]object.Column, error) {
+	raw, err := s.Columns(ctx, res)
+	if err != nil || raw == nil {
+		return nil, err
+	}
+	var cols []object.Column
+	if err := json.Unmarshal(raw, &cols); err != nil {
+		return nil, fmt.Errorf("reading the columns of %s: %w", res, err)
+	}
+	return cols, nil
+}
+
+// pickNames is objs' objects of names, in the order given, or objs.
+func pickNames(objs []*object.Object, names []string) []*object.Object {
+	if len(names) == 0 {
+		return objs
+	}
+	var out []*object.Object
+	for _, name := range names {
+		for _, obj := range objs {
+			if obj.Name == name {
+				out = append(out, obj)
+			}
+		}
+	}
+	return out
+}
+
+// selector is -l and --field-selector as a test of a recorded object:
+// labels as the API server selects them, fields on metadata.name and
+// metadata.namespace (the history does not know each kind's other field
+// labels).
+func (o *GetOptions) selector() (func(*object.Object) bool, error) {
+	ls, err := labels.Parse(o.LabelSelector)
+	if err != nil {
+		return nil, fmt.Errorf("invalid label selector %q: %w", o.LabelSelector, err)
+	}
+	fs, err := fields.ParseSelector(o.FieldSelector)
+	if err != nil {
+		return nil, fmt.Errorf("invalid field selector %q: %w", o.FieldSelector, err)
+	}
+	for _, req := range fs.Requirements() {
+		if req.Field != "metadata.name" && req.Field != "metadata.namespace" {
+			return nil, fmt.Errorf("--at selects fields metadata.name and metadata.namespace only, not %q", req.Field)
+		}
+	}
+	return func(obj *object.Object) bool {
+		if !fs.Matches(fields.Set{"metadata.name": obj.Name, "metadata.namespace": obj.Namespace}) {
+			return false
+		}
+		if ls.Empty() {
+			return true
+		}
+		set := labels.Set{}
+		gjson.GetBytes(obj.JSON(), "metadata.labels").ForEach(func(k, v gjson.Result) bool {
+			set[k.Str] = v.Str
+			return true
+		})
+		return ls.Matches(set)
+	}, nil
+}

@@ -1,0 +1,136 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/completion"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
+)
+
+const historyExample = `  # Every revision of a config map: resourceVersion, time, operation, manager
+  kubectl reflect history cm/settings -n web
+
+  # What each revision changed, as unified diffs of its YAML
+  kubectl reflect history deploy/api --diff
+
+  # One revision's object
+  kubectl reflect history cm/settings --revision 48213`
+
+// HistoryOptions are the flags and resolved inputs of `kubectl reflect
+// history`.
+type HistoryOptions struct {
+	cli.Target
+	genericiooptions.IOStreams
+
+	// DB is --history-db: the history's file ("" finds it: HistoryOf).
+	DB   string
+	Diff bool
+	// Revision, if set, prints that revision's object as YAML.
+	Revision string
+	revision uint64
+}
+
+// NewCmdHistory is `kubectl reflect history`.
+func NewCmdHistory(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &HistoryOptions{Target: cli.Target{ConfigFlags: flags}, IOStreams: streams}
+	c := &cobra.Command{
+		Use:     "history KIND/NAME [flags]",
+		Short:   "List every recorded revision of an object (serve --record)",
+		Example: historyExample,
+		Long: `History lists every revision of one object that a daemon started with
+"kubectl reflect serve KIND --record" recorded: its resourceVersion, when it
+was seen, what it did (ADDED, MODIFIED, DELETED) and the field manager of its
+latest managedFields entry (who made it). --diff prints what each revision
+changed; --revision prints one revision's object. It reads the history file
+of the kubeconfig's cluster and user (the running daemon's, or the default
+under $XDG_STATE_HOME/kubectl-reflect/history), or --history-db.`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completion.KindArgs(flags, 1),
+		RunE:              cli.RunE(o),
+	}
+	c.Flags().StringVar(&o.DB, "history-db", "", "The history's file (default: the daemon's, else the default of the cluster and user)")
+	c.Flags().BoolVar(&o.Diff, "diff", false, "Print each revision as a unified diff of its YAML against the one before (the first in full)")
+	c.Flags().StringVar(&o.Revision, "revision", "", "Print the object of the revision at this resourceVersion, as YAML")
+	return c
+}
+
+// Complete reads the argument and the namespace.
+func (o *HistoryOptions) Complete(args []string) error {
+	return o.Target.CompleteArgs(args, o.ErrOut, "history")
+}
+
+// Validate checks the flags and resolves the argument to one object.
+func (o *HistoryOptions) Validate() error {
+	if o.Diff && o.Revision != "" {
+		return errors.New("--diff and --revision print different things: give one")
+	}
+	if o.Revision != "" {
+		n, err := strconv.ParseUint(o.Revision, 10, 64)
+		if err != nil {
+			return fmt.Errorf("invalid --revision %q: want a resourceVersion (a number, from the REVISION column)", o.Revision)
+		}
+		o.revision = n
+	}
+	if err := o.Target.Resolve(); err != nil {
+		return err
+	}
+	if len(o.Targets) != 1 || len(o.Targets[0].Names) != 1 {
+		return errors.New("history lists one object: give KIND/NAME (or KIND NAME)")
+	}
+	return nil
+}
+
+// Run reads the object's revisions and prints them.
+func (o *HistoryOptions) Run(ctx context.Context) error {
+	s, err := o.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	tg := o.Targets[0]
+	ns := tg.Namespace
+	if !tg.Resource.Namespaced {
+		ns = ""
+	}
+	revs, err := s.Revisions(ctx, history.ResourceName(tg.Resource), ns, tg.Names[0])
+	if errors.Is(err, history.ErrNotRecorded) {
+		return fmt.Errorf("%s: the history %s holds none (serve %s --record records them)", tg.Resource, s.Location(), tg.Resource)
+	}
+	if err != nil {
+		return err
+	}
+	if len(revs) == 0 {
+		return fmt.Errorf("%s %q: no revision recorded", tg.Resource.GVR.GroupResource(), tg.Names[0])
+	}
+	p := printer{w: o.Out, kind: tg.Resource, color: output.IsTerminal(o.Out)}
+	switch {
+	case o.Revision != "":
+		return p.revision(revs, o.revision)
+	case o.Diff:
+		return p.diffs(revs)
+	}
+	return p.table(revs)
+}
+
+// open opens the history read-only: --history-db, else the running
+// daemon's, else the default file of the kubeconfig's cluster and user.
+func (o *HistoryOptions) open(ctx context.Context) (*history.SQLite, error) {
+	path := o.DB
+	if path == "" {
+		var err error
+		if path, err = daemon.HistoryOf(o.Config); err != nil {
+			return nil, err
+		}
+	}
+	return history.OpenSQLite(ctx, path, history.OpenOptions{ReadOnly: true})
+}

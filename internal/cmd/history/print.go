@@ -1,0 +1,92 @@
+package history
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
+)
+
+// printer prints the revisions of one object.
+type printer struct {
+	w     io.Writer
+	kind  kube.Resource
+	color bool
+}
+
+// table prints one row per revision.
+func (p printer) table(revs []history.Revision) error {
+	rows := make([][]string, len(revs))
+	for i, r := range revs {
+		manager := r.Manager
+		if manager == "" || r.Op == history.Deleted {
+			manager = "<none>"
+		}
+		rows[i] = []string{strconv.FormatUint(r.RV, 10), r.Time.Format(time.RFC3339), r.Op.String(), manager}
+	}
+	return output.PlainTable(p.w, []string{"REVISION", "TIME", "OPERATION", "MANAGER"}, rows)
+}
+
+// diffs prints each revision as a header line, then the first one's YAML
+// and every later one's diff against the one before (nothing for a
+// deletion, or when only noise changed).
+func (p printer) diffs(revs []history.Revision) error {
+	w := bufio.NewWriter(p.w)
+	var prev *object.Object
+	for _, r := range revs {
+		obj, err := object.Decode(r.Object, object.Prune{})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "%s %s/%s (resourceVersion %d) at %s", r.Op, p.kind.GVR.GroupResource(), r.Name, r.RV, r.Time.Format(time.RFC3339))
+		if r.Manager != "" && r.Op != history.Deleted {
+			fmt.Fprintf(w, " by %s", r.Manager)
+		}
+		w.WriteString("\n")
+		switch {
+		case r.Op == history.Deleted:
+		case prev == nil || r.Op == history.Added:
+			doc, err := output.QuietYAML(obj)
+			if err != nil {
+				return err
+			}
+			w.WriteString(doc)
+		default:
+			diff, err := output.UnifiedDiff(prev, obj)
+			if err != nil {
+				return err
+			}
+			w.WriteString(diff)
+		}
+		prev = obj
+	}
+	return w.Flush()
+}
+
+// revision prints the object of the revision at rv as YAML.
+func (p printer) revision(revs []history.Revision, rv uint64) error {
+	for _, r := range revs {
+		if r.RV != rv {
+			continue
+		}
+		obj, err := object.Decode(r.Object, object.Prune{ManagedFields: true})
+		if err != nil {
+			return err
+		}
+		doc, err := yaml.JSONToYAML(obj.JSON())
+		if err != nil {
+			return fmt.Errorf("converting %s to YAML: %w", r.Name, err)
+		}
+		_, err = p.w.Write(doc)
+		return err
+	}
+	return fmt.Errorf("%s %q has no revision at resourceVersion %d (the REVISION column lists them)", p.kind.GVR.GroupResource(), revs[0].Name, rv)
+}

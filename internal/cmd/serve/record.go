@@ -1,0 +1,61 @@
+package serve
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
+)
+
+// defaultRetention is how long serve --record keeps revisions.
+const defaultRetention = 7 * 24 * time.Hour
+
+// recordFlags are serve's --record and the flags that tune it.
+type recordFlags struct {
+	Record     bool
+	DB         string
+	Retention  time.Duration
+	SecretData bool
+	changed    func(name string) bool // a flag was given
+}
+
+func (r *recordFlags) addFlags(f *pflag.FlagSet) {
+	f.BoolVar(&r.Record, "record", false, "Record every change of the kinds given to a history on disk, for get --at and history")
+	f.StringVar(&r.DB, "history-db", "", "The history's file (default: one per cluster and user under $XDG_STATE_HOME/kubectl-reflect/history)")
+	f.DurationVar(&r.Retention, "record-retention", defaultRetention, "How long --record keeps revisions, e.g. 24h (more than 0)")
+	f.BoolVar(&r.SecretData, "record-secret-data", false, "Record Secrets' data as it is (by default each value is kept as its SHA-256 only)")
+	r.changed = func(name string) bool { return f.Changed(name) }
+}
+
+// validate refuses tuning without --record, a retention of 0, --record
+// without kinds to record, and one --history-db for several daemons.
+func (r *recordFlags) validate(kinds int, contexts bool) error {
+	if !r.Record {
+		for _, name := range []string{"history-db", "record-retention", "record-secret-data"} {
+			if r.changed != nil && r.changed(name) {
+				return fmt.Errorf("--%s tunes --record: give --record too", name)
+			}
+		}
+		return nil
+	}
+	switch {
+	case r.Retention <= 0:
+		return fmt.Errorf("invalid --record-retention %s: want more than 0 (to keep nothing, leave --record out)", r.Retention)
+	case kinds == 0:
+		return errors.New("--record records the kinds given: serve KIND[,KIND...] --record")
+	case contexts && r.DB != "":
+		return errors.New("--history-db names one file, and each context records to its own: leave it out with several contexts")
+	}
+	return nil
+}
+
+// config is the daemon's RecordConfig, nil without --record.
+func (r *recordFlags) config() *daemon.RecordConfig {
+	if !r.Record {
+		return nil
+	}
+	return &daemon.RecordConfig{DB: r.DB, Retention: r.Retention, SecretData: r.SecretData}
+}

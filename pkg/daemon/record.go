@@ -1,0 +1,146 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"k8s.io/client-go/rest"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
+)
+
+// RecordConfig is serve --record: the daemon writes every change of its
+// kinds to a history (pkg/history).
+type RecordConfig struct {
+	// DB is the history's file; "" is HistoryPath of the daemon's identity.
+	DB string
+	// Retention is how long revisions are kept (more than 0).
+	Retention time.Duration
+	// SecretData records Secrets' data in full, not hashed.
+	SecretData bool
+}
+
+// pruneEvery is how often a recording daemon drops what its retention
+// no longer keeps.
+const pruneEvery = 10 * time.Minute
+
+// HistoryPath is the default history of the identity of cfg: one file
+// per cluster and user, under $XDG_STATE_HOME (else ~/.local/state).
+func HistoryPath(cfg *rest.Config) (string, error) {
+	base := os.Getenv("XDG_STATE_HOME")
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("finding a directory for the history: %w", err)
+		}
+		base = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(base, "kubectl-reflect", "history", Identity(cfg)+".db"), nil
+}
+
+// recording is a daemon's recorders and their store.
+type recording struct {
+	store *history.SQLite
+	wg    sync.WaitGroup
+}
+
+// startRecording opens the history and records each lease's changes
+// until ctx ends. A history that cannot be opened (damaged, another
+// program's file, no room) is said in one line on ErrOut and the daemon
+// serves without recording: nil.
+func (d *daemonRun) startRecording(ctx context.Context, leases []*reflector.Lease) *recording {
+	rc := d.cfg.Record
+	if rc == nil {
+		return nil
+	}
+	path := rc.DB
+	if path == "" {
+		var err error
+		if path, err = HistoryPath(d.cfg.REST); err != nil {
+			fmt.Fprintf(d.cfg.ErrOut, "warning: not recording: %v\n", err)
+			return nil
+		}
+	}
+	s, err := history.OpenSQLite(ctx, path, history.OpenOptions{})
+	if err == nil {
+		if err = s.Check(ctx); err != nil {
+			s.Close()
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(d.cfg.ErrOut, "warning: not recording: %v\n", err)
+		return nil
+	}
+	r := &recording{store: s}
+	rec := history.NewRecorder(s, history.RecorderOptions{SecretData: rc.SecretData, OnError: d.recordErrors()})
+	for _, l := range leases {
+		r.wg.Go(func() { rec.Record(ctx, l) })
+	}
+	r.wg.Go(func() { r.prune(ctx, rc.Retention, d.cfg.ErrOut) })
+	fmt.Fprintf(d.cfg.ErrOut, "Recording to %s (kept %s)\n", path, rc.Retention)
+	d.historyPath = path
+	return r
+}
+
+// recordErrors says a write that failed once per cause, and when writing
+// works again.
+func (d *daemonRun) recordErrors() func(string, error) {
+	var (
+		mu   sync.Mutex
+		last = map[string]string{}
+	)
+	return func(res string, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case err == nil:
+			delete(last, res)
+			fmt.Fprintf(d.cfg.ErrOut, "history: writing %s again\n", res)
+		case last[res] != err.Error():
+			last[res] = err.Error()
+			fmt.Fprintf(d.cfg.ErrOut, "warning: history: %v (retrying)\n", err)
+		}
+	}
+}
+
+// prune drops what retention no longer keeps, now and every pruneEvery.
+func (r *recording) prune(ctx context.Context, retention time.Duration, errOut interface{ Write([]byte) (int, error) }) {
+	t := time.NewTicker(pruneEvery)
+	defer t.Stop()
+	for {
+		if err := r.store.Prune(ctx, time.Now().Add(-retention)); err != nil && ctx.Err() == nil {
+			fmt.Fprintf(errOut, "warning: history: %v\n", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// stop waits for the recorders to write what they hold and closes the
+// history.
+func (r *recording) stop() {
+	if r == nil {
+		return
+	}
+	r.wg.Wait()
+	r.store.Close()
+}
+
+// HistoryOf is the history a query of cfg's identity reads: the file its
+// running daemon records to, else the default (HistoryPath).
+func HistoryOf(cfg *rest.Config) (string, error) {
+	if dir, err := dirPath(); err == nil {
+		if info, err := Running(FilesOf(dir, Identity(cfg))); err == nil && info.History != "" {
+			return info.History, nil
+		}
+	}
+	return HistoryPath(cfg)
+}

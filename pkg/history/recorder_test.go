@@ -1,0 +1,190 @@
+package history
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+)
+
+// storeSource is a Source over a store the test writes to.
+type storeSource struct {
+	*store.Store[*object.Object]
+	res kube.Resource
+}
+
+func (s storeSource) Resource() kube.Resource   { return s.res }
+func (s storeSource) Columns() []object.Column { return nil }
+
+func newSource(resource string) storeSource {
+	return storeSource{
+		Store: store.New(store.Options[*object.Object]{}),
+		res:   kube.Resource{GVR: schema.GroupVersionResource{Version: "v1", Resource: resource}, Namespaced: true},
+	}
+}
+
+// obj is a ConfigMap "name@rv" with a value.
+func obj(t *testing.T, spec, value string) *object.Object {
+	name, rv, _ := strings.Cut(spec, "@")
+	o, err := object.Decode(fmt.Appendf(nil, `{"metadata":{"namespace":"default","name":%q,"resourceVersion":%q},"data":{"v":%q}}`, name, rv, value), object.Prune{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+// recorderRun runs a Recorder on src until stop, telling written of each
+// batch's resourceVersion.
+type recorderRun struct {
+	cancel  context.CancelFunc
+	done    chan struct{}
+	written chan uint64
+}
+
+func startRecorder(s Store, src Source, opts RecorderOptions) *recorderRun {
+	ctx, cancel := context.WithCancel(context.Background())
+	run := &recorderRun{cancel: cancel, done: make(chan struct{}), written: make(chan uint64, 100)}
+	opts.OnWrite = func(_ string, rv uint64, _ int) { run.written <- rv }
+	go func() {
+		defer close(run.done)
+		NewRecorder(s, opts).Record(ctx, src)
+	}()
+	return run
+}
+
+// waitFor waits for a batch written up to rv.
+func (r *recorderRun) waitFor(t *testing.T, rv uint64) {
+	t.Helper()
+	for got := range r.written {
+		if got >= rv {
+			return
+		}
+	}
+}
+
+func (r *recorderRun) stop() { r.cancel(); <-r.done }
+
+func apply(t *testing.T, src storeSource, evs ...listwatch.Event[*object.Object]) {
+	t.Helper()
+	for _, ev := range evs {
+		if err := src.Apply(context.Background(), ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func list(t *testing.T, rv string, objs ...*object.Object) []listwatch.Event[*object.Object] {
+	evs := []listwatch.Event[*object.Object]{{Type: listwatch.Init}}
+	for _, o := range objs {
+		evs = append(evs, listwatch.Event[*object.Object]{Type: listwatch.InitApply, Object: o})
+	}
+	return append(evs, listwatch.Event[*object.Object]{Type: listwatch.InitDone, ResourceVersion: rv})
+}
+
+func live(typ listwatch.EventType, o *object.Object) listwatch.Event[*object.Object] {
+	return listwatch.Event[*object.Object]{Type: typ, Object: o, ResourceVersion: o.ResourceVersion}
+}
+
+func history(t *testing.T, s Store, name string) string {
+	t.Helper()
+	revs, err := s.Revisions(context.Background(), "configmaps.v1.", "default", name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range revs {
+		out = append(out, fmt.Sprintf("%v@%d", r.Op, r.RV))
+	}
+	return strings.Join(out, " ")
+}
+
+func TestRecorderAcrossRestarts(t *testing.T) {
+	s, _ := openTemp(t)
+	src := newSource("configmaps")
+	apply(t, src, list(t, "10", obj(t, "a@5", "1"), obj(t, "b@6", "1"))...)
+	run := startRecorder(s, src, RecorderOptions{})
+	run.waitFor(t, 10)
+	apply(t, src, live(listwatch.Apply, obj(t, "a@11", "2")), live(listwatch.Delete, obj(t, "b@12", "1")), live(listwatch.Apply, obj(t, "c@13", "1")))
+	run.waitFor(t, 13)
+	run.stop()
+
+	// A new daemon: its list at 30 finds a gone, c changed, d new.
+	src = newSource("configmaps")
+	apply(t, src, list(t, "30", obj(t, "c@20", "2"), obj(t, "d@21", "1"))...)
+	run = startRecorder(s, src, RecorderOptions{})
+	run.waitFor(t, 30)
+	run.stop()
+
+	for name, want := range map[string]string{
+		"a": "ADDED@5 MODIFIED@11 DELETED@30",
+		"b": "ADDED@6 DELETED@12",
+		"c": "ADDED@13 MODIFIED@20",
+		"d": "ADDED@21",
+	} {
+		if got := history(t, s, name); got != want {
+			t.Errorf("history of %s: %s, want %s", name, got, want)
+		}
+	}
+	if _, err := s.StateAt(context.Background(), "configmaps.v1.", 25); err == nil || !strings.Contains(err.Error(), "gap from resourceVersion 13 to 30") {
+		t.Errorf("StateAt(25): %v", err)
+	}
+	revs, _ := s.Revisions(context.Background(), "configmaps.v1.", "default", "a")
+	if got := string(revs[2].Object); !strings.Contains(got, `"resourceVersion":"11"`) {
+		t.Errorf("a deletion found by a list holds %s, want the last state recorded", got)
+	}
+}
+
+func TestRecorderHashesSecrets(t *testing.T) {
+	s, _ := openTemp(t)
+	src := newSource("secrets")
+	secret, _ := object.Decode([]byte(`{"metadata":{"namespace":"default","name":"db","resourceVersion":"3"},"data":{"password":"aHVudGVyMg=="}}`), object.Prune{})
+	apply(t, src, list(t, "3", secret)...)
+	for _, full := range []bool{false, true} {
+		s, _ := openTemp(t)
+		run := startRecorder(s, src, RecorderOptions{SecretData: full})
+		run.waitFor(t, 3)
+		run.stop()
+		revs, err := s.Revisions(context.Background(), "secrets.v1.", "default", "db")
+		if err != nil || len(revs) != 1 {
+			t.Fatalf("revisions: %v, %v", revs, err)
+		}
+		hashed := strings.Contains(string(revs[0].Object), `"password":"sha256:`)
+		if hashed == full || strings.Contains(string(revs[0].Object), "aHVudGVyMg") != full {
+			t.Errorf("SecretData %v: recorded %s", full, revs[0].Object)
+		}
+	}
+	_ = s
+}
+
+func TestRecorderConcurrentResources(t *testing.T) {
+	s, _ := openTemp(t)
+	var wg sync.WaitGroup
+	for i := range 4 {
+		src := newSource(fmt.Sprintf("things%d", i))
+		apply(t, src, list(t, "1")...)
+		run := startRecorder(s, src, RecorderOptions{})
+		run.waitFor(t, 1)
+		wg.Go(func() {
+			for rv := 2; rv < 200; rv++ {
+				apply(t, src, live(listwatch.Apply, obj(t, fmt.Sprintf("o%d@%d", rv%7, rv), "x")))
+			}
+			run.waitFor(t, 199)
+			run.stop()
+		})
+	}
+	wg.Wait()
+	for i := range 4 {
+		got, err := s.StateAt(context.Background(), fmt.Sprintf("things%d.v1.", i), 199)
+		if err != nil || len(got) != 7 {
+			t.Errorf("things%d at 199: %d objects, %v", i, len(got), err)
+		}
+	}
+}

@@ -1,0 +1,24 @@
+package history
+
+import (
+	"os"
+	"testing"
+
+	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
+	"github.com/kubectl-reflect/kubectl-reflect/test/testkit"
+)
+
+// cluster is shared by every test of this package; each works in a
+// namespace of its own, with a daemon and a history of its own.
+var cluster = controlplane.Shared{Options: controlplane.Options{NoControllerManager: true}}
+
+// binary is the kubectl-reflect built for this run; kubectlBinary the
+// kubectl of the cluster's version.
+var binary, kubectlBinary string
+
+func TestMain(m *testing.M) {
+	os.Exit(testkit.Main(m, func(b testkit.Built) int {
+		binary, kubectlBinary = b.Reflect, b.ControlPlane.Kubectl
+		return cluster.Run(m)
+	}))
+}

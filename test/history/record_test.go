@@ -1,0 +1,106 @@
+package history
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestGetAtPrintsWhatGetPrinted captures what kubectl get printed (which
+// get prints byte for byte: the e2e tests), changes the config maps, and
+// compares get --at that moment with it, byte for byte, in several
+// formats. kubectl, not this plugin's race-detecting test build, which
+// takes over a second to start: an AGE cell is in seconds, and the capture
+// must fall within one.
+func TestGetAtPrintsWhatGetPrinted(t *testing.T) {
+	e := newEnv(t)
+	e.serve("configmaps", "--record")
+	e.createCM("alpha", map[string]string{"tier": "web"}, "k", "1")
+	e.createCM("beta", map[string]string{"tier": "db"}, "k", "1")
+	last := e.createCM("gamma", nil, "k", "1")
+	e.recorded("gamma", last.ResourceVersion)
+
+	formats := [][]string{{}, {"-l", "tier=web"}, {"-o", "yaml"}, {"-o", "name"}, {"--show-labels"}}
+	captured := make([]string, len(formats))
+	at := make([]time.Time, len(formats))
+	for i, f := range formats {
+		for { // a get within one second: an AGE cell reads the same at any instant of it
+			at[i] = time.Now()
+			captured[i] = e.kubectl(append([]string{"get", "cm", "-n", e.ns}, f...)...)
+			if time.Now().Truncate(time.Second).Equal(at[i].Truncate(time.Second)) {
+				break
+			}
+		}
+	}
+	if !strings.Contains(captured[0], "alpha") || !strings.Contains(captured[0], "AGE") {
+		t.Fatalf("get printed:\n%s", captured[0])
+	}
+
+	e.updateCM("alpha", "editor", "k", "2")
+	e.deleteCM("beta")
+	last = e.createCM("delta", nil, "k", "1")
+	e.recorded("delta", last.ResourceVersion)
+
+	for i, f := range formats {
+		args := append([]string{"get", "cm", "-n", e.ns, "--at", at[i].UTC().Format(time.RFC3339Nano)}, f...)
+		if got := e.mustRun(args...); got != captured[i] {
+			t.Errorf("%s:\n%s\nget printed then:\n%s", strings.Join(args, " "), got, captured[i])
+		}
+	}
+	// Named objects, and one that did not exist then.
+	out, errOut, code := e.run("get", "cm", "alpha", "delta", "-n", e.ns, "--at", at[0].UTC().Format(time.RFC3339Nano))
+	if code != 1 || !strings.Contains(out, "alpha") || strings.TrimSpace(errOut) != `Error from server (NotFound): configmaps "delta" not found` {
+		t.Errorf("get alpha delta --at: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// TestHistoryOfAnObject lists revisions with their managers, diffs and one
+// revision's object.
+func TestHistoryOfAnObject(t *testing.T) {
+	e := newEnv(t)
+	e.serve("configmaps", "--record")
+	created := e.createCM("settings", nil, "mode", "fast")
+	first := e.updateCM("settings", "tuner", "mode", "safe")
+	second := e.updateCM("settings", "operator", "limit", "10")
+	e.recorded("settings", second.ResourceVersion)
+	e.deleteCM("settings")
+	out := e.recorded("settings", "DELETED")
+
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	want := []string{
+		"REVISION TIME OPERATION MANAGER",
+		created.ResourceVersion + " _ ADDED creator",
+		first.ResourceVersion + " _ MODIFIED tuner",
+		second.ResourceVersion + " _ MODIFIED operator",
+		"_ _ DELETED <none>",
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("history:\n%s", out)
+	}
+	for i, line := range lines {
+		f := strings.Fields(line)
+		if i > 0 {
+			f[1] = "_"
+			if i == 4 {
+				f[0] = "_"
+			}
+		}
+		if got := strings.Join(f, " "); got != want[i] {
+			t.Errorf("line %d: %q, want %q", i, got, want[i])
+		}
+	}
+
+	diff := e.mustRun("history", "cm/settings", "-n", e.ns, "--diff")
+	for _, s := range []string{
+		"ADDED configmaps/settings (resourceVersion " + created.ResourceVersion + ")",
+		"by tuner\n", "-  mode: fast\n", "+  mode: safe\n", "+  limit: \"10\"\n", "DELETED configmaps/settings",
+	} {
+		if !strings.Contains(diff, s) {
+			t.Errorf("history --diff lacks %q:\n%s", s, diff)
+		}
+	}
+	obj := e.mustRun("history", "cm/settings", "-n", e.ns, "--revision", first.ResourceVersion)
+	if !strings.Contains(obj, "mode: safe") || !strings.Contains(obj, "resourceVersion: \""+first.ResourceVersion+"\"") || strings.Contains(obj, "managedFields") {
+		t.Errorf("history --revision %s:\n%s", first.ResourceVersion, obj)
+	}
+}
