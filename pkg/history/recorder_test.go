@@ -21,7 +21,7 @@ type storeSource struct {
 	res kube.Resource
 }
 
-func (s storeSource) Resource() kube.Resource   { return s.res }
+func (s storeSource) Resource() kube.Resource  { return s.res }
 func (s storeSource) Columns() []object.Column { return nil }
 
 func newSource(resource string) storeSource {

@@ -234,3 +234,17 @@ func TestManager(t *testing.T) {
 		}
 	}
 }
+
+// Two resources written out of resourceVersion order: a time names the
+// newest state written by then.
+func TestResourceVersionAtAcrossResources(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	s.Begin(ctx, "configmaps.v1.", 415)
+	s.Begin(ctx, "namespaces.v1.", 412)
+	s.Write(ctx, "configmaps.v1.", Batch{RV: 415})
+	s.Write(ctx, "namespaces.v1.", Batch{RV: 412}) // later, with an older resourceVersion
+	if rv, err := s.ResourceVersionAt(ctx, time.Now().Add(time.Second)); err != nil || rv != 415 {
+		t.Errorf("ResourceVersionAt = %d, %v; want 415", rv, err)
+	}
+}

@@ -95,7 +95,10 @@ func (s *SQLite) Write(ctx context.Context, res string, b Batch) error {
 			return err
 		}
 		if b.RV > 0 {
-			_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO marks (rv, time) VALUES (?, ?)`, b.RV, millis(time.Now()))
+			// The newest resourceVersion of any resource recorded by now:
+			// resources write at their own pace, and a time must name the
+			// newest state written by then, whichever wrote last.
+			_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO marks (rv, time) VALUES (max(?, coalesce((SELECT max(rv) FROM marks), 0)), ?)`, b.RV, millis(time.Now()))
 		}
 		return err
 	})

@@ -34,7 +34,9 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	cp := cluster.Get(t)
-	cs := testkit.Admin(t, cp)
+	cfg := cp.AdminConfig()
+	cfg.QPS, cfg.Burst = 500, 1000 // a burst of writes is not held back by client-go's default 5 per second
+	cs := kubernetes.NewForConfigOrDie(cfg)
 	return &env{t: t, cp: cp, cs: cs, ns: testkit.Namespace(t, cs), runtime: t.TempDir(), state: t.TempDir(), kubeconfig: cp.AdminKubeconfig()}
 }
 
