@@ -3,6 +3,7 @@ package history
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
@@ -186,5 +187,58 @@ func TestRecorderConcurrentResources(t *testing.T) {
 		if err != nil || len(got) != 7 {
 			t.Errorf("things%d at 199: %d objects, %v", i, len(got), err)
 		}
+	}
+}
+
+// TestRecorderFullDisk fills the database (SQLite's max_page_count: its
+// "database or disk is full"), then makes room: the recorder says the
+// error once per cause, retries, says when it writes again, and loses no
+// change.
+func TestRecorderFullDisk(t *testing.T) {
+	s, _ := openTemp(t)
+	s.db.SetMaxOpenConns(1) // the pragma is one connection's
+	src := newSource("configmaps")
+	apply(t, src, list(t, "1")...)
+	var mu sync.Mutex
+	var told []string
+	errs := make(chan error, 100)
+	run := startRecorder(s, src, RecorderOptions{OnError: func(_ string, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if err == nil {
+			told = append(told, "again")
+		} else {
+			told = append(told, "full")
+		}
+		errs <- err
+	}})
+	defer run.stop()
+	run.waitFor(t, 1)
+	var pages int
+	s.db.QueryRow(`PRAGMA page_count`).Scan(&pages)
+	if _, err := s.db.Exec(fmt.Sprintf(`PRAGMA max_page_count = %d`, pages)); err != nil {
+		t.Fatal(err)
+	}
+	big := string(randomText(rand.New(rand.NewPCG(3, 4)), 64<<10)) // incompressible: pages it needs
+	apply(t, src, live(listwatch.Apply, obj(t, "big@2", big)))
+	if err := <-errs; err == nil || !strings.Contains(err.Error(), "full") {
+		t.Fatalf("first error: %v", err)
+	}
+	if _, err := s.db.Exec(`PRAGMA max_page_count = 1000000`); err != nil {
+		t.Fatal(err)
+	}
+	for err := range errs {
+		if err == nil {
+			break
+		}
+	}
+	run.waitFor(t, 2)
+	if got := history(t, s, "big"); got != "ADDED@2" {
+		t.Errorf("history of big: %s", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if told[0] != "full" || told[len(told)-1] != "again" {
+		t.Errorf("told: %v", told)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -140,5 +141,14 @@ func (e *env) recorded(name, want string) string {
 			e.t.Fatalf("history of %s never showed %q:\n%s", name, want, out)
 		}
 		time.Sleep(100 * time.Millisecond) // polling a file another process writes: no event to await
+	}
+}
+
+// stopServe stops a daemon with SIGTERM and waits for it to exit 0.
+func stopServe(t *testing.T, p *testkit.Proc) {
+	t.Helper()
+	p.Signal(syscall.SIGTERM)
+	if code := p.Wait(); code != 0 {
+		t.Fatalf("serve exited %d", code)
 	}
 }
