@@ -1,0 +1,37 @@
+// Package history is the reflector's memory over time: every change a
+// store applied, kept on disk, so that the state at a past resourceVersion
+// or time, and one object's revisions, can be read after the API server
+// has compacted them away (`serve --record`, `get --at`, `history`).
+//
+// It is a package of its own because it is the one part of the project
+// that owns files of a database: pkg/store is memory, pkg/daemon a
+// process; both stay free of SQL and of a format kept across versions.
+//
+// # The pieces
+//
+//   - Store (store.go) is the contract: Begin (a recorder starts on a
+//     resource; the record says what it holds and marks a gap since its
+//     end), Write (one batch, atomic), StateAt, Revisions, Columns,
+//     ResourceVersionAt and TimeOf (times to resourceVersions and back),
+//     Prune (retention). One writer per resource, any number of readers.
+//   - SQLite (sqlite*.go, schema.go) implements it in one file with
+//     modernc.org/sqlite (pure Go: the five release platforms build
+//     without cgo), WAL mode so that queries read while the daemon writes,
+//     mode 0600. A file that is not a history is refused (ErrForeign).
+//   - The codec (codec.go) keeps each object's revisions as chains: a
+//     keyframe, then deltas (s2 blocks whose dictionary is the revision
+//     before), at most 32 long; the measurements are in its comment.
+//   - Recorder (recorder.go) turns a store's ordered subscription into
+//     batches: what the store holds when it first syncs, diffed against
+//     the record (changes and deletions made while nothing recorded, and
+//     a gap), then every change in resourceVersion order; a Resync (the
+//     recorder fell behind) is diffed the same way. Writes that fail are
+//     retried, said once per cause. Secrets' values are hashed
+//     (HashSecretData) unless asked otherwise; the manager of a change is
+//     the managedFields entry it made or changed (Manager).
+//
+// Resource versions are compared as numbers, as the API server's watch
+// cache does. Times are the recorder's (when a change reached the store),
+// in milliseconds; a time names the newest resourceVersion recorded by
+// then (marks), whichever resource wrote it.
+package history
