@@ -28,14 +28,22 @@ type RecorderOptions struct {
 	// a damaged file), before the recorder retries it, and of the retry
 	// that succeeded (err nil); nil: not told.
 	OnError func(res string, err error)
+	// Linger is how long the recorder waits for more changes after one
+	// before it writes them in one transaction (default 100ms; negative:
+	// not at all).
+	Linger time.Duration
 	// OnWrite is told of each batch written: the resourceVersion the
 	// record of res is complete to and the revisions written (metrics,
 	// tests); nil: not told.
 	OnWrite func(res string, rv uint64, revisions int)
 }
 
-// maxBatch bounds the revisions written in one transaction.
-const maxBatch = 2048
+// maxBatch bounds the revisions written in one transaction; a change
+// waits at most defaultLinger for others to share it.
+const (
+	maxBatch      = 2048
+	defaultLinger = 100 * time.Millisecond
+)
 
 // Recorder writes every change of its sources' stores to a Store.
 type Recorder struct {
@@ -47,6 +55,9 @@ type Recorder struct {
 func NewRecorder(s Store, opts RecorderOptions) *Recorder {
 	if opts.OnError == nil {
 		opts.OnError = func(string, error) {}
+	}
+	if opts.Linger == 0 {
+		opts.Linger = defaultLinger
 	}
 	if opts.OnWrite == nil {
 		opts.OnWrite = func(string, uint64, int) {}
@@ -80,19 +91,44 @@ func (r *Recorder) Record(ctx context.Context, src Source) error {
 		if err := rs.take(ctx, c); err != nil {
 			return rs.finish(sub)
 		}
-		for len(rs.batch.Revisions) < maxBatch {
-			c, ok, err := sub.TryNext()
-			if err != nil || !ok {
-				break
-			}
-			if err := rs.take(ctx, c); err != nil {
-				return rs.finish(sub)
-			}
+		if err := rs.gather(ctx, sub); err != nil {
+			return rs.finish(sub)
 		}
 		if err := rs.flush(ctx); err != nil {
 			return nil
 		}
 	}
+}
+
+// gather adds to the batch what comes within linger of its first change,
+// up to maxBatch: a transaction per change would cost the recorder several
+// times what the store spends on it (make bench, history part).
+func (rs *recording) gather(ctx context.Context, sub *store.Subscription[*object.Object]) error {
+	deadline := time.Now().Add(rs.r.opts.Linger)
+	for len(rs.batch.Revisions) < maxBatch {
+		c, ok, err := sub.TryNext()
+		if err != nil {
+			return nil
+		}
+		if !ok {
+			if !time.Now().Before(deadline) {
+				return nil
+			}
+			wait, cancel := context.WithDeadline(ctx, deadline)
+			c, err = sub.Next(wait)
+			cancel()
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if err != nil {
+				return nil // linger passed
+			}
+		}
+		if err := rs.take(ctx, c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // recording is one Record's state.

@@ -98,12 +98,12 @@ type daemon struct {
 	kubeconfig string // the one it wrote for itself
 }
 
-// startDaemon starts `serve cm` and waits until it serves: it prints the
+// startDaemon starts `serve cm` (and extra flags) and waits until it serves: it prints the
 // path of its kubeconfig once its reflectors synced and it listens.
-func startDaemon(ctx context.Context, e *env) (*daemon, error) {
-	e.logf("starting kubectl-reflect serve cm")
+func startDaemon(ctx context.Context, e *env, extra ...string) (*daemon, error) {
+	e.logf("starting kubectl-reflect serve cm %v", extra)
 	start := time.Now()
-	args := []string{"serve", "cm", "--kubeconfig", e.kubeconfig}
+	args := append([]string{"serve", "cm", "--kubeconfig", e.kubeconfig}, extra...)
 	if e.cfg.serveprofile != "" {
 		args = append(args, "--profile", "cpu", "--profile-output", e.cfg.serveprofile)
 	}

@@ -33,6 +33,9 @@ const (
 	// partContexts: get, serve and watch across three clusters (a fleet
 	// of its own).
 	partContexts part = "contexts"
+	// partHistory: serve --record against serve (CPU per event), get --at
+	// over every ConfigMap, bytes on disk per revision.
+	partHistory part = "history"
 	// partScale: the in-process caches at growing numbers of objects
 	// (-scale-sizes) in a namespace of their own; only with -scale or -only.
 	partScale part = "scale"
@@ -44,7 +47,7 @@ const (
 // high-water mark), so it must stay small while commands are measured.
 // Scale is the very last: its objects would add to every -A command.
 func allParts() []part {
-	return []part{partGet, partWatch, partController, partServe, partContexts, partMemory, partRelist, partScale}
+	return []part{partGet, partWatch, partController, partServe, partContexts, partHistory, partMemory, partRelist, partScale}
 }
 
 // optIn says whether a part runs only when asked for, by -only or its own
@@ -67,6 +70,8 @@ func (p part) measure(ctx context.Context, e *env) (partReport, error) {
 		return measureServe(ctx, e)
 	case partContexts:
 		return measureContexts(ctx, e)
+	case partHistory:
+		return measureHistory(ctx, e)
 	case partMemory:
 		return measureMemory(ctx, e)
 	case partRelist:

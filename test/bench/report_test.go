@@ -17,7 +17,7 @@ func everyReport() []partReport {
 	for _, kind := range scaleKinds() {
 		scale.samples[kind] = make([][]syncSample, len(sizes))
 	}
-	return []partReport{getResult{}, watchResult{}, controllerResult{}, serveResult{}, contextsResult{}, memoryResult{}, relistResult{}, scale}
+	return []partReport{getResult{}, watchResult{}, controllerResult{}, serveResult{}, contextsResult{}, historyResult{}, memoryResult{}, relistResult{}, scale}
 }
 
 // TestWhatLimitsUsCoversEveryRow: every row of the report says what limits

@@ -1,0 +1,297 @@
+//go:build linux
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
+)
+
+// historyEdits is how many times the size measurement edits one
+// ConfigMap (the case).
+const historyEdits = 1000
+
+// historyResult is the history part: a daemon with and without --record
+// under the same updates, get --at over every ConfigMap, and the bytes on
+// disk per revision of one ConfigMap edited historyEdits times.
+type historyResult struct {
+	objects     int
+	plainCPU    []float64   // ms CPU per event, serve cm
+	recordCPU   []float64   // ms CPU per event, serve cm --record
+	at, live    []getSample // get cm -A --at RV; get cm -A through the daemon
+	perRevision float64     // bytes
+}
+
+// historyEnv is the part's environment: a runtime and a state directory of
+// its own (the daemon's files, its history).
+type historyEnv struct {
+	*env
+	state string
+}
+
+func measureHistory(ctx context.Context, e *env) (historyResult, error) {
+	r := historyResult{objects: e.cfg.objects}
+	se, cleanup, err := serveEnv(e)
+	if err != nil {
+		return r, err
+	}
+	defer cleanup()
+	state, err := os.MkdirTemp("", "kubectl-reflect-bench-state-")
+	if err != nil {
+		return r, err
+	}
+	defer os.RemoveAll(state)
+	se.procs = newProcs(append(append([]string{}, se.procs.env...), "XDG_STATE_HOME="+state))
+	he := &historyEnv{env: se, state: state}
+	for round := range e.cfg.repeat {
+		for _, record := range []bool{false, true} {
+			if err := he.cpuRound(ctx, &r, round, record); err != nil {
+				return r, err
+			}
+		}
+	}
+	if r.perRevision, err = he.sizePerRevision(ctx); err != nil {
+		return r, fmt.Errorf("bytes per revision: %w", err)
+	}
+	return r, nil
+}
+
+// cpuRound starts a daemon (recording or not), makes cfg.events updates,
+// waits until it has them (recorded, when recording) and reads its CPU;
+// the first recording round then times get --at against get.
+func (he *historyEnv) cpuRound(ctx context.Context, r *historyResult, round int, record bool) error {
+	var extra []string
+	if record {
+		extra = []string{"--record"}
+	}
+	d, err := startDaemon(ctx, he.env, extra...)
+	if err != nil {
+		return err
+	}
+	defer he.stopDaemon(d)
+	sentinel, err := he.touchSentinel(ctx, fmt.Sprintf("history-%d-%v-start", round, record))
+	if err != nil {
+		return err
+	}
+	if err := he.reached(ctx, d, sentinel, record); err != nil {
+		return err
+	}
+	cpu0, err := readCPU(d.c.pid())
+	if err != nil {
+		return err
+	}
+	n := he.cfg.objects - 1
+	err = parallel(ctx, he.cfg.workers, he.cfg.events, func(ctx context.Context, k int) error {
+		return he.clients.touch(ctx, he.namespace, 1+k%n, fmt.Sprintf("history-%d-%v-%d", round, record, k))
+	})
+	if err != nil {
+		return err
+	}
+	if sentinel, err = he.touchSentinel(ctx, fmt.Sprintf("history-%d-%v-end", round, record)); err != nil {
+		return err
+	}
+	if err := he.reached(ctx, d, sentinel, record); err != nil {
+		return err
+	}
+	cpu1, err := readCPU(d.c.pid())
+	if err != nil {
+		return err
+	}
+	perEv := perEvent(cpu1-cpu0, he.cfg.events+1)
+	if record {
+		r.recordCPU = append(r.recordCPU, perEv)
+	} else {
+		r.plainCPU = append(r.plainCPU, perEv)
+	}
+	he.logf("history round %d/%d, record %v: %.3f ms CPU per event", round+1, he.cfg.repeat, record, perEv)
+	if record && round == 0 {
+		return he.timeGets(ctx, r, sentinel)
+	}
+	return nil
+}
+
+// timeGets times get cm -A --at the sentinel's resourceVersion (the
+// history alone) and get cm -A through the daemon, taking turns.
+func (he *historyEnv) timeGets(ctx context.Context, r *historyResult, rv string) error {
+	at := []string{"get", "cm", "-A", "--at", rv, "--kubeconfig", he.kubeconfig}
+	live := []string{"get", "cm", "-A", "--kubeconfig", he.kubeconfig}
+	for i := -1; i < he.cfg.repeat; i++ { // -1 warms up
+		for _, args := range [][]string{at, live} {
+			s, err := timeToExit(ctx, he.env, he.tools.reflect, args)
+			if err == nil && s.lines < he.cfg.objects+1 {
+				err = fmt.Errorf("printed %d lines, want a header and at least %d rows", s.lines, he.cfg.objects)
+			}
+			if err != nil {
+				return fmt.Errorf("%v: %w", args, err)
+			}
+			if i < 0 {
+				continue
+			}
+			if args[3] == "--at" {
+				r.at = append(r.at, s)
+			} else {
+				r.live = append(r.live, s)
+			}
+		}
+	}
+	return nil
+}
+
+// touchSentinel writes a new value to the sentinel ConfigMap (object 0)
+// and returns the write's resourceVersion.
+func (he *historyEnv) touchSentinel(ctx context.Context, value string) (string, error) {
+	return he.patch(ctx, objectName(0), map[string]string{"rev": value})
+}
+
+func (he *historyEnv) patch(ctx context.Context, name string, data map[string]string) (string, error) {
+	p, err := json.Marshal(map[string]any{"data": data})
+	if err != nil {
+		return "", err
+	}
+	cm, err := he.clients.cs.CoreV1().ConfigMaps(he.namespace).Patch(ctx, name, types.MergePatchType, p, metav1.PatchOptions{})
+	if err != nil {
+		return "", fmt.Errorf("update ConfigMap %s: %w", name, err)
+	}
+	return cm.ResourceVersion, nil
+}
+
+// reached waits until the daemon has resourceVersion rv: in its history
+// when it records (the recording's CPU counts), else in its store.
+func (he *historyEnv) reached(ctx context.Context, d *daemon, rv string, record bool) error {
+	want, err := strconv.ParseUint(rv, 10, 64)
+	if err != nil {
+		return err
+	}
+	cs, err := daemonClients(d)
+	if err != nil {
+		return err
+	}
+	deadline := time.Now().Add(he.cfg.wait)
+	for {
+		ok, err := he.has(ctx, cs, want, record)
+		if err != nil || ok {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the daemon did not reach resourceVersion %s in %s", rv, he.cfg.wait)
+		}
+		if err := sleep(ctx, 20*time.Millisecond); err != nil {
+			return err
+		}
+	}
+}
+
+func (he *historyEnv) has(ctx context.Context, cs kubernetes.Interface, want uint64, record bool) (bool, error) {
+	if !record {
+		_, err := cs.CoreV1().ConfigMaps(he.namespace).List(ctx, metav1.ListOptions{ResourceVersion: strconv.FormatUint(want, 10), Limit: 1})
+		return err == nil, nil
+	}
+	path, err := he.historyFile()
+	if err != nil {
+		return false, nil // not written yet
+	}
+	s, err := history.OpenSQLite(ctx, path, history.OpenOptions{ReadOnly: true})
+	if err != nil {
+		return false, nil
+	}
+	defer s.Close()
+	rv, err := s.ResourceVersionAt(ctx, time.Now().Add(time.Hour))
+	return err == nil && rv >= want, nil
+}
+
+// historyFile is the daemon's history, in the part's state directory.
+func (he *historyEnv) historyFile() (string, error) {
+	matches, _ := filepath.Glob(filepath.Join(he.state, "kubectl-reflect", "history", "*.db"))
+	if len(matches) != 1 {
+		return "", fmt.Errorf("history files: %v", matches)
+	}
+	return matches[0], nil
+}
+
+// stopDaemon stops d with SIGTERM (the history is closed, its WAL
+// written back) and waits.
+func (he *historyEnv) stopDaemon(d *daemon) {
+	if err := d.c.signal(syscall.SIGTERM); err == nil {
+		_ = d.c.wait(context.Background(), 30*time.Second)
+	}
+	d.c.kill()
+}
+
+// sizePerRevision records one ConfigMap edited historyEdits times in a few
+// letters each and returns the history's growth on disk per edit, between
+// two stopped daemons (the file whole, its WAL written back).
+func (he *historyEnv) sizePerRevision(ctx context.Context) (float64, error) {
+	path, err := he.historyFile()
+	if err != nil {
+		return 0, err
+	}
+	before, err := filesSize(path)
+	if err != nil {
+		return 0, err
+	}
+	d, err := startDaemon(ctx, he.env, "--record")
+	if err != nil {
+		return 0, err
+	}
+	text := []byte(payload(1, he.cfg.size))
+	var rv string
+	for i := range historyEdits {
+		for k := range 4 {
+			text[(i*31+k*257)%len(text)] = byte('a' + (i+k)%26)
+		}
+		if rv, err = he.patch(ctx, objectName(1), map[string]string{"payload": string(text)}); err != nil {
+			he.stopDaemon(d)
+			return 0, err
+		}
+	}
+	err = he.reached(ctx, d, rv, true)
+	he.stopDaemon(d)
+	if err != nil {
+		return 0, err
+	}
+	after, err := filesSize(path)
+	if err != nil {
+		return 0, err
+	}
+	he.logf("history: %d edits of one ConfigMap: %d -> %d bytes on disk", historyEdits, before, after)
+	return float64(after-before) / historyEdits, nil
+}
+
+// filesSize is the size of an SQLite database with its WAL and shared
+// memory files.
+func filesSize(path string) (int64, error) {
+	var n int64
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		fi, err := os.Stat(p)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		n += fi.Size()
+	}
+	return n, nil
+}
+
+// daemonClients is a clientset of the daemon's kubeconfig.
+func daemonClients(d *daemon) (kubernetes.Interface, error) {
+	cfg, err := clientcmd.BuildConfigFromFlags("", d.kubeconfig)
+	if err != nil {
+		return nil, fmt.Errorf("reading the daemon's kubeconfig: %w", err)
+	}
+	return kubernetes.NewForConfig(cfg)
+}

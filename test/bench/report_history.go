@@ -1,0 +1,48 @@
+//go:build linux
+
+package main
+
+import "fmt"
+
+// Targets of the history rows (issue 31, Performance).
+const (
+	historyCPUTarget  = 1.10 // CPU per event of a recording daemon against one that does not record
+	historyAtLimit    = 1.0  // seconds, get --at over the bench's ConfigMaps (100,000 with -scale's objects)
+	historySizeLimit  = 300  // bytes per revision on disk
+	historyWarmTarget = 0.3  // warm restart against a fresh relist: not built yet
+)
+
+func (r historyResult) rows() []row {
+	secs := func(s getSample) float64 { return s.elapsed.Seconds() }
+	ms := func(v float64) float64 { return v }
+	return []row{
+		{key: "history.record.cpu", baselineName: "`serve cm`", metric: "history: CPU per live event of `serve cm --record` vs `serve cm` (the same updates; the recording daemon's counted until they are committed to its history)", ours: medianOf(r.recordCPU, ms), baseline: medianOf(r.plainCPU, ms), unit: "ms", format: "%.3f", target: historyCPUTarget},
+		{key: "history.at", metric: fmt.Sprintf("history: `get cm -A --at RV` over %s ConfigMaps, from the history file: wall time to exit", count(r.objects)), ours: medianOf(r.at, secs), unit: "s", format: "%.2f", limit: historyAtLimit},
+		{key: "history.at.live", baselineName: "`get cm -A` through the daemon", metric: "history: `get cm -A --at RV` vs `get cm -A` of the live daemon: wall time to exit (reference)", ours: medianOf(r.at, secs), baseline: medianOf(r.live, secs), unit: "s", format: "%.2f"},
+		{key: "history.size", metric: fmt.Sprintf("history: bytes on disk per revision of one ConfigMap edited %d times, a few letters each (the file's growth between two stopped daemons)", historyEdits), ours: r.perRevision, unit: "B", format: "%.0f", limit: historySizeLimit},
+	}
+}
+
+// sections is the history part's table, its notes after it.
+func (r historyResult) sections(cfg config) []section {
+	f := func(v float64) string { return fmt.Sprintf("%.3f", v) }
+	secs := func(s getSample) string { return fmt.Sprintf("%.2f", s.elapsed.Seconds()) }
+	return []section{{
+		title: "History: `serve --record`, `get --at`",
+		about: fmt.Sprintf("One `serve cm` at a time on the benchmark's %s ConfigMaps of %d bytes, with and without `--record`, "+
+			"taking turns: %s updates of the ConfigMaps, then one of a sentinel; the daemon's CPU (/proc) from before the updates "+
+			"to when it has the sentinel (in its store; in its history file when it records). `get --at` reads the history the "+
+			"recording daemon wrote, at the sentinel's resourceVersion, a new process timed to its exit, taking turns with `get` "+
+			"through the daemon. The size row edits one ConfigMap %d times (four letters each, a merge patch) through a recording daemon "+
+			"and divides the file's growth (database, WAL, shared memory) by the edits. A warm restart from the history (the issue's "+
+			"fourth target, at most %.1fx a fresh relist) is not built yet: no row.",
+			count(r.objects), cfg.size, count(cfg.events), historyEdits, historyWarmTarget),
+		rows: r.rows(),
+		notes: []string{
+			"CPU per event, `serve cm --record` (ms): " + joinf(r.recordCPU, f),
+			"CPU per event, `serve cm` (ms): " + joinf(r.plainCPU, f),
+			"`get cm -A --at RV` (s): " + joinf(r.at, secs),
+			"`get cm -A` through the daemon (s): " + joinf(r.live, secs),
+		},
+	}}
+}
