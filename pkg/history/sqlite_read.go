@@ -19,6 +19,8 @@ func (s *SQLite) StateAt(ctx context.Context, res string, rv uint64) ([]Revision
 		return nil, s.readError(res, err)
 	}
 	defer tx.Rollback()
+	q := newStmtCache(tx)
+	defer q.close()
 	if err := s.covers(ctx, tx, id, rv); err != nil {
 		return nil, err
 	}
@@ -38,7 +40,7 @@ func (s *SQLite) StateAt(ctx context.Context, res string, rv uint64) ([]Revision
 			continue
 		}
 		if base != 0 {
-			if r.Object, _, err = chain(ctx, tx, objectKey{id, r.Namespace, r.Name}, base, r.RV); err != nil {
+			if r.Object, _, err = chain(ctx, q, objectKey{id, r.Namespace, r.Name}, base, r.RV); err != nil {
 				return nil, s.readError(res, err)
 			}
 		}

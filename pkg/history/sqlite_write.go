@@ -68,25 +68,23 @@ func (s *SQLite) Write(ctx context.Context, res string, b Batch) error {
 		return err
 	}
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		ins, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO revisions (resource, namespace, name, rv, time, op, manager, base, object, cells) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-		if err != nil {
-			return err
-		}
-		defer ins.Close()
+		q := newStmtCache(tx)
+		defer q.close()
 		for i := range b.Revisions {
 			r := &b.Revisions[i]
 			key := objectKey{id, r.Namespace, r.Name}
 			if r.Object == nil { // a deletion found by a list: its last state
-				if err := lastState(ctx, tx, id, r); err != nil {
+				if err := lastState(ctx, q, id, r); err != nil {
 					return err
 				}
 			}
-			head, err := s.headOf(ctx, tx, key)
+			head, err := s.headOf(ctx, q, key)
 			if err != nil {
 				return err
 			}
 			blob, base, next := encode(head, r.RV, r.Object)
-			if _, err := ins.ExecContext(ctx, id, r.Namespace, r.Name, r.RV, millis(r.Time), r.Op, r.Manager, base, blob, r.Cells); err != nil {
+			if _, err := q.ExecContext(ctx, `INSERT OR REPLACE INTO revisions (resource, namespace, name, rv, time, op, manager, base, object, cells) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				id, r.Namespace, r.Name, r.RV, millis(r.Time), r.Op, r.Manager, base, blob, r.Cells); err != nil {
 				return err
 			}
 			s.put(key, next)

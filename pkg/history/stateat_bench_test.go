@@ -1,0 +1,43 @@
+package history
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// BenchmarkStateAt reads the state of 100,000 ConfigMaps of 1 KiB (one
+// revision each) from a history: the store's part of get --at.
+func BenchmarkStateAt(b *testing.B) {
+	ctx := context.Background()
+	s, err := OpenSQLite(ctx, filepath.Join(b.TempDir(), "h.db"), OpenOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	const n = 100_000
+	s.Begin(ctx, "configmaps.v1.", 1)
+	r := rand.New(rand.NewPCG(1, 2))
+	batch := Batch{}
+	for i := range n {
+		rv := uint64(i + 2)
+		doc := fmt.Appendf(nil, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm-%06d","namespace":"default","resourceVersion":"%d"},"data":{"text":%q}}`, i, rv, randomText(r, 1024))
+		batch.Revisions = append(batch.Revisions, Revision{Namespace: "default", Name: fmt.Sprintf("cm-%06d", i), RV: rv, Time: time.Now(), Op: Added, Object: doc, Cells: []byte(`["x",1,"1s"]`)})
+		batch.RV = rv
+		if len(batch.Revisions) == maxBatch || i == n-1 {
+			if err := s.Write(ctx, "configmaps.v1.", batch); err != nil {
+				b.Fatal(err)
+			}
+			batch = Batch{}
+		}
+	}
+	for b.Loop() {
+		revs, err := s.StateAt(ctx, "configmaps.v1.", n+1)
+		if err != nil || len(revs) != n {
+			b.Fatalf("%d revisions, %v", len(revs), err)
+		}
+	}
+}
