@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -109,7 +110,7 @@ func (d *daemonRun) recordErrors() func(string, error) {
 }
 
 // prune drops what retention no longer keeps, now and every pruneEvery.
-func (r *recording) prune(ctx context.Context, retention time.Duration, errOut interface{ Write([]byte) (int, error) }) {
+func (r *recording) prune(ctx context.Context, retention time.Duration, errOut io.Writer) {
 	t := time.NewTicker(pruneEvery)
 	defer t.Stop()
 	for {

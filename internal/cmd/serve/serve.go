@@ -96,6 +96,13 @@ kubeconfig it writes has a context per cluster, named as the kubeconfig's,
 and "merged", whose lists and tables have a Context column and whose
 watches resume exactly across the clusters (a composite resourceVersion).
 
+With --record, it also writes every change of the kinds given to a history
+on disk (one SQLite file per cluster and user under
+$XDG_STATE_HOME/kubectl-reflect/history, or --history-db; Secrets' values
+hashed unless --record-secret-data; kept --record-retention), which
+"kubectl reflect get --at" and "kubectl reflect history" read. Started again,
+it records what changed while it was away.
+
 With --controllers, it also runs built-in controllers (those of
 run-controller) in every namespace (with -n, in NS) on the same caches: the
 kinds they read are served too, one watch per kind for both. Each reconcile
