@@ -101,8 +101,8 @@ func (r *Recorder) Record(ctx context.Context, src Source) error {
 }
 
 // gather adds to the batch what comes within linger of its first change,
-// up to maxBatch: a transaction per change would cost the recorder several
-// times what the store spends on it (make bench, history part).
+// up to maxBatch, so that a transaction's own cost (begin, the resource's
+// row, a mark, commit) is paid once per batch, not per change.
 func (rs *recording) gather(ctx context.Context, sub *store.Subscription[*object.Object]) error {
 	deadline := time.Now().Add(rs.r.opts.Linger)
 	for len(rs.batch.Revisions) < maxBatch {
