@@ -2,17 +2,22 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
 	"k8s.io/client-go/rest"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
 // RecordConfig is serve --record: the daemon writes every change of its
@@ -144,4 +149,47 @@ func HistoryOf(cfg *rest.Config) (string, error) {
 		}
 	}
 	return HistoryPath(cfg)
+}
+
+// stateAt answers an exact LIST that neither the stores nor the API server
+// can (serve.Options.History): res's objects at rv from the history, each
+// with its printer cells.
+func (r *recording) stateAt(ctx context.Context, res kube.Resource, namespace, rv string) ([]*object.Object, error) {
+	n, ok := store.ParseRV(rv)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", store.ErrInvalidResourceVersion, rv)
+	}
+	revs, err := r.store.StateAt(ctx, history.ResourceName(res), n)
+	var (
+		before *history.BeforeError
+		gap    *history.GapError
+	)
+	if errors.Is(err, history.ErrNotRecorded) || errors.As(err, &before) || errors.As(err, &gap) {
+		return nil, fmt.Errorf("%w: %w", store.ErrTooOld, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	dec := object.NewDecoder(object.DecoderOptions{APIVersion: res.GVR.GroupVersion().String(), Kind: res.Kind})
+	objs := make([]*object.Object, 0, len(revs))
+	for _, rev := range revs {
+		if namespace != "" && rev.Namespace != namespace {
+			continue
+		}
+		obj, err := dec.Decode(rev.Object, rev.Cells, nil)
+		if err != nil {
+			return nil, err
+		}
+		objs = append(objs, obj)
+	}
+	slices.SortFunc(objs, func(a, b *object.Object) int { return store.CompareKeys(store.KeyOf(a), store.KeyOf(b)) })
+	return objs, nil
+}
+
+// history is serve.Options.History of a recording daemon, nil otherwise.
+func (r *recording) history() func(context.Context, kube.Resource, string, string) ([]*object.Object, error) {
+	if r == nil {
+		return nil
+	}
+	return r.stateAt
 }

@@ -149,7 +149,7 @@ func (d *daemonRun) run(ctx context.Context) error {
 		cancel() // the recorders write what they hold, then the history closes
 		rec.stop()
 	}()
-	h, err := d.handler(ctx, rc, set, leases, warnings)
+	h, err := d.handler(ctx, rc, set, leases, warnings, rec.history())
 	if err != nil {
 		return err
 	}
@@ -176,7 +176,8 @@ func (d *daemonRun) acquire(set *reflector.Set) []*reflector.Lease {
 
 // handler reads the API server's discovery, waits for the first lists of
 // leases and returns the API's handler over them, adding kinds on demand.
-func (d *daemonRun) handler(ctx context.Context, rc rest.Interface, set *reflector.Set, leases []*reflector.Lease, warnings *serve.Warnings) (*serve.Handler, error) {
+func (d *daemonRun) handler(ctx context.Context, rc rest.Interface, set *reflector.Set, leases []*reflector.Lease, warnings *serve.Warnings,
+	history func(context.Context, kube.Resource, string, string) ([]*object.Object, error)) (*serve.Handler, error) {
 	dc, err := discovery.NewDiscoveryClientForConfig(d.cfg.REST)
 	if err != nil {
 		return nil, fmt.Errorf("reading the server's resource types: %w", err)
@@ -210,6 +211,7 @@ func (d *daemonRun) handler(ctx context.Context, rc rest.Interface, set *reflect
 		Upstream: upstream,
 		OnDemand: d.onDemand(set, rc, dc, known),
 		Warnings: warnings,
+		History:  history,
 	}), nil
 }
 

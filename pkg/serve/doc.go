@@ -93,7 +93,8 @@
 // once the store has reached N, waiting up to three seconds, else 504 with
 // the cause ResourceVersionTooLarge, as the API server does; with
 // resourceVersionMatch=Exact, N is answered with the state at N whenever
-// the daemon can tell it exactly (below), else 410 Expired. Every list
+// the daemon can tell it exactly (below) or Options.History holds it (a
+// recording daemon's history on disk), else 410 Expired. Every list
 // carries the resourceVersion of the snapshot it shows, which a WATCH
 // resumes from.
 //

@@ -94,6 +94,13 @@ type Options struct {
 	// OnDemand, if set, adds the resources clients ask for beyond
 	// Resources while serving (see OnDemand); nil answers them 404.
 	OnDemand *OnDemand
+	// History, if set, answers an exact LIST at a resourceVersion that
+	// neither the store's history nor the API server can (serve --record:
+	// the daemon's history on disk): every object of res (of namespace,
+	// if not "") as it was at rv, in the API server's order, with its
+	// printer cells; an error wrapping store.ErrTooOld when it does not
+	// hold that state either.
+	History func(ctx context.Context, res kube.Resource, namespace, rv string) ([]*object.Object, error)
 	// Warnings, if set, are the API server's warnings about each resource
 	// (a deprecated version), which answers about it carry too.
 	Warnings *Warnings

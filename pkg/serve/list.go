@@ -144,7 +144,7 @@ func (h *Handler) listSnapshot(ctx context.Context, c *cached, opts listOptions)
 		if cur, _ := store.ParseRV(sn.rv); want > cur {
 			return nil, 0, tooLarge(opts.rv, sn.rv)
 		}
-		return stateAt(ctx, c, opts.rv)
+		return h.stateAt(ctx, c, opts.rv)
 	}
 	if err := waitFor(ctx, c.Source, want, h.opts.FreshWait); err != nil {
 		return nil, 0, err
@@ -156,11 +156,14 @@ func (h *Handler) listSnapshot(ctx context.Context, c *cached, opts listOptions)
 // rv, from the store's history, reaching back before the store's first
 // list when the API server still holds the changes since rv (see
 // Source.Backfill); else the API server's 410 for an exact list.
-func stateAt(ctx context.Context, c *cached, rv string) (*snapshot, int, *apierrors.StatusError) {
+func (h *Handler) stateAt(ctx context.Context, c *cached, rv string) (*snapshot, int, *apierrors.StatusError) {
 	items, err := c.Source.StateAt(rv)
 	if errors.Is(err, store.ErrTooOld) {
 		backfill(ctx, c, rv)
 		items, err = c.Source.StateAt(rv)
+	}
+	if errors.Is(err, store.ErrTooOld) && h.opts.History != nil {
+		items, err = h.opts.History(ctx, c.res, c.Namespace, rv)
 	}
 	switch {
 	case err == nil:
