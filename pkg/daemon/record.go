@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"time"
 
@@ -170,20 +169,7 @@ func (r *recording) stateAt(ctx context.Context, res kube.Resource, namespace, r
 	if err != nil {
 		return nil, err
 	}
-	dec := object.NewDecoder(object.DecoderOptions{APIVersion: res.GVR.GroupVersion().String(), Kind: res.Kind})
-	objs := make([]*object.Object, 0, len(revs))
-	for _, rev := range revs {
-		if namespace != "" && rev.Namespace != namespace {
-			continue
-		}
-		obj, err := dec.Decode(rev.Object, rev.Cells, nil)
-		if err != nil {
-			return nil, err
-		}
-		objs = append(objs, obj)
-	}
-	slices.SortFunc(objs, func(a, b *object.Object) int { return store.CompareKeys(store.KeyOf(a), store.KeyOf(b)) })
-	return objs, nil
+	return history.Objects(revs, namespace, object.NewDecoder(object.DecoderOptions{APIVersion: res.GVR.GroupVersion().String(), Kind: res.Kind}))
 }
 
 // history is serve.Options.History of a recording daemon, nil otherwise.
@@ -192,4 +178,16 @@ func (r *recording) history() func(context.Context, kube.Resource, string, strin
 		return nil
 	}
 	return r.stateAt
+}
+
+// OpenHistory opens for queries the history at path, or, when path is "",
+// the one cfg's identity records to (HistoryOf): get --at and history.
+func OpenHistory(ctx context.Context, cfg *rest.Config, path string) (*history.SQLite, error) {
+	if path == "" {
+		var err error
+		if path, err = HistoryOf(cfg); err != nil {
+			return nil, err
+		}
+	}
+	return history.OpenSQLite(ctx, path, history.OpenOptions{ReadOnly: true})
 }

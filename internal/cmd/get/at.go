@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"slices"
 	"strconv"
 	"time"
 
@@ -19,7 +18,6 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
 // atFlags are get's --at and --history-db: the state of a past moment,
@@ -85,14 +83,7 @@ func (o *GetOptions) validateAt() error {
 // readAt is read for --at: each target's objects at the moment asked,
 // from the history, with their time cells as get printed them then.
 func (o *GetOptions) readAt(ctx context.Context) ([]snapshot, error) {
-	path := o.atFlags.DB
-	if path == "" {
-		var err error
-		if path, err = daemon.HistoryOf(o.Config); err != nil {
-			return nil, err
-		}
-	}
-	s, err := history.OpenSQLite(ctx, path, history.OpenOptions{ReadOnly: true})
+	s, err := daemon.OpenHistory(ctx, o.Config, o.atFlags.DB)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +130,7 @@ func (o *GetOptions) targetAt(ctx context.Context, s history.Store, tg cli.Wante
 	res := history.ResourceName(tg.Resource)
 	revs, err := s.StateAt(ctx, res, rv)
 	if errors.Is(err, history.ErrNotRecorded) {
-		return snapshot{}, fmt.Errorf("%s: the history %s holds none (serve %s --record records them)", tg.Resource, s.Location(), tg.Resource)
+		return snapshot{}, history.NotRecordedError(tg.Resource, s.Location())
 	}
 	if err != nil {
 		return snapshot{}, fmt.Errorf("%s at resourceVersion %d: %w", tg.Resource, rv, err)
@@ -153,15 +144,12 @@ func (o *GetOptions) targetAt(ctx context.Context, s history.Store, tg cli.Wante
 	if !tg.Resource.Namespaced {
 		ns = ""
 	}
-	var objs []*object.Object
-	for _, r := range revs {
-		if ns != "" && r.Namespace != ns {
-			continue
-		}
-		obj, err := dec.Decode(r.Object, r.Cells, nil)
-		if err != nil {
-			return snapshot{}, err
-		}
+	all, err := history.Objects(revs, ns, dec)
+	if err != nil {
+		return snapshot{}, err
+	}
+	objs := all[:0]
+	for _, obj := range all {
 		if !match(obj) {
 			continue
 		}
@@ -170,7 +158,6 @@ func (o *GetOptions) targetAt(ctx context.Context, s history.Store, tg cli.Wante
 		}
 		objs = append(objs, obj)
 	}
-	slices.SortFunc(objs, func(a, b *object.Object) int { return store.CompareKeys(store.KeyOf(a), store.KeyOf(b)) })
 	return snapshot{res: tg.Resource, names: tg.Names, objs: pickNames(objs, tg.Names), columns: columns}, nil
 }
 

@@ -92,7 +92,7 @@ func (o *HistoryOptions) Validate() error {
 
 // Run reads the object's revisions and prints them.
 func (o *HistoryOptions) Run(ctx context.Context) error {
-	s, err := o.open(ctx)
+	s, err := daemon.OpenHistory(ctx, o.Config, o.DB)
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func (o *HistoryOptions) Run(ctx context.Context) error {
 	}
 	revs, err := s.Revisions(ctx, history.ResourceName(tg.Resource), ns, tg.Names[0])
 	if errors.Is(err, history.ErrNotRecorded) {
-		return fmt.Errorf("%s: the history %s holds none (serve %s --record records them)", tg.Resource, s.Location(), tg.Resource)
+		return history.NotRecordedError(tg.Resource, s.Location())
 	}
 	if err != nil {
 		return err
@@ -120,17 +120,4 @@ func (o *HistoryOptions) Run(ctx context.Context) error {
 		return p.diffs(revs)
 	}
 	return p.table(revs)
-}
-
-// open opens the history read-only: --history-db, else the running
-// daemon's, else the default file of the kubeconfig's cluster and user.
-func (o *HistoryOptions) open(ctx context.Context) (*history.SQLite, error) {
-	path := o.DB
-	if path == "" {
-		var err error
-		if path, err = daemon.HistoryOf(o.Config); err != nil {
-			return nil, err
-		}
-	}
-	return history.OpenSQLite(ctx, path, history.OpenOptions{ReadOnly: true})
 }

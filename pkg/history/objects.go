@@ -1,0 +1,36 @@
+package history
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+)
+
+// Objects decodes with dec the objects of revs in namespace (every one
+// when ""), with their printer cells, in the API server's order
+// (store.CompareKeys): a state as get --at prints it and an exact list
+// answers it.
+func Objects(revs []Revision, namespace string, dec *object.Decoder) ([]*object.Object, error) {
+	objs := make([]*object.Object, 0, len(revs))
+	for _, r := range revs {
+		if namespace != "" && r.Namespace != namespace {
+			continue
+		}
+		obj, err := dec.Decode(r.Object, r.Cells, nil)
+		if err != nil {
+			return nil, err
+		}
+		objs = append(objs, obj)
+	}
+	slices.SortFunc(objs, func(a, b *object.Object) int { return store.CompareKeys(store.KeyOf(a), store.KeyOf(b)) })
+	return objs, nil
+}
+
+// NotRecordedError is a query's one line for a resource the history at
+// location holds nothing of.
+func NotRecordedError(res kube.Resource, location string) error {
+	return fmt.Errorf("%s: the history %s holds none (serve %s --record records them)", res, location, res)
+}
