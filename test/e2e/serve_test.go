@@ -68,12 +68,12 @@ func startServeIn(t *testing.T, dir, kubeconfig string, args ...string) *daemon 
 }
 
 // caughtUp waits until the daemon's configmaps are as recent as the API
-// server's now. It writes a config map of its own (default/e2e-caught-up)
+// server's now, and returns the resourceVersion it reached. It writes a config map of its own (default/e2e-caught-up)
 // and waits for a LIST at that write's resourceVersion (NotOlderThan) to be
 // answered: a resourceVersion of the server's alone may never be reached,
 // since the daemon's configmaps advance only with their own events and
 // bookmarks, not with writes of other kinds.
-func (d *daemon) caughtUp(t *testing.T, cs kubernetes.Interface) {
+func (d *daemon) caughtUp(t *testing.T, cs kubernetes.Interface) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
@@ -86,7 +86,7 @@ func (d *daemon) caughtUp(t *testing.T, cs kubernetes.Interface) {
 	for {
 		_, err := dcs.CoreV1().ConfigMaps("").List(ctx, metav1.ListOptions{ResourceVersion: written.ResourceVersion, Limit: 1})
 		if err == nil {
-			return
+			return written.ResourceVersion
 		}
 		if ctx.Err() != nil {
 			t.Fatalf("the daemon did not reach resourceVersion %s: %v", written.ResourceVersion, err)
