@@ -50,15 +50,18 @@ func HistoryPath(cfg *rest.Config) (string, error) {
 
 // recording is a daemon's recorders and their store.
 type recording struct {
-	store *history.SQLite
-	wg    sync.WaitGroup
+	store  *history.SQLite
+	errOut    io.Writer
+	wg        sync.WaitGroup
+	closeOnce sync.Once
+	sayMu     sync.Mutex
 }
 
-// startRecording opens the history and records each lease's changes
-// until ctx ends. A history that cannot be opened (damaged, another
-// program's file, no room) is said in one line on ErrOut and the daemon
-// serves without recording: nil.
-func (d *daemonRun) startRecording(ctx context.Context, leases []*reflector.Lease) *recording {
+// openRecording opens the history a daemon records to, before its
+// reflectors start: they start from it (seed). A history that cannot be
+// opened (damaged, another program's file, no room) is said in one line on
+// ErrOut and the daemon serves without recording: nil.
+func (d *daemonRun) openRecording(ctx context.Context) *recording {
 	rc := d.cfg.Record
 	if rc == nil {
 		return nil
@@ -81,15 +84,22 @@ func (d *daemonRun) startRecording(ctx context.Context, leases []*reflector.Leas
 		fmt.Fprintf(d.cfg.ErrOut, "warning: not recording: %v\n", err)
 		return nil
 	}
-	r := &recording{store: s}
-	rec := history.NewRecorder(s, history.RecorderOptions{SecretData: rc.SecretData, OnError: d.recordErrors()})
+	d.historyPath = path
+	return &recording{store: s, errOut: d.cfg.ErrOut}
+}
+
+// start records each lease's changes until ctx ends.
+func (r *recording) start(ctx context.Context, d *daemonRun, leases []*reflector.Lease) {
+	if r == nil {
+		return
+	}
+	rc := d.cfg.Record
+	rec := history.NewRecorder(r.store, history.RecorderOptions{SecretData: rc.SecretData, OnError: d.recordErrors()})
 	for _, l := range leases {
 		r.wg.Go(func() { rec.Record(ctx, l) })
 	}
 	r.wg.Go(func() { r.prune(ctx, rc.Retention, d.cfg.ErrOut) })
-	fmt.Fprintf(d.cfg.ErrOut, "Recording to %s (kept %s)\n", path, rc.Retention)
-	d.historyPath = path
-	return r
+	fmt.Fprintf(d.cfg.ErrOut, "Recording to %s (kept %s)\n", d.historyPath, rc.Retention)
 }
 
 // recordErrors says a write that failed once per cause, and when writing
@@ -136,7 +146,14 @@ func (r *recording) stop() {
 		return
 	}
 	r.wg.Wait()
-	r.store.Close()
+	r.close()
+}
+
+// close closes the history (once).
+func (r *recording) close() {
+	if r != nil {
+		r.closeOnce.Do(func() { r.store.Close() })
+	}
 }
 
 // HistoryOf is the history a query of cfg's identity reads: the file its

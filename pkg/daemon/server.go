@@ -127,12 +127,14 @@ func (d *daemonRun) run(ctx context.Context) error {
 		return err
 	}
 	metrics := newServeMetrics()
-	set := reflector.NewSet(reflector.SetOptions{
-		NewClient: reflector.RESTClients(rc, kube.RediscoverWith(d.cfg.Mapper)), History: d.cfg.History, Hooks: metrics.hooks(),
-		Scope: servedScope,
-	})
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	rec := d.openRecording(ctx)
+	defer rec.close() // when no recorder started
+	set := reflector.NewSet(reflector.SetOptions{
+		NewClient: reflector.RESTClients(rc, kube.RediscoverWith(d.cfg.Mapper)), History: d.cfg.History, Hooks: metrics.hooks(),
+		Scope: servedScope, Seed: rec.seeder(),
+	})
 	ctrls, err := d.startControllers(ctx, set, metrics, cancel)
 	if err != nil {
 		return err
@@ -144,7 +146,7 @@ func (d *daemonRun) run(ctx context.Context) error {
 			l.Release()
 		}
 	}()
-	rec := d.startRecording(ctx, leases)
+	rec.start(ctx, d, leases)
 	defer func() {
 		cancel() // the recorders write what they hold, then the history closes
 		rec.stop()

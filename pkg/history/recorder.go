@@ -145,6 +145,7 @@ type recording struct {
 	sync    *syncing
 	batch   Batch
 	columns string
+	relist  string // the resourceVersion of the last relist marked (relisted)
 }
 
 // syncing is a whole state being diffed against the record.
@@ -171,13 +172,25 @@ func (rs *recording) take(ctx context.Context, c store.Change[*object.Object]) e
 		if rs.sync != nil {
 			return rs.stateApplied(ctx, c)
 		}
+		if err := rs.relisted(ctx, c.Relist); err != nil {
+			return err
+		}
 		rs.applied(c)
+		rs.advance(c)
 	case store.Deleted:
+		if err := rs.relisted(ctx, c.Relist); err != nil {
+			return err
+		}
+		rv := parseRV(c.ResourceVersion)
+		if c.Relist != "" {
+			rv = parseRV(c.Relist) // gone by then; when, the relist cannot tell
+		}
 		key := Key(c.Key.Namespace, c.Key.Name)
 		if _, ok := rs.known[key]; ok {
 			delete(rs.known, key)
-			rs.add(c.Key, parseRV(c.ResourceVersion), Deleted, c.Object, nil, c.At)
+			rs.add(c.Key, rv, Deleted, c.Object, nil, c.At)
 		}
+		rs.advance(c)
 	case store.Synced:
 		if rs.known == nil && rs.sync == nil {
 			rs.sync = &syncing{} // the first sync, of no object
@@ -229,6 +242,25 @@ func (rs *recording) stateApplied(ctx context.Context, c store.Change[*object.Ob
 	}
 	rs.add(c.Key, rv, op, c.Object, nil, c.At)
 	return nil
+}
+
+// relisted marks, at the first change a relist found (relist is its
+// resourceVersion; "" for a watch event), the stretch the relist covers
+// as a gap: the store relisted (its watch fell too far behind, or the
+// server no longer held the resourceVersion a restarted daemon resumed
+// from), so what happened between is known only by its outcome.
+func (rs *recording) relisted(ctx context.Context, relist string) error {
+	if relist == "" || relist == rs.relist {
+		return nil
+	}
+	if err := rs.flush(ctx); err != nil {
+		return err
+	}
+	rs.relist = relist
+	return rs.retry(ctx, func() error {
+		_, err := rs.r.store.Begin(ctx, rs.res, parseRV(relist))
+		return err
+	})
 }
 
 // begin reads the record when a state starts, retried as a write is.
@@ -289,7 +321,19 @@ func (rs *recording) add(k store.Key, rv uint64, op Op, obj, old *object.Object,
 		rev.Cells = obj.Cells
 	}
 	rs.batch.Revisions = append(rs.batch.Revisions, rev)
-	rs.batch.RV = max(rs.batch.RV, rv)
+}
+
+// advance moves the resourceVersion the batch completes the record to
+// (Batch.RV) to a live change's: every change up to it is then in the
+// batch or written. The changes of a whole state and of a relist do not
+// move it (synced does, at a state's end): until the last of them is
+// written, the record is complete only up to where it was, and a daemon
+// restarted from it resumes from there (a partial relist read as the state
+// at its resourceVersion would miss what its later changes say).
+func (rs *recording) advance(c store.Change[*object.Object]) {
+	if c.Relist == "" {
+		rs.batch.RV = max(rs.batch.RV, parseRV(c.ResourceVersion))
+	}
 }
 
 // flush writes the batch.

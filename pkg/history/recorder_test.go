@@ -143,6 +143,43 @@ func TestRecorderAcrossRestarts(t *testing.T) {
 	}
 }
 
+// TestRecorderRelist: a relist while recording (a watch resumed from a
+// resourceVersion the server no longer holds) records what it found, the
+// deletions at the relist's resourceVersion, and the stretch it covers as
+// a gap; the record is complete to the relist's resourceVersion only once
+// a live change follows it.
+func TestRecorderRelist(t *testing.T) {
+	s, _ := openTemp(t)
+	src := newSource("configmaps")
+	apply(t, src, list(t, "10", obj(t, "a@5", "1"), obj(t, "b@6", "1"), obj(t, "c@7", "1"))...)
+	run := startRecorder(s, src, RecorderOptions{})
+	run.waitFor(t, 10)
+	apply(t, src, live(listwatch.Apply, obj(t, "b@11", "2")))
+	run.waitFor(t, 11)
+
+	apply(t, src, list(t, "30", obj(t, "a@5", "1"), obj(t, "c@20", "2"), obj(t, "d@21", "1"))...)
+	apply(t, src, live(listwatch.Apply, obj(t, "d@31", "2")))
+	run.waitFor(t, 31)
+	run.stop()
+
+	for name, want := range map[string]string{
+		"a": "ADDED@5",
+		"b": "ADDED@6 MODIFIED@11 DELETED@30",
+		"c": "ADDED@7 MODIFIED@20",
+		"d": "ADDED@21 MODIFIED@31",
+	} {
+		if got := history(t, s, name); got != want {
+			t.Errorf("history of %s: %s, want %s", name, got, want)
+		}
+	}
+	if _, err := s.StateAt(context.Background(), "configmaps.v1.", 25); err == nil || !strings.Contains(err.Error(), "gap from resourceVersion 11 to 30") {
+		t.Errorf("StateAt(25): %v, want the relist's gap", err)
+	}
+	if latest, err := s.Latest(context.Background(), "configmaps.v1."); err != nil || latest != 31 {
+		t.Errorf("Latest: %d, %v; want 31", latest, err)
+	}
+}
+
 func TestRecorderHashesSecrets(t *testing.T) {
 	s, _ := openTemp(t)
 	src := newSource("secrets")

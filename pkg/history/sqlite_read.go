@@ -162,6 +162,19 @@ func (s *SQLite) Revisions(ctx context.Context, res, namespace, name string) ([]
 	return out, nil
 }
 
+// Latest implements Store.
+func (s *SQLite) Latest(ctx context.Context, res string) (uint64, error) {
+	var rv uint64
+	err := s.db.QueryRowContext(ctx, `SELECT latest FROM resources WHERE name = ?`, res).Scan(&rv)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("%s: %w", res, ErrNotRecorded)
+	}
+	if err != nil {
+		return 0, s.readError(res, err)
+	}
+	return rv, nil
+}
+
 // Columns implements Store.
 func (s *SQLite) Columns(ctx context.Context, res string) ([]byte, error) {
 	var cols []byte

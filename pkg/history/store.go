@@ -94,6 +94,10 @@ type Store interface {
 	// *GapError inside a gap and ErrNotRecorded for a resource never
 	// recorded.
 	StateAt(ctx context.Context, res string, rv uint64) ([]Revision, error)
+	// Latest returns the resourceVersion the record of res is complete
+	// to: the state there is StateAt's, and a watch from it brings what
+	// came after (ErrNotRecorded for a resource never recorded).
+	Latest(ctx context.Context, res string) (uint64, error)
 	// Revisions returns every revision of one object, oldest first (none:
 	// ErrNotRecorded when res was never recorded, else an empty slice).
 	Revisions(ctx context.Context, res, namespace, name string) ([]Revision, error)

@@ -62,6 +62,12 @@ type run struct {
 // every sleep.
 func runScript(t *testing.T, opts Options, handle Handler[obj], script ...reply) *run {
 	t.Helper()
+	return runSeeded(t, opts, nil, handle, script...)
+}
+
+// runSeeded is runScript with a watcher given seed (see WithSeed).
+func runSeeded(t *testing.T, opts Options, seed Seeder[obj], handle Handler[obj], script ...reply) *run {
+	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	r := &run{client: newScriptedClient(t, cancel, script...)}
@@ -85,7 +91,7 @@ func runScript(t *testing.T, opts Options, handle Handler[obj], script ...reply)
 		defer mu.Unlock()
 		r.relists = append(r.relists, describe(err))
 	}
-	w := New[obj](r.client, opts)
+	w := New[obj](r.client, opts).WithSeed(seed)
 	done := make(chan error, 1)
 	go func() {
 		done <- w.Run(ctx, func(ctx context.Context, ev Event[obj]) error {

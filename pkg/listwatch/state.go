@@ -59,6 +59,7 @@ type machine[T any] struct {
 	opened    time.Time
 	received  int  // events read from the open watch
 	resuming  bool // a watch of this list ended: the next one is a restart
+	seedAsked bool // the Seeder was asked (it is asked once)
 }
 
 // step makes one transition. progressed is true when the server answered
@@ -106,6 +107,9 @@ func (m *machine[T]) expired(err error) {
 }
 
 func (m *machine[T]) startList(ctx context.Context) (bool, error) {
+	if seeded, err := m.seeded(ctx); seeded || err != nil {
+		return seeded, err
+	}
 	if err := m.send(ctx, Event[T]{Type: Init}); err != nil {
 		return false, err
 	}

@@ -88,6 +88,7 @@ const (
 type Watcher[T any] struct {
 	client Client[T]
 	opts   Options
+	seed   Seeder[T] // see WithSeed
 }
 
 // New returns a Watcher reading from client.

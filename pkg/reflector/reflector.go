@@ -91,6 +91,12 @@ func (r *Reflector) Columns() []object.Column { return r.client.Columns() }
 // stops for good (its *listwatch.TerminalError). It must run at most once at a
 // time: the store has one writer.
 func (r *Reflector) Run(ctx context.Context, opts listwatch.Options, hooks Hooks) error {
+	return r.run(ctx, opts, hooks, nil)
+}
+
+// run is Run starting from what seeder returns, if anything (see
+// listwatch.Watcher.WithSeed).
+func (r *Reflector) run(ctx context.Context, opts listwatch.Options, hooks Hooks, seeder listwatch.Seeder[*object.Object]) error {
 	res := r.client.Resource()
 	if hooks.OnError != nil {
 		opts.OnError = func(err error, retryIn time.Duration) { hooks.OnError(res, err, retryIn) }
@@ -102,7 +108,7 @@ func (r *Reflector) Run(ctx context.Context, opts listwatch.Options, hooks Hooks
 		opts.OnWatchRestart = func() { hooks.OnWatchRestart(res) }
 	}
 	listed := 0
-	return listwatch.New(r.client, opts).Run(ctx, func(ctx context.Context, ev listwatch.Event[*object.Object]) error {
+	return listwatch.New(r.client, opts).WithSeed(seeder).Run(ctx, func(ctx context.Context, ev listwatch.Event[*object.Object]) error {
 		switch ev.Type {
 		case listwatch.Init:
 			listed = 0

@@ -32,6 +32,13 @@ type SetOptions struct {
 	// keeps, so that a consumer may resume after a resourceVersion
 	// (Lease.SubscribeFrom: a WATCH endpoint's resume); zero keeps none.
 	History int
+	// Seed, if set, is asked what was recorded of each reflector's
+	// resource and scope when it starts: a reflector that gets a state
+	// starts from it and resumes the watch from its resourceVersion,
+	// instead of listing (a daemon restarted warm from its history; see
+	// listwatch.Watcher.WithSeed for what a server that no longer holds
+	// that resourceVersion makes it do).
+	Seed Seeder
 	// ListOrder makes each reflector's store list in the order of its
 	// latest list, the server's (store.Options.ListOrder): what a one-shot
 	// get prints.
@@ -204,7 +211,11 @@ func (s *Set) start(k key, res kube.Resource, scope kube.Scope) *entry {
 	e := &entry{key: k, r: NewWithStore(s.opts.NewClient(res, scope), st), cancel: cancel, done: make(chan struct{})}
 	s.running[k] = e
 	go func() {
-		err := e.r.Run(ctx, *s.opts.Watch, s.opts.Hooks)
+		err := e.r.run(ctx, *s.opts.Watch, s.opts.Hooks, e.r.seedFrom(s.opts.Seed, scope, func(err error) {
+			if s.opts.Hooks.OnError != nil {
+				s.opts.Hooks.OnError(res, err, 0)
+			}
+		}))
 		s.mu.Lock()
 		if s.running[k] == e {
 			delete(s.running, k) // stopped for good: serve no new lease

@@ -85,4 +85,10 @@ type Change[T Object] struct {
 	// MODIFIED event, replayed by SubscribeFrom): the object existed before
 	// the change, but its version then is unknown, so HasOld is false.
 	OldUnknown bool
+	// Relist is the resourceVersion of the relist that found the change
+	// (an Applied or Deleted that a relist after the first list turned
+	// up, not a watch event), "" for any other: whatever happened
+	// between the store's resourceVersion before it and Relist is known
+	// only by its outcome (a recorder marks the stretch as unseen).
+	Relist string
 }

@@ -205,8 +205,12 @@ func diff[T Object](old map[Key]T, relist *relistBuffer[T], was, rv string, agai
 		size += len(relist.order) // every listed object is Applied
 	}
 	changes := make([]Change[T], 0, size)
+	relistRV := ""
+	if again {
+		relistRV = rv
+	}
 	for _, k := range gone {
-		changes = append(changes, Change[T]{Type: Deleted, Key: k, Object: old[k], Old: old[k], HasOld: true, ResourceVersion: was})
+		changes = append(changes, Change[T]{Type: Deleted, Key: k, Object: old[k], Old: old[k], HasOld: true, ResourceVersion: was, Relist: relistRV})
 	}
 	deleted := len(changes)
 	for _, k := range relist.order {
@@ -215,7 +219,7 @@ func diff[T Object](old map[Key]T, relist *relistBuffer[T], was, rv string, agai
 		if had && prev.GetResourceVersion() == obj.GetResourceVersion() {
 			continue
 		}
-		changes = append(changes, Change[T]{Type: Applied, Key: k, Object: obj, Old: prev, HasOld: had, ResourceVersion: rv})
+		changes = append(changes, Change[T]{Type: Applied, Key: k, Object: obj, Old: prev, HasOld: had, ResourceVersion: rv, Relist: relistRV})
 	}
 	if again {
 		slices.SortStableFunc(changes[deleted:], func(a, b Change[T]) int {

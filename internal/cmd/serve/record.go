@@ -31,8 +31,11 @@ func (r *recordFlags) addFlags(f *pflag.FlagSet) {
 }
 
 // validate refuses tuning without --record, a retention of 0, --record
-// without kinds to record, and one --history-db for several daemons.
-func (r *recordFlags) validate(kinds int, contexts bool) error {
+// without kinds to record or in one namespace (namespace, the record of a
+// kind is of every namespace: a daemon restarted from it, or its found
+// deletions, must not read one namespace's record as the whole), and one
+// --history-db for several daemons.
+func (r *recordFlags) validate(kinds int, contexts bool, namespace string) error {
 	if !r.Record {
 		for _, name := range []string{"history-db", "record-retention", "record-secret-data"} {
 			if r.changed != nil && r.changed(name) {
@@ -46,6 +49,8 @@ func (r *recordFlags) validate(kinds int, contexts bool) error {
 		return fmt.Errorf("invalid --record-retention %s: want more than 0 (to keep nothing, leave --record out)", r.Retention)
 	case kinds == 0:
 		return errors.New("--record records the kinds given: serve KIND[,KIND...] --record")
+	case namespace != "":
+		return fmt.Errorf("--record records every namespace: leave out -n %s (or give -A)", namespace)
 	case contexts && r.DB != "":
 		return errors.New("--history-db names one file, and each context records to its own: leave it out with several contexts")
 	}

@@ -172,7 +172,7 @@ func (o *ServeOptions) Validate() error {
 	if o.History < 1 {
 		return fmt.Errorf("invalid --history %d: want 1 or more", o.History)
 	}
-	if err := o.record.validate(len(o.Args)+len(o.builtins), o.contexts != nil); err != nil {
+	if err := o.record.validate(len(o.Args)+len(o.builtins), o.contexts != nil, o.only); err != nil {
 		return err
 	}
 	if o.contexts != nil {

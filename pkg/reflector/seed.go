@@ -1,0 +1,69 @@
+package reflector
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+)
+
+// Recorded is a state of one resource in one scope that was recorded
+// elsewhere (a daemon's history): its objects at ResourceVersion, as a LIST
+// of the reflector's client would have brought them then.
+type Recorded struct {
+	Objects []RecordedObject
+	// Columns are the resource's Table columns (JSON), nil when unknown.
+	Columns         []byte
+	ResourceVersion string
+}
+
+// RecordedObject is one object's JSON and printer cells (nil when none).
+type RecordedObject struct{ JSON, Cells []byte }
+
+// Seeder returns what was recorded of res in scope, complete at its
+// ResourceVersion, and false when nothing usable was (the reflector then
+// lists). It is asked once, when the reflector starts; it reports its own
+// errors.
+type Seeder func(ctx context.Context, res kube.Resource, scope kube.Scope) (Recorded, bool)
+
+// Restorer is a Client that can decode what was recorded elsewhere as it
+// decodes its own LIST; *kube.Client is one. A reflector whose client is
+// not one is never seeded.
+type Restorer interface {
+	Restore(raw, cells []byte) (*object.Object, error)
+	RestoreColumns(defs []byte) error
+}
+
+var _ Restorer = (*kube.Client)(nil)
+
+// seedFrom is the watcher's seeder of r: what seed recorded of r's resource
+// in scope, decoded by r's client; nothing when the client is no Restorer,
+// and nothing (a list) when any of it fails to decode, told to onError.
+func (r *Reflector) seedFrom(seed Seeder, scope kube.Scope, onError func(error)) listwatch.Seeder[*object.Object] {
+	restorer, ok := r.client.(Restorer)
+	if seed == nil || !ok {
+		return nil
+	}
+	return func(ctx context.Context) (listwatch.Seed[*object.Object], bool) {
+		rec, ok := seed(ctx, r.client.Resource(), scope)
+		if !ok {
+			return listwatch.Seed[*object.Object]{}, false
+		}
+		items := make([]*object.Object, 0, len(rec.Objects))
+		for _, o := range rec.Objects {
+			obj, err := restorer.Restore(o.JSON, o.Cells)
+			if err != nil {
+				onError(fmt.Errorf("restoring %s from its record: %w", r.client.Resource(), err))
+				return listwatch.Seed[*object.Object]{}, false
+			}
+			items = append(items, obj)
+		}
+		if err := restorer.RestoreColumns(rec.Columns); err != nil {
+			onError(err)
+			return listwatch.Seed[*object.Object]{}, false
+		}
+		return listwatch.Seed[*object.Object]{Items: items, ResourceVersion: rec.ResourceVersion}, true
+	}
+}
