@@ -50,7 +50,7 @@ func HistoryPath(cfg *rest.Config) (string, error) {
 
 // recording is a daemon's recorders and their store.
 type recording struct {
-	store  *history.SQLite
+	store     *history.SQLite
 	errOut    io.Writer
 	wg        sync.WaitGroup
 	closeOnce sync.Once
