@@ -152,3 +152,49 @@ func stopServe(t *testing.T, p *testkit.Proc) {
 		t.Fatalf("serve exited %d", code)
 	}
 }
+
+// checkOps checks the operations of each config map's history.
+func (e *env) checkOps(want map[string][]string) {
+	e.t.Helper()
+	for name, ops := range want {
+		out := e.recorded(name, ops[len(ops)-1])
+		var got []string
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+			got = append(got, strings.Fields(line)[2])
+		}
+		if strings.Join(got, " ") != strings.Join(ops, " ") {
+			e.t.Errorf("history of %s, want %v:\n%s", name, ops, out)
+		}
+	}
+}
+
+// daemonKubeconfig is the kubeconfig a running daemon wrote.
+func daemonKubeconfig(p *testkit.Proc) string {
+	_, after, _ := strings.Cut(p.Stderr.String(), "kubeconfig: ")
+	path, _, _ := strings.Cut(after, "\n")
+	return path
+}
+
+// daemonMetric is the value of one series of the daemon's /metrics ("" when
+// it has none).
+func (e *env) daemonMetric(p *testkit.Proc, series string) string {
+	e.t.Helper()
+	for line := range strings.SplitSeq(e.kubectl("--kubeconfig", daemonKubeconfig(p), "get", "--raw", "/metrics"), "\n") {
+		if v, ok := strings.CutPrefix(line, series+" "); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// servesWhatServerLists checks that the daemon lists the test's namespace
+// as the API server does, objects and resourceVersions, once it has seen
+// the namespace's latest change.
+func (e *env) servesWhatServerLists(p *testkit.Proc) {
+	e.t.Helper()
+	cols := "custom-columns=NAME:.metadata.name,RV:.metadata.resourceVersion,DATA:.data"
+	want := e.kubectl("get", "cm", "-n", e.ns, "-o", cols)
+	if got := e.kubectl("--kubeconfig", daemonKubeconfig(p), "get", "cm", "-n", e.ns, "-o", cols); got != want {
+		e.t.Errorf("the daemon lists:\n%s\nthe API server:\n%s", got, want)
+	}
+}

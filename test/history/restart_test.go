@@ -12,41 +12,70 @@ import (
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 )
 
-// TestRestartRecordsWhatItMissed stops the daemon, changes config maps
-// while it is away, and starts it again: the history has each change
-// (the deletion at the list's resourceVersion), and the stretch it did
-// not see is a gap get --at refuses in one line.
-func TestRestartRecordsWhatItMissed(t *testing.T) {
+// TestRestartWarm stops the daemon, changes config maps while it is away,
+// and starts it again: it starts from its history and resumes the watch
+// where the record ends (no relist), so the history has each change at its
+// own resourceVersion, the deletion included, and no gap: get --at prints
+// the state between them. The daemon then serves what the API server lists.
+func TestRestartWarm(t *testing.T) {
 	e := newEnv(t)
 	p := e.serve("configmaps", "--record")
 	e.createCM("kept", nil, "k", "1")
 	e.createCM("changed", nil, "k", "1")
 	gone := e.createCM("gone", nil, "k", "1")
 	e.recorded("gone", gone.ResourceVersion)
-	p.Signal(syscall.SIGTERM)
-	if code := p.Wait(); code != 0 {
-		t.Fatalf("serve exited %d", code)
-	}
+	stopServe(t, p)
 
 	changed := e.updateCM("changed", "editor", "k", "2")
 	e.deleteCM("gone")
 	added := e.createCM("added", nil, "k", "1")
-	e.serve("configmaps", "--record")
+	p = e.serve("configmaps", "--record")
 	e.recorded("added", added.ResourceVersion)
+	p.WaitErrLine(`^Restored \d+ configmaps from the history at resourceVersion \d+: resuming the watch$`)
+	e.checkOps(map[string][]string{"kept": {"ADDED"}, "changed": {"ADDED", "MODIFIED"}, "gone": {"ADDED", "DELETED"}, "added": {"ADDED"}})
+	if out := e.recorded("changed", changed.ResourceVersion+" "); !strings.Contains(out, "editor") {
+		t.Errorf("history of changed: the change made while the daemon was away is not at its own resourceVersion, by its manager:\n%s", out)
+	}
+	cols := "custom-columns=NAME:.metadata.name,K:.data.k"
+	want := "NAME      K\nchanged   2\ngone      1\nkept      1\n"
+	if got := e.mustRun("get", "cm", "-n", e.ns, "--at", changed.ResourceVersion, "-o", cols); got != want {
+		t.Errorf("get --at %s, between two changes made while the daemon was away:\n%s\nwant:\n%s", changed.ResourceVersion, got, want)
+	}
+	if got := e.daemonMetric(p, `kubectl_reflect_serve_relists_total{resource="configmaps"}`); got != "0" {
+		t.Errorf("the daemon relisted configmaps (%s times): it should have resumed its watch", got)
+	}
+	e.servesWhatServerLists(p)
+}
 
-	for name, want := range map[string][]string{
-		"kept":    {"ADDED"},
-		"changed": {"ADDED", "MODIFIED"},
-		"gone":    {"ADDED", "DELETED"},
-	} {
-		out := e.recorded(name, want[len(want)-1])
-		var ops []string
-		for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
-			ops = append(ops, strings.Fields(line)[2])
-		}
-		if strings.Join(ops, " ") != strings.Join(want, " ") {
-			t.Errorf("history of %s:\n%s", name, out)
-		}
+// TestRestartAfterCompaction: a daemon restarted after the API server
+// forgot where its record ends (etcd compacted, the API server restarted)
+// starts from its history, is refused the watch (410), relists and records
+// what the relist found: the deletion at the relist's resourceVersion, and
+// the stretch it did not see as a gap, which get --at refuses in one line.
+func TestRestartAfterCompaction(t *testing.T) {
+	e := newEnv(t)
+	p := e.serve("configmaps", "--record")
+	e.createCM("kept", nil, "k", "1")
+	e.createCM("changed", nil, "k", "1")
+	gone := e.createCM("gone", nil, "k", "1")
+	e.recorded("gone", gone.ResourceVersion)
+	stopServe(t, p)
+
+	changed := e.updateCM("changed", "editor", "k", "2")
+	e.deleteCM("gone")
+	added := e.createCM("added", nil, "k", "1")
+	ctx := t.Context()
+	if err := e.cp.CompactEtcd(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.cp.RestartAPIServer(ctx); err != nil {
+		t.Fatal(err)
+	}
+	p = e.serve("configmaps", "--record")
+	e.recorded("added", added.ResourceVersion)
+	e.checkOps(map[string][]string{"kept": {"ADDED"}, "changed": {"ADDED", "MODIFIED"}, "gone": {"ADDED", "DELETED"}, "added": {"ADDED"}})
+	if got := e.daemonMetric(p, `kubectl_reflect_serve_relists_total{resource="configmaps"}`); got != "1" {
+		t.Errorf("the daemon relisted configmaps %s times, want once (410 on the watch it resumed)", got)
 	}
 	// Inside the gap (after the last change recorded, before the list
 	// that found the rest): no state is known.
@@ -54,12 +83,14 @@ func TestRestartRecordsWhatItMissed(t *testing.T) {
 	if code != 1 || !strings.HasPrefix(errOut, "error: configmaps at resourceVersion "+changed.ResourceVersion+": the history has a gap from resourceVersion ") || strings.Count(errOut, "\n") != 1 {
 		t.Errorf("get --at in the gap: exit %d, %q", code, errOut)
 	}
+	e.servesWhatServerLists(p)
 }
 
 // TestKillInABurst kills the daemon (SIGKILL) while a burst of updates
-// streams in, starts it again and lets the burst end: what it committed
-// is there, the file is whole, and the last state recorded is the
-// cluster's, every object and its data.
+// streams in, starts it again and lets the burst end: the file is whole,
+// and the daemon, restarted warm from what it had committed, resumes its
+// watch there, so every revision of the burst is recorded, none lost at
+// the kill, and the last state recorded is the cluster's.
 func TestKillInABurst(t *testing.T) {
 	e := newEnv(t)
 	p := e.serve("configmaps", "--record")
@@ -72,6 +103,7 @@ func TestKillInABurst(t *testing.T) {
 
 	var wg sync.WaitGroup
 	killed := make(chan struct{})
+	written := make([][]string, objects) // each object's resourceVersions, in order
 	ctx := context.Background()
 	for i := range objects {
 		wg.Go(func() {
@@ -81,10 +113,12 @@ func TestKillInABurst(t *testing.T) {
 					close(killed)
 				}
 				cm := corev1ac.ConfigMap(fmt.Sprintf("burst-%d", i), e.ns).WithData(map[string]string{"round": fmt.Sprint(r)})
-				if _, err := e.cs.CoreV1().ConfigMaps(e.ns).Apply(ctx, cm, metav1.ApplyOptions{FieldManager: "burst", Force: true}); err != nil {
+				out, err := e.cs.CoreV1().ConfigMaps(e.ns).Apply(ctx, cm, metav1.ApplyOptions{FieldManager: "burst", Force: true})
+				if err != nil {
 					t.Error(err)
 					return
 				}
+				written[i] = append(written[i], out.ResourceVersion)
 			}
 		})
 	}
@@ -111,12 +145,16 @@ func TestKillInABurst(t *testing.T) {
 	if got != want {
 		t.Errorf("get --at after the burst:\n%s\nkubectl get:\n%s", got, want)
 	}
-	// What was committed before the kill is kept: the objects' first
-	// revisions, and the file reads whole.
-	for _, i := range []int{0, objects / 2, objects - 1} {
+	// Every revision is recorded: those committed before the kill, and
+	// those the resumed watch brought.
+	for i := range objects {
 		out := e.mustRun("history", fmt.Sprintf("cm/burst-%d", i), "-n", e.ns)
-		if !strings.Contains(out, first[i]+" ") {
-			t.Errorf("history of burst-%d lost its first revision %s:\n%s", i, first[i], out)
+		var got []string
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+			got = append(got, strings.Fields(line)[0])
+		}
+		if want := append([]string{first[i]}, written[i]...); strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("history of burst-%d: revisions %v, want %v", i, got, want)
 		}
 	}
 	if out, _, code := e.run("history", "cm/burst-0", "-n", e.ns, "--diff"); code != 0 || !strings.Contains(out, "+  round: \""+fmt.Sprint(rounds)+"\"") {
