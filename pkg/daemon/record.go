@@ -54,7 +54,10 @@ type recording struct {
 	errOut    io.Writer
 	wg        sync.WaitGroup
 	closeOnce sync.Once
-	sayMu     sync.Mutex
+
+	mu        sync.Mutex // guards what follows, and writes to errOut
+	seeded    map[kube.Resource]uint64
+	announced bool
 }
 
 // openRecording opens the history a daemon records to, before its
@@ -85,6 +88,7 @@ func (d *daemonRun) openRecording(ctx context.Context) *recording {
 		return nil
 	}
 	d.historyPath = path
+	fmt.Fprintf(d.cfg.ErrOut, "Recording to %s (kept %s)\n", path, rc.Retention)
 	return &recording{store: s, errOut: d.cfg.ErrOut}
 }
 
@@ -99,7 +103,6 @@ func (r *recording) start(ctx context.Context, d *daemonRun, leases []*reflector
 		r.wg.Go(func() { rec.Record(ctx, l) })
 	}
 	r.wg.Go(func() { r.prune(ctx, rc.Retention, d.cfg.ErrOut) })
-	fmt.Fprintf(d.cfg.ErrOut, "Recording to %s (kept %s)\n", d.historyPath, rc.Retention)
 }
 
 // recordErrors says a write that failed once per cause, and when writing

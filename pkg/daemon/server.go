@@ -155,6 +155,7 @@ func (d *daemonRun) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	rec.announce(d.cfg.Resources)
 	defer h.Close()
 	ctrlCtx, stopRunning := context.WithCancel(ctx)
 	failed, wait := ctrls.run(ctrlCtx)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
@@ -47,12 +48,50 @@ func (r *recording) seed(ctx context.Context, res kube.Resource, scope kube.Scop
 		cols, err = r.store.Columns(ctx, name)
 	}
 	if err != nil {
-		r.say("warning: %s: not restored from the history (%v): listing\n", res, err)
+		r.mu.Lock()
+		fmt.Fprintf(r.errOut, "warning: %s: not restored from the history (%v): listing\n", res, err)
+		r.mu.Unlock()
 		return reflector.Recorded{}, false
 	}
 	rec := reflector.Recorded{Columns: cols, ResourceVersion: fmt.Sprint(rv), Objects: recordedObjects(revs, scope.Namespace)}
-	r.say("Restored %d %s from the history at resourceVersion %d: resuming the watch\n", len(rec.Objects), res, rv)
+	r.restored(res, rv)
 	return rec, true
+}
+
+// restored notes that res started from the history at rv: said with the
+// others at start-up (announce), or at once after it (a kind added on
+// demand).
+func (r *recording) restored(res kube.Resource, rv uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.announced {
+		fmt.Fprintf(r.errOut, "Restored %s from the history at resourceVersion %d: resuming its watch\n", res, rv)
+		return
+	}
+	if r.seeded == nil {
+		r.seeded = map[kube.Resource]uint64{}
+	}
+	r.seeded[res] = rv
+}
+
+// announce says, in one line and in the order given, which of resources
+// started from the history and where: once their reflectors have synced.
+func (r *recording) announce(resources []kube.Resource) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.announced = true
+	var parts []string
+	for _, res := range resources {
+		if rv, ok := r.seeded[res]; ok {
+			parts = append(parts, fmt.Sprintf("%s at resourceVersion %d", res, rv))
+		}
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(r.errOut, "Restored from the history: %s; resuming their watches\n", strings.Join(parts, ", "))
+	}
 }
 
 // restorable says whether the record of res (of every namespace, whole
@@ -76,11 +115,4 @@ func recordedObjects(revs []history.Revision, namespace string) []reflector.Reco
 		out[i] = reflector.RecordedObject{JSON: r.Object, Cells: r.Cells}
 	}
 	return out
-}
-
-// say writes one line to the daemon's ErrOut; reflectors start at once.
-func (r *recording) say(format string, args ...any) {
-	r.sayMu.Lock()
-	defer r.sayMu.Unlock()
-	fmt.Fprintf(r.errOut, format, args...)
 }

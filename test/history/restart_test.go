@@ -31,7 +31,7 @@ func TestRestartWarm(t *testing.T) {
 	added := e.createCM("added", nil, "k", "1")
 	p = e.serve("configmaps", "--record")
 	e.recorded("added", added.ResourceVersion)
-	p.WaitErrLine(`^Restored \d+ configmaps from the history at resourceVersion \d+: resuming the watch$`)
+	p.WaitErrLine(`^Restored from the history: configmaps at resourceVersion \d+, namespaces at resourceVersion \d+; resuming their watches$`)
 	e.checkOps(map[string][]string{"kept": {"ADDED"}, "changed": {"ADDED", "MODIFIED"}, "gone": {"ADDED", "DELETED"}, "added": {"ADDED"}})
 	if out := e.recorded("changed", changed.ResourceVersion+" "); !strings.Contains(out, "editor") {
 		t.Errorf("history of changed: the change made while the daemon was away is not at its own resourceVersion, by its manager:\n%s", out)
