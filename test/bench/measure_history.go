@@ -33,6 +33,7 @@ type historyResult struct {
 	recordCPU   []float64   // ms CPU per event, serve cm --record
 	at, live    []getSample // get cm -A --at RV; get cm -A through the daemon
 	perRevision float64     // bytes
+	warm, cold  []float64   // s to serving: serve cm --record on the history; serve cm
 }
 
 // historyEnv is the part's environment: a runtime and a state directory of
@@ -65,6 +66,11 @@ func measureHistory(ctx context.Context, e *env) (historyResult, error) {
 	}
 	if r.perRevision, err = he.sizePerRevision(ctx); err != nil {
 		return r, fmt.Errorf("bytes per revision: %w", err)
+	}
+	for round := range e.cfg.repeat {
+		if err := he.warmRound(ctx, &r, round); err != nil {
+			return r, fmt.Errorf("warm restart: %w", err)
+		}
 	}
 	return r, nil
 }
