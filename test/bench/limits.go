@@ -132,5 +132,5 @@ var whatLimitsUs = map[string]string{
 	"history.warm": "Both start a process and read discovery; the warm one then checks the file (quick_check reads it whole), scans each object's " +
 		"latest revision in one SQL query (SQLite in pure Go) and decodes and packs each object as a list's are, one after the other, where the " +
 		"fresh list's decoding overlaps the API server's encoding.",
-	"history.size":    "Each revision is a delta of the one before (s2, the revision before as its dictionary), a keyframe every 32; a row holds its key, times and manager.",
+	"history.size": "Each revision is a delta of the one before (s2, the revision before as its dictionary), a keyframe every 32; a row holds its key, times and manager.",
 }
