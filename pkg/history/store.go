@@ -98,6 +98,12 @@ type Store interface {
 	// to: the state there is StateAt's, and a watch from it brings what
 	// came after (ErrNotRecorded for a resource never recorded).
 	Latest(ctx context.Context, res string) (uint64, error)
+	// Changes returns the revisions of res after from up to to, in
+	// resourceVersion order (each object's JSON decoded): what turns the
+	// state at from into the state at to. It fails as StateAt does when
+	// from is before the record, and with a *GapError when a gap lies
+	// between them.
+	Changes(ctx context.Context, res string, from, to uint64) ([]Revision, error)
 	// Revisions returns every revision of one object, oldest first (none:
 	// ErrNotRecorded when res was never recorded, else an empty slice).
 	Revisions(ctx context.Context, res, namespace, name string) ([]Revision, error)
