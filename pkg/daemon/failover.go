@@ -171,3 +171,26 @@ func (c closedStream) Next() (listwatch.WatchEvent[*object.Object], error) {
 	return listwatch.WatchEvent[*object.Object]{}, c.err
 }
 func (closedStream) Close() {}
+
+// Restore decodes a recorded object as the client in use does
+// (reflector.Restorer): a watch --since starts from the history through a
+// daemon as without one.
+func (f *Failover) Restore(raw, cells []byte) (*object.Object, error) {
+	r, ok := f.current().(reflector.Restorer)
+	if !ok {
+		return nil, errors.New("this client cannot restore recorded objects")
+	}
+	return r.Restore(raw, cells)
+}
+
+// RestoreColumns gives both clients the recorded columns.
+func (f *Failover) RestoreColumns(defs []byte) error {
+	for _, c := range []reflector.Client{f.daemon, f.server} {
+		if r, ok := c.(reflector.Restorer); ok {
+			if err := r.RestoreColumns(defs); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

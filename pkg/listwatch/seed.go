@@ -3,10 +3,17 @@ package listwatch
 import "context"
 
 // Seed is a state of the resource known from elsewhere (the record an
-// earlier run of the process kept): every object at ResourceVersion.
+// earlier run of the process kept): every object at ResourceVersion, then
+// what changed after it up to Until, if anything.
 type Seed[T any] struct {
 	Items           []T
 	ResourceVersion string
+	// Changes follow the state in order: Apply and Delete events, each
+	// with its ResourceVersion.
+	Changes []Event[T]
+	// Until is where the changes bring the state (the record is complete
+	// to it; the watch resumes there); "" is ResourceVersion.
+	Until string
 }
 
 // Seeder returns the seed a Watcher starts from, and false when there is
@@ -16,7 +23,8 @@ type Seeder[T any] func(ctx context.Context) (Seed[T], bool)
 
 // WithSeed makes w start from what seed returns instead of a first list:
 // its objects are emitted as that list (Init, InitApply each, InitDone at
-// its ResourceVersion) and the watch resumes from its ResourceVersion, so a
+// its ResourceVersion), its changes as live events, then a Bookmark at
+// Until, and the watch resumes from Until (or ResourceVersion), so a
 // process restarted within the server's watch window reads only what
 // changed meanwhile. A server that no longer holds that resourceVersion
 // answers 410 Gone, and the watcher relists as after any 410 (OnRelist is
@@ -48,5 +56,17 @@ func (m *machine[T]) seeded(ctx context.Context) (bool, error) {
 		}
 	}
 	m.rv, m.state = s.ResourceVersion, StateWatchPending
-	return true, m.send(ctx, Event[T]{Type: InitDone, ResourceVersion: m.rv})
+	if err := m.send(ctx, Event[T]{Type: InitDone, ResourceVersion: m.rv}); err != nil {
+		return true, err
+	}
+	for _, ev := range s.Changes {
+		if err := m.send(ctx, ev); err != nil {
+			return true, err
+		}
+	}
+	if s.Until != "" && s.Until != m.rv {
+		m.rv = s.Until
+		return true, m.send(ctx, Event[T]{Type: Bookmark, ResourceVersion: m.rv})
+	}
+	return true, nil
 }

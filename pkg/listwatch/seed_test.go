@@ -35,6 +35,18 @@ func TestSeed(t *testing.T) {
 		wantCalls:  []string{watchCallFrom("10"), watchCallFrom("12")},
 		wantEvents: []string{"Init", "InitApply a", "InitApply b", "InitDone 10", "Apply a@11", "Delete b@12"},
 	}, {
+		name: "a seed with changes: the state, its changes as live events, a bookmark where they end; the watch resumes there",
+		seed: func() Seed[obj] {
+			s := seedAt("10", "a", "b")
+			s.Changes = []Event[obj]{{Type: Apply, Object: obj{"a", "12"}, ResourceVersion: "12"}, {Type: Delete, Object: obj{"b", "14"}, ResourceVersion: "14"}}
+			s.Until = "20"
+			return s
+		}(),
+		ok:         true,
+		script:     []reply{watchOK(eof, added("c", "21"))},
+		wantCalls:  []string{watchCallFrom("20"), watchCallFrom("21")},
+		wantEvents: []string{"Init", "InitApply a", "InitApply b", "InitDone 10", "Apply a@12", "Delete b@14", "Bookmark 20", "Apply c@21"},
+	}, {
 		name: "410 at the opening: a relist (the seeder is not asked again)",
 		seed: seedAt("10", "a"),
 		ok:   true,

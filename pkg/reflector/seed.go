@@ -11,16 +11,27 @@ import (
 
 // Recorded is a state of one resource in one scope that was recorded
 // elsewhere (a daemon's history): its objects at ResourceVersion, as a LIST
-// of the reflector's client would have brought them then.
+// of the reflector's client would have brought them then, and what changed
+// after it, in order, up to Until ("": ResourceVersion).
 type Recorded struct {
 	Objects []RecordedObject
 	// Columns are the resource's Table columns (JSON), nil when unknown.
 	Columns         []byte
 	ResourceVersion string
+	Changes         []RecordedChange
+	Until           string
 }
 
 // RecordedObject is one object's JSON and printer cells (nil when none).
 type RecordedObject struct{ JSON, Cells []byte }
+
+// RecordedChange is one change after a Recorded state: the object as it
+// became (its last state when Deleted), at ResourceVersion.
+type RecordedChange struct {
+	RecordedObject
+	Deleted         bool
+	ResourceVersion string
+}
 
 // Seeder returns what was recorded of res in scope, complete at its
 // ResourceVersion, and false when nothing usable was (the reflector then
@@ -60,10 +71,23 @@ func (r *Reflector) seedFrom(seed Seeder, scope kube.Scope, onError func(error))
 			}
 			items = append(items, obj)
 		}
+		changes := make([]listwatch.Event[*object.Object], 0, len(rec.Changes))
+		for _, c := range rec.Changes {
+			obj, err := restorer.Restore(c.JSON, c.Cells)
+			if err != nil {
+				onError(fmt.Errorf("restoring %s from its record: %w", r.client.Resource(), err))
+				return listwatch.Seed[*object.Object]{}, false
+			}
+			ev := listwatch.Event[*object.Object]{Type: listwatch.Apply, Object: obj, ResourceVersion: c.ResourceVersion}
+			if c.Deleted {
+				ev.Type = listwatch.Delete
+			}
+			changes = append(changes, ev)
+		}
 		if err := restorer.RestoreColumns(rec.Columns); err != nil {
 			onError(err)
 			return listwatch.Seed[*object.Object]{}, false
 		}
-		return listwatch.Seed[*object.Object]{Items: items, ResourceVersion: rec.ResourceVersion}, true
+		return listwatch.Seed[*object.Object]{Items: items, ResourceVersion: rec.ResourceVersion, Changes: changes, Until: rec.Until}, true
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -25,36 +23,9 @@ import (
 type atFlags struct {
 	At string
 	DB string
-	// at is --at parsed: a resourceVersion, or a time.
-	rv   uint64
+	// at is --at parsed; when is the time it names (AGE is printed at).
+	at   cli.Moment
 	when time.Time
-}
-
-var digits = regexp.MustCompile(`^[0-9]+$`)
-
-// parse reads --at: a resourceVersion (digits), a duration ago (1h30m)
-// or a time (RFC 3339).
-func (f *atFlags) parse(now time.Time) error {
-	switch {
-	case f.At == "":
-		return nil
-	case digits.MatchString(f.At):
-		rv, err := strconv.ParseUint(f.At, 10, 64)
-		if err == nil && rv > 0 {
-			f.rv = rv
-			return nil
-		}
-	default:
-		if d, err := time.ParseDuration(f.At); err == nil && d > 0 {
-			f.when = now.Add(-d)
-			return nil
-		}
-		if t, err := time.Parse(time.RFC3339, f.At); err == nil {
-			f.when = t
-			return nil
-		}
-	}
-	return fmt.Errorf("invalid --at %q: want a time (2026-12-04T07:00:00Z), a duration ago (90m) or a resourceVersion", f.At)
 }
 
 // validateAt refuses what --at cannot read from a history.
@@ -77,7 +48,9 @@ func (o *GetOptions) validateAt() error {
 	case o.contexts != nil:
 		return errors.New("--at reads one cluster's history: give one --context")
 	}
-	return o.atFlags.parse(time.Now())
+	var err error
+	o.atFlags.at, err = cli.ParseMoment("--at", o.atFlags.At, time.Now())
+	return err
 }
 
 // readAt is read for --at: each target's objects at the moment asked,
@@ -110,19 +83,7 @@ func (o *GetOptions) readAt(ctx context.Context) ([]snapshot, error) {
 
 // moment is the resourceVersion and the time --at names.
 func (o *GetOptions) moment(ctx context.Context, s history.Store) (uint64, time.Time, error) {
-	if o.atFlags.rv != 0 {
-		when, err := s.TimeOf(ctx, o.atFlags.rv)
-		if when.IsZero() {
-			when = time.Now()
-		}
-		return o.atFlags.rv, when, err
-	}
-	rv, err := s.ResourceVersionAt(ctx, o.atFlags.when)
-	var before *history.BeforeError
-	if errors.As(err, &before) {
-		return 0, time.Time{}, fmt.Errorf("--at %s: %w", o.atFlags.when.UTC().Format(time.RFC3339), err)
-	}
-	return rv, o.atFlags.when, err
+	return o.atFlags.at.In(ctx, s, "--at")
 }
 
 // targetAt is tg's snapshot at rv.
