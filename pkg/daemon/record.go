@@ -56,7 +56,7 @@ type recording struct {
 	closeOnce sync.Once
 
 	mu        sync.Mutex // guards what follows, and writes to errOut
-	seeded    map[kube.Resource]uint64
+	seeded    map[kube.Resource]string
 	announced bool
 }
 

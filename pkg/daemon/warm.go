@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
@@ -32,20 +33,9 @@ func (r *recording) seed(ctx context.Context, res kube.Resource, scope kube.Scop
 	if !restorable(res, scope) {
 		return reflector.Recorded{}, false
 	}
-	name := history.ResourceName(res)
-	rv, err := r.store.Latest(ctx, name)
+	rec, err := Recorded(ctx, r.store, res, scope, 0)
 	if errors.Is(err, history.ErrNotRecorded) {
 		return reflector.Recorded{}, false
-	}
-	var (
-		revs []history.Revision
-		cols []byte
-	)
-	if err == nil {
-		revs, err = r.store.StateAt(ctx, name, rv)
-	}
-	if err == nil {
-		cols, err = r.store.Columns(ctx, name)
 	}
 	if err != nil {
 		r.mu.Lock()
@@ -53,23 +43,65 @@ func (r *recording) seed(ctx context.Context, res kube.Resource, scope kube.Scop
 		r.mu.Unlock()
 		return reflector.Recorded{}, false
 	}
-	rec := reflector.Recorded{Columns: cols, ResourceVersion: fmt.Sprint(rv), Objects: recordedObjects(revs, scope.Namespace)}
-	r.restored(res, rv)
+	r.restored(res, rec.ResourceVersion)
 	return rec, true
+}
+
+// Recorded is what the history s holds of res in scope (its namespace
+// and names; not its selectors) for a reflector to start from: the state
+// at from, then every change after it up to where the record ends (Until,
+// which is also the state's resourceVersion when from is 0 or later). It
+// fails with ErrNotRecorded for a resource never recorded, and as
+// StateAt and Changes do (before the record, a gap).
+func Recorded(ctx context.Context, s history.Store, res kube.Resource, scope kube.Scope, from uint64) (reflector.Recorded, error) {
+	name := history.ResourceName(res)
+	until, err := s.Latest(ctx, name)
+	if err != nil {
+		return reflector.Recorded{}, err
+	}
+	if from == 0 || from > until {
+		from = until
+	}
+	revs, err := s.StateAt(ctx, name, from)
+	if err != nil {
+		return reflector.Recorded{}, fmt.Errorf("%s at resourceVersion %d: %w", res, from, err)
+	}
+	var changes []history.Revision
+	if from < until {
+		if changes, err = s.Changes(ctx, name, from, until); err != nil {
+			return reflector.Recorded{}, fmt.Errorf("%s since resourceVersion %d: %w", res, from, err)
+		}
+	}
+	cols, err := s.Columns(ctx, name)
+	if err != nil {
+		return reflector.Recorded{}, err
+	}
+	keep := func(r history.Revision) bool {
+		return (scope.Namespace == "" || r.Namespace == scope.Namespace) && (len(scope.Names) == 0 || slices.Contains(scope.Names, r.Name))
+	}
+	rec := reflector.Recorded{Columns: cols, ResourceVersion: strconv.FormatUint(from, 10), Until: strconv.FormatUint(until, 10),
+		Objects: recordedObjects(slices.DeleteFunc(revs, func(r history.Revision) bool { return !keep(r) }))}
+	for _, c := range changes {
+		if keep(c) {
+			rec.Changes = append(rec.Changes, reflector.RecordedChange{RecordedObject: reflector.RecordedObject{JSON: c.Object, Cells: c.Cells},
+				Deleted: c.Op == history.Deleted, ResourceVersion: strconv.FormatUint(c.RV, 10)})
+		}
+	}
+	return rec, nil
 }
 
 // restored notes that res started from the history at rv: said with the
 // others at start-up (announce), or at once after it (a kind added on
 // demand).
-func (r *recording) restored(res kube.Resource, rv uint64) {
+func (r *recording) restored(res kube.Resource, rv string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.announced {
-		fmt.Fprintf(r.errOut, "Restored %s from the history at resourceVersion %d: resuming its watch\n", res, rv)
+		fmt.Fprintf(r.errOut, "Restored %s from the history at resourceVersion %s: resuming its watch\n", res, rv)
 		return
 	}
 	if r.seeded == nil {
-		r.seeded = map[kube.Resource]uint64{}
+		r.seeded = map[kube.Resource]string{}
 	}
 	r.seeded[res] = rv
 }
@@ -86,7 +118,7 @@ func (r *recording) announce(resources []kube.Resource) {
 	var parts []string
 	for _, res := range resources {
 		if rv, ok := r.seeded[res]; ok {
-			parts = append(parts, fmt.Sprintf("%s at resourceVersion %d", res, rv))
+			parts = append(parts, fmt.Sprintf("%s at resourceVersion %s", res, rv))
 		}
 	}
 	if len(parts) > 0 {
@@ -101,12 +133,9 @@ func restorable(res kube.Resource, scope kube.Scope) bool {
 	return !secrets && scope.LabelSelector == "" && scope.FieldSelector == "" && len(scope.Names) == 0
 }
 
-// recordedObjects are the revisions of namespace (all when "") in the API
-// server's order, as a LIST of it brings them.
-func recordedObjects(revs []history.Revision, namespace string) []reflector.RecordedObject {
-	if namespace != "" {
-		revs = slices.DeleteFunc(revs, func(r history.Revision) bool { return r.Namespace != namespace })
-	}
+// recordedObjects are revs in the API server's order, as a LIST brings
+// them.
+func recordedObjects(revs []history.Revision) []reflector.RecordedObject {
 	slices.SortFunc(revs, func(a, b history.Revision) int {
 		return store.CompareKeys(store.Key{Namespace: a.Namespace, Name: a.Name}, store.Key{Namespace: b.Namespace, Name: b.Name})
 	})

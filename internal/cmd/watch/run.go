@@ -33,7 +33,11 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	}
 	report := cli.NewReporter(o.ErrOut, o.progress)
 	opts := o.StreamOptions()
-	leases, release, err := o.Acquire(reflector.SetOptions{Watch: &opts, Hooks: report.Hooks(true)}, o.read())
+	seed, err := o.replay(ctx)
+	if err != nil {
+		return err
+	}
+	leases, release, err := o.Acquire(reflector.SetOptions{Watch: &opts, Hooks: report.Hooks(true), Seed: seed}, o.read())
 	if err != nil {
 		return err
 	}

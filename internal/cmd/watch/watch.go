@@ -33,7 +33,10 @@ const watchExample = `  # Stream config maps, secrets and deployments of every n
   kubectl reflect watch pod/web-0 --events deleted --max-events 1
 
   # One line per event for a script: "configmap/settings applied", "... deleted"
-  kubectl reflect watch cm -o name --output-watch-events`
+  kubectl reflect watch cm -o name --output-watch-events
+
+  # What happened to config maps in the last hour (serve --record's history), then live
+  kubectl reflect watch cm --since 1h`
 
 // WatchOptions are the flags and resolved inputs of `kubectl reflect watch`.
 type WatchOptions struct {
@@ -46,6 +49,7 @@ type WatchOptions struct {
 	MaxEvents  int
 	Timeout    time.Duration
 	Diff       bool
+	sinceFlags
 
 	events    map[output.EventType]bool
 	color     bool
@@ -91,6 +95,7 @@ relists and prints only what changed meanwhile, deletions included.`,
 	_ = c.RegisterFlagCompletionFunc("events", completion.Events)
 	f.IntVar(&o.MaxEvents, "max-events", 0, "Exit after printing this many events (0: no limit)")
 	f.DurationVar(&o.Timeout, "timeout", 0, "Exit after this long (0: never), e.g. 30s")
+	o.sinceFlags.addFlags(f)
 	f.BoolVar(&o.Diff, "diff", false, "Print changes to objects already seen as unified diffs of their YAML (resourceVersion, managedFields and generation left out)")
 	return c
 }
@@ -133,6 +138,9 @@ func (o *WatchOptions) Validate() error {
 		return fmt.Errorf("--timeout must not be negative, got %s", o.Timeout)
 	}
 	if err := o.validatePrintFlags(); err != nil {
+		return err
+	}
+	if err := o.validateSince(); err != nil {
 		return err
 	}
 	if o.contexts != nil {

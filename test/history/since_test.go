@@ -1,0 +1,73 @@
+package history
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/kubectl-reflect/kubectl-reflect/test/testkit"
+)
+
+// TestWatchSince: watch --since replays the history from a resourceVersion
+// (the state then, every change since, in order, the deletion included)
+// and goes on live: a change made after it is the next event, none lost
+// or repeated at the seam; with --watch-only the state is left out.
+func TestWatchSince(t *testing.T) {
+	e := newEnv(t)
+	e.serve("configmaps", "--record")
+	a := e.createCM("a", nil, "k", "1")
+	a2 := e.updateCM("a", "editor", "k", "2")
+	b := e.createCM("b", nil, "k", "1")
+	e.deleteCM("a")
+	e.recorded("a", "DELETED")
+	deleted := strings.Fields(strings.Split(strings.TrimSpace(e.recorded("a", "DELETED")), "\n")[3])[0]
+
+	state := []string{"APPLIED a@" + a.ResourceVersion}
+	changes := []string{"APPLIED a@" + a2.ResourceVersion, "APPLIED b@" + b.ResourceVersion, "DELETED a@" + deleted}
+	for i, flags := range [][]string{nil, {"--watch-only"}} {
+		want := changes
+		if len(flags) == 0 {
+			want = append(state, changes...)
+		}
+		args := append([]string{"watch", "cm", "-n", e.ns, "--since", a.ResourceVersion, "-o", "json", "--output-watch-events"}, flags...)
+		p := testkit.StartProc(t, e.cmd(binary, args...))
+		var got []string
+		for range want {
+			got = append(got, event(t, p.Next()))
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("watch %v replayed:\n got %v\nwant %v", flags, got, want)
+		}
+		c := e.createCM(fmt.Sprint("live", i), nil, "k", "1")
+		live := "APPLIED " + c.Name + "@" + c.ResourceVersion
+		if got := event(t, p.Next()); got != live {
+			t.Errorf("watch %v: after the replay, %s; want the live change %s", flags, got, live)
+		}
+		stopServe(t, p)
+		e.recorded(c.Name, c.ResourceVersion)
+		changes = append(changes, live) // the next replay has it
+	}
+
+	// A moment before the history: one line.
+	_, errOut, code := e.run("watch", "cm", "-n", e.ns, "--since", "1", "--max-events", "1")
+	if code != 1 || !strings.HasPrefix(errOut, "error: configmaps at resourceVersion 1: the history starts at ") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("watch --since 1: exit %d, %q", code, errOut)
+	}
+}
+
+// event is one line of watch -o json --output-watch-events as
+// "TYPE name@resourceVersion".
+func event(t *testing.T, line string) string {
+	t.Helper()
+	var ev struct {
+		Type   string `json:"type"`
+		Object struct {
+			Metadata struct{ Name, ResourceVersion string } `json:"metadata"`
+		} `json:"object"`
+	}
+	if err := json.Unmarshal([]byte(line), &ev); err != nil {
+		t.Fatalf("not a watch event: %q: %v", line, err)
+	}
+	return ev.Type + " " + ev.Object.Metadata.Name + "@" + ev.Object.Metadata.ResourceVersion
+}
