@@ -55,7 +55,9 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	}
 	for i, l := range leases { // every kind added: End may be called from now on
 		wg.Go(func() { o.awaitFailure(ctx, i, l, report, stream, failed) })
-		if src, names := o.Sources[i], o.NamesOf(o.Sources[i]); len(names) > 0 { // leases follow o.Sources
+		// A replay (--since) shows what became of the names; whether
+		// they exist now is no news.
+		if src, names := o.Sources[i], o.NamesOf(o.Sources[i]); len(names) > 0 && o.Since == "" { // leases follow o.Sources
 			wg.Go(func() { noteMissing(ctx, l, names, src.Namespace, report) })
 		}
 	}
