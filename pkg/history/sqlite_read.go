@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -87,14 +88,18 @@ func scanRevision(sc rowScanner) (Revision, uint64, error) {
 		r    Revision
 		ms   int64
 		base uint64
-		blob []byte
+		blob sql.RawBytes // decoded from where the driver holds it: one copy less per row
+		dst  any          = &blob
 	)
-	if err := sc.Scan(&r.Namespace, &r.Name, &r.RV, &ms, &r.Op, &r.Manager, &base, &blob, &r.Cells); err != nil {
+	if _, ok := sc.(*sql.Row); ok { // a Row's Scan refuses RawBytes
+		dst = (*[]byte)(&blob)
+	}
+	if err := sc.Scan(&r.Namespace, &r.Name, &r.RV, &ms, &r.Op, &r.Manager, &base, dst, &r.Cells); err != nil {
 		return r, 0, err
 	}
 	r.Time = fromMillis(ms)
 	if base != 0 {
-		r.Object = blob
+		r.Object = bytes.Clone(blob)
 		return r, base, nil
 	}
 	doc, err := decode(blob, nil)
