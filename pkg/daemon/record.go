@@ -54,6 +54,11 @@ type recording struct {
 	errOut    io.Writer
 	wg        sync.WaitGroup
 	closeOnce sync.Once
+	// subscribed closes once every recorder has subscribed to its store
+	// (start): a reflector seeded before would deliver changes after its
+	// state that a late recorder would see folded into a later state, and
+	// record as a gap.
+	subscribed chan struct{}
 
 	mu        sync.Mutex // guards what follows, and writes to errOut
 	seeded    map[kube.Resource]string
@@ -89,7 +94,7 @@ func (d *daemonRun) openRecording(ctx context.Context) *recording {
 	}
 	d.historyPath = path
 	fmt.Fprintf(d.cfg.ErrOut, "Recording to %s (kept %s)\n", path, rc.Retention)
-	return &recording{store: s, errOut: d.cfg.ErrOut}
+	return &recording{store: s, errOut: d.cfg.ErrOut, subscribed: make(chan struct{})}
 }
 
 // start records each lease's changes until ctx ends.
@@ -100,8 +105,10 @@ func (r *recording) start(ctx context.Context, d *daemonRun, leases []*reflector
 	rc := d.cfg.Record
 	rec := history.NewRecorder(r.store, history.RecorderOptions{SecretData: rc.SecretData, OnError: d.recordErrors()})
 	for _, l := range leases {
-		r.wg.Go(func() { rec.Record(ctx, l) })
+		run := rec.Start(ctx, l)
+		r.wg.Go(func() { run() })
 	}
+	close(r.subscribed) // the reflectors may start from the history now (seed)
 	r.wg.Go(func() { r.prune(ctx, rc.Retention, d.cfg.ErrOut) })
 }
 

@@ -33,6 +33,11 @@ func (r *recording) seed(ctx context.Context, res kube.Resource, scope kube.Scop
 	if !restorable(res, scope) {
 		return reflector.Recorded{}, false
 	}
+	select {
+	case <-r.subscribed:
+	case <-ctx.Done():
+		return reflector.Recorded{}, false
+	}
 	rec, err := Recorded(ctx, r.store, res, scope, 0)
 	if errors.Is(err, history.ErrNotRecorded) {
 		return reflector.Recorded{}, false

@@ -80,9 +80,24 @@ func ResourceName(res kube.Resource) string {
 // it answers with its whole state: the recorder then records the
 // differences and marks the changes it missed as a gap.
 func (r *Recorder) Record(ctx context.Context, src Source) error {
+	return r.Start(ctx, src)()
+}
+
+// Start subscribes to src now and returns what records its changes (see
+// Record), to run on a goroutine: a caller that must be subscribed before
+// the store first syncs (a daemon whose reflectors start from the record)
+// subscribes first, then lets them start.
+func (r *Recorder) Start(ctx context.Context, src Source) (run func() error) {
 	rs := &recording{r: r, src: src, res: ResourceName(src.Resource()), secrets: isSecrets(src.Resource()) && !r.opts.SecretData}
 	sub := src.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered})
-	defer sub.Close()
+	return func() error {
+		defer sub.Close()
+		return rs.run(ctx, sub)
+	}
+}
+
+// run records what sub brings until ctx ends.
+func (rs *recording) run(ctx context.Context, sub *store.Subscription[*object.Object]) error {
 	for {
 		c, err := sub.Next(ctx)
 		if err != nil {
