@@ -129,8 +129,8 @@ var whatLimitsUs = map[string]string{
 		"write in BenchmarkWriteBatch's profile.",
 	"history.at":      "The process start, then one SQL query (each object's latest revision at the resourceVersion), each object decoded and printed.",
 	"history.at.live": "The live get reads a Table from the daemon's memory; --at decodes every object from the file and computes its cells.",
-	"history.warm": "Both start a process and read discovery; the warm one then checks the file (quick_check reads it whole), scans each object's " +
-		"latest revision in one SQL query (SQLite in pure Go) and decodes and packs each object as a list's are, one after the other, where the " +
-		"fresh list's decoding overlaps the API server's encoding.",
+	"history.warm": "Both start a process and read discovery; the warm one then, one step after the other, checks the file (quick_check reads it whole: 0.32 s fo" +
+		"r 100,000 ConfigMaps in-process), reads each object's latest revision in one SQL query (SQLite in pure Go: 1.3 s) and decodes and packs each" +
+		" object as a list's are (0.62 s), where the fresh list's decoding overlaps the API server's encoding.",
 	"history.size": "Each revision is a delta of the one before (s2, the revision before as its dictionary), a keyframe every 32; a row holds its key, times and manager.",
 }
