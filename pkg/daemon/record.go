@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/client-go/rest"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
@@ -28,6 +29,9 @@ type RecordConfig struct {
 	Retention time.Duration
 	// SecretData records Secrets' data in full, not hashed.
 	SecretData bool
+	// MaxSize, when more than 0, is how many bytes the history may take:
+	// its oldest part is pruned beyond it (history.SQLite.Shrink).
+	MaxSize int64
 }
 
 // pruneEvery is how often a recording daemon drops what its retention
@@ -109,7 +113,7 @@ func (r *recording) start(ctx context.Context, d *daemonRun, leases []*reflector
 		r.wg.Go(func() { run() })
 	}
 	close(r.subscribed) // the reflectors may start from the history now (seed)
-	r.wg.Go(func() { r.prune(ctx, rc.Retention, d.cfg.ErrOut) })
+	r.wg.Go(func() { r.prune(ctx, *rc) })
 }
 
 // recordErrors says a write that failed once per cause, and when writing
@@ -134,12 +138,24 @@ func (d *daemonRun) recordErrors() func(string, error) {
 }
 
 // prune drops what retention no longer keeps, now and every pruneEvery.
-func (r *recording) prune(ctx context.Context, retention time.Duration, errOut io.Writer) {
+func (r *recording) prune(ctx context.Context, rc RecordConfig) {
 	t := time.NewTicker(pruneEvery)
 	defer t.Stop()
+	over := false // said that the state kept is over MaxSize
 	for {
-		if err := r.store.Prune(ctx, time.Now().Add(-retention)); err != nil && ctx.Err() == nil {
-			fmt.Fprintf(errOut, "warning: history: %v\n", err)
+		err := r.store.Prune(ctx, time.Now().Add(-rc.Retention))
+		if err == nil && rc.MaxSize > 0 {
+			var used int64
+			used, err = r.store.Shrink(ctx, rc.MaxSize)
+			if err == nil && used > rc.MaxSize != over {
+				over = !over
+				if over {
+					r.say("warning: history: what it keeps of the latest state takes %s, more than --record-max-size %s\n", quantity(used), quantity(rc.MaxSize))
+				}
+			}
+		}
+		if err != nil && ctx.Err() == nil {
+			r.say("warning: history: %v\n", err)
 		}
 		select {
 		case <-ctx.Done():
@@ -148,6 +164,16 @@ func (r *recording) prune(ctx context.Context, retention time.Duration, errOut i
 		}
 	}
 }
+
+// say writes one line to the daemon's ErrOut.
+func (r *recording) say(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fmt.Fprintf(r.errOut, format, args...)
+}
+
+// quantity is a size in bytes as --record-max-size takes it (512Mi).
+func quantity(n int64) string { return resource.NewQuantity(n, resource.BinarySI).String() }
 
 // stop waits for the recorders to write what they hold and closes the
 // history.

@@ -43,9 +43,7 @@ func (r *recording) seed(ctx context.Context, res kube.Resource, scope kube.Scop
 		return reflector.Recorded{}, false
 	}
 	if err != nil {
-		r.mu.Lock()
-		fmt.Fprintf(r.errOut, "warning: %s: not restored from the history (%v): listing\n", res, err)
-		r.mu.Unlock()
+		r.say("warning: %s: not restored from the history (%v): listing\n", res, err)
 		return reflector.Recorded{}, false
 	}
 	r.restored(res, rec.ResourceVersion)

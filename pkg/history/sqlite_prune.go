@@ -132,3 +132,51 @@ func rekey(ctx context.Context, tx *sql.Tx, id int64, f floor) error {
 		rv, id, f.namespace, f.name, base, rv)
 	return err
 }
+
+// Shrink prunes the oldest part of the history (as Prune does: each
+// object's state at the cut is kept) until the pages in use take at most
+// limit bytes, and returns the bytes they take then. It stops short, with
+// more, when pruning frees nothing more: what is kept (the state at the
+// newest cut) takes more than limit. The file keeps its largest size (SQLite
+// reuses the pages freed), so it stays within limit plus what is kept.
+func (s *SQLite) Shrink(ctx context.Context, limit int64) (int64, error) {
+	used, err := s.usedBytes(ctx)
+	for i := 0; err == nil && used > limit && i < 16; i++ {
+		var marks int64
+		if err = s.db.QueryRowContext(ctx, `SELECT count(*) FROM marks`).Scan(&marks); err != nil || marks < 2 {
+			break
+		}
+		// Cut where the marks say that much of the record (and a tenth
+		// more) lies before: marks are as many as the writes, which are
+		// roughly even in bytes.
+		drop := min(marks-1, max(1, int64(float64(marks)*(1.1-float64(limit)/float64(used)))))
+		var ms int64
+		if err = s.db.QueryRowContext(ctx, `SELECT time FROM marks ORDER BY rv LIMIT 1 OFFSET ?`, drop).Scan(&ms); err != nil {
+			break
+		}
+		if err = s.Prune(ctx, fromMillis(ms)); err != nil {
+			break
+		}
+		var now int64
+		if now, err = s.usedBytes(ctx); err == nil && now >= used {
+			return now, nil // nothing more to free
+		}
+		used = now
+	}
+	if err != nil {
+		return used, fmt.Errorf("shrinking the history %s: %w", s.path, err)
+	}
+	return used, nil
+}
+
+// usedBytes is what the database's pages in use take (its free pages
+// aside).
+func (s *SQLite) usedBytes(ctx context.Context) (int64, error) {
+	var pages, free, size int64
+	for q, v := range map[string]*int64{`PRAGMA page_count`: &pages, `PRAGMA freelist_count`: &free, `PRAGMA page_size`: &size} {
+		if err := s.db.QueryRowContext(ctx, q).Scan(v); err != nil {
+			return 0, err
+		}
+	}
+	return (pages - free) * size, nil
+}

@@ -3,10 +3,12 @@ package history
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
@@ -159,5 +161,44 @@ func TestKillInABurst(t *testing.T) {
 	}
 	if out, _, code := e.run("history", "cm/burst-0", "-n", e.ns, "--diff"); code != 0 || !strings.Contains(out, "+  round: \""+fmt.Sprint(rounds)+"\"") {
 		t.Errorf("history --diff of burst-0: exit %d\n%s", code, out)
+	}
+}
+
+// TestMaxSize: a daemon started with --record-max-size on a history
+// larger than that prunes its oldest part at once, keeping the latest
+// state: an object's early revisions go, its last one stays.
+func TestMaxSize(t *testing.T) {
+	e := newEnv(t)
+	p := e.serve("configmaps", "--record")
+	e.createCM("big", nil, "payload", "")
+	var last string
+	letters := make([]byte, 8<<10) // random letters: each revision a keyframe of about 8 KiB
+	for range 60 {
+		for i := range letters {
+			letters[i] = byte('a' + rand.IntN(26))
+		}
+		last = e.updateCM("big", "writer", "payload", string(letters)).ResourceVersion
+	}
+	e.recorded("big", last)
+	first := strings.Fields(strings.Split(e.recorded("big", last), "\n")[1])[0]
+	stopServe(t, p)
+
+	e.serve("configmaps", "--record", "--record-max-size", "200Ki")
+	deadline := time.Now().Add(patience)
+	for {
+		out := e.mustRun("history", "cm/big", "-n", e.ns)
+		if !strings.Contains(out, first+" ") {
+			if !strings.Contains(out, last+" ") {
+				t.Errorf("the last revision %s went with the oldest:\n%s", last, out)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the first revision %s is still there:\n%s", first, out)
+		}
+		time.Sleep(100 * time.Millisecond) // polling a file another process prunes: no event to await
+	}
+	if got := e.mustRun("get", "cm", "big", "-n", e.ns, "--at", last, "-o", "jsonpath={.metadata.resourceVersion}"); got != last {
+		t.Errorf("get --at %s after pruning: %q", last, got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 )
@@ -19,6 +20,8 @@ type recordFlags struct {
 	DB         string
 	Retention  time.Duration
 	SecretData bool
+	MaxSize    string
+	maxSize    int64                  // MaxSize parsed
 	changed    func(name string) bool // a flag was given
 }
 
@@ -26,6 +29,7 @@ func (r *recordFlags) addFlags(f *pflag.FlagSet) {
 	f.BoolVar(&r.Record, "record", false, "Record every change of the kinds given to a history on disk, for get --at and history")
 	f.StringVar(&r.DB, "history-db", "", "The history's file (default: one per cluster and user under $XDG_STATE_HOME/kubectl-reflect/history)")
 	f.DurationVar(&r.Retention, "record-retention", defaultRetention, "How long --record keeps revisions, e.g. 24h (more than 0)")
+	f.StringVar(&r.MaxSize, "record-max-size", "", "How much disk the history may take, e.g. 2Gi: its oldest part is pruned beyond it (default: no limit)")
 	f.BoolVar(&r.SecretData, "record-secret-data", false, "Record Secrets' data as it is (by default each value is kept as its SHA-256 only)")
 	r.changed = func(name string) bool { return f.Changed(name) }
 }
@@ -37,7 +41,7 @@ func (r *recordFlags) addFlags(f *pflag.FlagSet) {
 // --history-db for several daemons.
 func (r *recordFlags) validate(kinds int, contexts bool, namespace string) error {
 	if !r.Record {
-		for _, name := range []string{"history-db", "record-retention", "record-secret-data"} {
+		for _, name := range []string{"history-db", "record-retention", "record-secret-data", "record-max-size"} {
 			if r.changed != nil && r.changed(name) {
 				return fmt.Errorf("--%s tunes --record: give --record too", name)
 			}
@@ -49,6 +53,8 @@ func (r *recordFlags) validate(kinds int, contexts bool, namespace string) error
 		return fmt.Errorf("invalid --record-retention %s: want more than 0 (to keep nothing, leave --record out)", r.Retention)
 	case kinds == 0:
 		return errors.New("--record records the kinds given: serve KIND[,KIND...] --record")
+	case !r.parseMaxSize():
+		return fmt.Errorf("invalid --record-max-size %q: want a size in bytes, e.g. 512Mi or 2G (more than 0)", r.MaxSize)
 	case namespace != "":
 		return fmt.Errorf("--record records every namespace: leave out -n %s (or give -A)", namespace)
 	case contexts && r.DB != "":
@@ -62,5 +68,19 @@ func (r *recordFlags) config() *daemon.RecordConfig {
 	if !r.Record {
 		return nil
 	}
-	return &daemon.RecordConfig{DB: r.DB, Retention: r.Retention, SecretData: r.SecretData}
+	return &daemon.RecordConfig{DB: r.DB, Retention: r.Retention, SecretData: r.SecretData, MaxSize: r.maxSize}
+}
+
+// parseMaxSize reads --record-max-size into maxSize ("" is no limit) and
+// says whether it is one.
+func (r *recordFlags) parseMaxSize() bool {
+	if r.MaxSize == "" {
+		return true
+	}
+	q, err := resource.ParseQuantity(r.MaxSize)
+	if err != nil || q.Sign() <= 0 {
+		return false
+	}
+	r.maxSize = q.Value()
+	return true
 }
