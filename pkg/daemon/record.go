@@ -137,7 +137,8 @@ func (d *daemonRun) recordErrors() func(string, error) {
 	}
 }
 
-// prune drops what retention no longer keeps, now and every pruneEvery.
+// prune drops what retention no longer keeps, and the oldest part beyond
+// MaxSize, now and every pruneEvery.
 func (r *recording) prune(ctx context.Context, rc RecordConfig) {
 	t := time.NewTicker(pruneEvery)
 	defer t.Stop()
