@@ -63,6 +63,14 @@ type recording struct {
 	// state that a late recorder would see folded into a later state, and
 	// record as a gap.
 	subscribed chan struct{}
+	// checked closes when the file's check (quick_check, which reads it
+	// whole) is done, checkErr its outcome: it runs beside the reflectors'
+	// first reads of the history, and neither a seed nor a recorder uses a
+	// file that fails it (failed).
+	checked  chan struct{}
+	checkErr error
+	failed   bool
+	path     string
 
 	mu        sync.Mutex // guards what follows, and writes to errOut
 	seeded    map[kube.Resource]string
@@ -87,18 +95,16 @@ func (d *daemonRun) openRecording(ctx context.Context) *recording {
 		}
 	}
 	s, err := history.OpenSQLite(ctx, path, history.OpenOptions{})
-	if err == nil {
-		if err = s.Check(ctx); err != nil {
-			s.Close()
-		}
-	}
 	if err != nil {
 		fmt.Fprintf(d.cfg.ErrOut, "warning: not recording: %v\n", err)
 		return nil
 	}
-	d.historyPath = path
-	fmt.Fprintf(d.cfg.ErrOut, "Recording to %s (kept %s)\n", path, rc.Retention)
-	return &recording{store: s, errOut: d.cfg.ErrOut, subscribed: make(chan struct{})}
+	r := &recording{store: s, errOut: d.cfg.ErrOut, subscribed: make(chan struct{}), checked: make(chan struct{}), path: path}
+	go func() {
+		r.checkErr = s.Check(ctx)
+		close(r.checked)
+	}()
+	return r
 }
 
 // start records each lease's changes until ctx ends.
@@ -106,7 +112,17 @@ func (r *recording) start(ctx context.Context, d *daemonRun, leases []*reflector
 	if r == nil {
 		return
 	}
+	<-r.checked
+	if r.checkErr != nil {
+		fmt.Fprintf(d.cfg.ErrOut, "warning: not recording: %v\n", r.checkErr)
+		r.failed = true
+		close(r.subscribed)
+		r.close()
+		return
+	}
 	rc := d.cfg.Record
+	d.historyPath = r.path
+	fmt.Fprintf(d.cfg.ErrOut, "Recording to %s (kept %s)\n", r.path, rc.Retention)
 	rec := history.NewRecorder(r.store, history.RecorderOptions{SecretData: rc.SecretData, OnError: d.recordErrors()})
 	for _, l := range leases {
 		run := rec.Start(ctx, l)
@@ -228,7 +244,7 @@ func (r *recording) stateAt(ctx context.Context, res kube.Resource, namespace, r
 
 // history is serve.Options.History of a recording daemon, nil otherwise.
 func (r *recording) history() func(context.Context, kube.Resource, string, string) ([]*object.Object, error) {
-	if r == nil {
+	if r == nil || r.failed {
 		return nil
 	}
 	return r.stateAt

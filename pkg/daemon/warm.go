@@ -33,13 +33,13 @@ func (r *recording) seed(ctx context.Context, res kube.Resource, scope kube.Scop
 	if !restorable(res, scope) {
 		return reflector.Recorded{}, false
 	}
+	rec, err := Recorded(ctx, r.store, res, scope, 0) // beside the file's check
 	select {
 	case <-r.subscribed:
 	case <-ctx.Done():
 		return reflector.Recorded{}, false
 	}
-	rec, err := Recorded(ctx, r.store, res, scope, 0)
-	if errors.Is(err, history.ErrNotRecorded) {
+	if r.failed || errors.Is(err, history.ErrNotRecorded) {
 		return reflector.Recorded{}, false
 	}
 	if err != nil {
