@@ -123,7 +123,7 @@ func (r *recording) start(ctx context.Context, d *daemonRun, leases []*reflector
 	rc := d.cfg.Record
 	d.historyPath = r.path
 	fmt.Fprintf(d.cfg.ErrOut, "Recording to %s (kept %s)\n", r.path, rc.Retention)
-	rec := history.NewRecorder(r.store, history.RecorderOptions{SecretData: rc.SecretData, OnError: d.recordErrors()})
+	rec := history.NewRecorder(r.store, history.RecorderOptions{SecretData: rc.SecretData, OnError: r.recordErrors()})
 	for _, l := range leases {
 		run := rec.Start(ctx, l)
 		r.wg.Go(func() { run() })
@@ -134,21 +134,18 @@ func (r *recording) start(ctx context.Context, d *daemonRun, leases []*reflector
 
 // recordErrors says a write that failed once per cause, and when writing
 // works again.
-func (d *daemonRun) recordErrors() func(string, error) {
-	var (
-		mu   sync.Mutex
-		last = map[string]string{}
-	)
+func (r *recording) recordErrors() func(string, error) {
+	last := map[string]string{} // guarded by r.mu, which say takes
 	return func(res string, err error) {
-		mu.Lock()
-		defer mu.Unlock()
+		r.mu.Lock()
+		defer r.mu.Unlock()
 		switch {
 		case err == nil:
 			delete(last, res)
-			fmt.Fprintf(d.cfg.ErrOut, "history: writing %s again\n", res)
+			fmt.Fprintf(r.errOut, "history: writing %s again\n", res)
 		case last[res] != err.Error():
 			last[res] = err.Error()
-			fmt.Fprintf(d.cfg.ErrOut, "warning: history: %v (retrying)\n", err)
+			fmt.Fprintf(r.errOut, "warning: history: %v (retrying)\n", err)
 		}
 	}
 }

@@ -132,8 +132,7 @@ func (r *recording) announce(resources []kube.Resource) {
 // restorable says whether the record of res (of every namespace, whole
 // objects) is the state of res in scope.
 func restorable(res kube.Resource, scope kube.Scope) bool {
-	secrets := res.GVR.Group == "" && res.GVR.Resource == "secrets"
-	return !secrets && scope.LabelSelector == "" && scope.FieldSelector == "" && len(scope.Names) == 0
+	return !history.IsSecrets(res) && scope.LabelSelector == "" && scope.FieldSelector == "" && len(scope.Names) == 0
 }
 
 // recordedObjects are revs in the API server's order, as a LIST brings

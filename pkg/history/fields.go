@@ -25,8 +25,8 @@ func splitKey(key string) (namespace, name string) {
 	return ns, name
 }
 
-// isSecrets says whether res is the core group's Secrets.
-func isSecrets(res kube.Resource) bool {
+// IsSecrets says whether res is the core group's Secrets.
+func IsSecrets(res kube.Resource) bool {
 	return res.GVR.Group == "" && res.GVR.Resource == "secrets"
 }
 

@@ -88,7 +88,7 @@ func (r *Recorder) Record(ctx context.Context, src Source) error {
 // the store first syncs (a daemon whose reflectors start from the record)
 // subscribes first, then lets them start.
 func (r *Recorder) Start(ctx context.Context, src Source) (run func() error) {
-	rs := &recording{r: r, src: src, res: ResourceName(src.Resource()), secrets: isSecrets(src.Resource()) && !r.opts.SecretData}
+	rs := &recording{r: r, src: src, res: ResourceName(src.Resource()), secrets: IsSecrets(src.Resource()) && !r.opts.SecretData}
 	sub := src.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered})
 	return func() error {
 		defer sub.Close()

@@ -62,32 +62,37 @@ func (r *Reflector) seedFrom(seed Seeder, scope kube.Scope, onError func(error))
 		if !ok {
 			return listwatch.Seed[*object.Object]{}, false
 		}
-		items := make([]*object.Object, 0, len(rec.Objects))
-		for _, o := range rec.Objects {
-			obj, err := restorer.Restore(o.JSON, o.Cells)
-			if err != nil {
-				onError(fmt.Errorf("restoring %s from its record: %w", r.client.Resource(), err))
-				return listwatch.Seed[*object.Object]{}, false
-			}
-			items = append(items, obj)
-		}
-		changes := make([]listwatch.Event[*object.Object], 0, len(rec.Changes))
-		for _, c := range rec.Changes {
-			obj, err := restorer.Restore(c.JSON, c.Cells)
-			if err != nil {
-				onError(fmt.Errorf("restoring %s from its record: %w", r.client.Resource(), err))
-				return listwatch.Seed[*object.Object]{}, false
-			}
-			ev := listwatch.Event[*object.Object]{Type: listwatch.Apply, Object: obj, ResourceVersion: c.ResourceVersion}
-			if c.Deleted {
-				ev.Type = listwatch.Delete
-			}
-			changes = append(changes, ev)
-		}
-		if err := restorer.RestoreColumns(rec.Columns); err != nil {
-			onError(err)
+		s, err := restore(restorer, rec)
+		if err != nil {
+			onError(fmt.Errorf("restoring %s from its record: %w", r.client.Resource(), err))
 			return listwatch.Seed[*object.Object]{}, false
 		}
-		return listwatch.Seed[*object.Object]{Items: items, ResourceVersion: rec.ResourceVersion, Changes: changes, Until: rec.Until}, true
+		return s, true
 	}
+}
+
+// restore decodes rec with restorer: its objects, its changes as events,
+// its columns.
+func restore(restorer Restorer, rec Recorded) (listwatch.Seed[*object.Object], error) {
+	s := listwatch.Seed[*object.Object]{ResourceVersion: rec.ResourceVersion, Until: rec.Until,
+		Items: make([]*object.Object, 0, len(rec.Objects)), Changes: make([]listwatch.Event[*object.Object], 0, len(rec.Changes))}
+	for _, o := range rec.Objects {
+		obj, err := restorer.Restore(o.JSON, o.Cells)
+		if err != nil {
+			return s, err
+		}
+		s.Items = append(s.Items, obj)
+	}
+	for _, c := range rec.Changes {
+		obj, err := restorer.Restore(c.JSON, c.Cells)
+		if err != nil {
+			return s, err
+		}
+		ev := listwatch.Event[*object.Object]{Type: listwatch.Apply, Object: obj, ResourceVersion: c.ResourceVersion}
+		if c.Deleted {
+			ev.Type = listwatch.Delete
+		}
+		s.Changes = append(s.Changes, ev)
+	}
+	return s, restorer.RestoreColumns(rec.Columns)
 }
