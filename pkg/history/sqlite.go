@@ -10,8 +10,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"sync"
-	"time"
 
 	_ "modernc.org/sqlite" // the "sqlite" driver: SQLite in pure Go, no cgo
 )
@@ -23,11 +21,7 @@ const sqliteHeader = "SQLite format 3\x00"
 // readers (get --at, history, another process) read while the daemon
 // writes, and a batch is committed or not after a crash, SIGKILL included.
 type SQLite struct {
-	db   *sql.DB
-	path string
-	*heads
-	mu  sync.Mutex       // guards ids
-	ids map[string]int64 // resource name -> id
+	sqlStore
 }
 
 // OpenOptions say how to open a history.
@@ -58,7 +52,7 @@ func OpenSQLite(ctx context.Context, path string, opts OpenOptions) (*SQLite, er
 	if err != nil {
 		return nil, fmt.Errorf("opening the history %s: %w", path, err)
 	}
-	s := &SQLite{db: db, path: path, heads: newHeads(), ids: map[string]int64{}}
+	s := &SQLite{newSQLStore(db, path, sqliteDialect)}
 	if err := s.checkSchema(ctx, opts.ReadOnly); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("opening the history %s: %w", path, err)
@@ -97,98 +91,63 @@ func prepareFile(path string, readOnly bool) error {
 	return nil
 }
 
-// checkSchema makes the schema in a new database and refuses another
-// program's database or a newer format.
-func (s *SQLite) checkSchema(ctx context.Context, readOnly bool) error {
-	var tables int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&tables); err != nil {
-		return err
-	}
-	if tables == 0 && !readOnly {
-		return s.create(ctx)
-	}
-	var name, version string
-	err := s.db.QueryRowContext(ctx, `SELECT (SELECT value FROM meta WHERE key = 'format'), (SELECT value FROM meta WHERE key = 'version')`).Scan(&name, &version)
-	if err != nil || name != formatName {
-		return fmt.Errorf("%w: an SQLite database of another program", ErrForeign)
-	}
-	if version != formatVersion {
-		return fmt.Errorf("%w: format version %s (this kubectl-reflect reads %s)", ErrForeign, version, formatVersion)
-	}
-	return nil
-}
-
-func (s *SQLite) create(ctx context.Context) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
-		for _, stmt := range schemaStatements {
-			if _, err := tx.ExecContext(ctx, stmt); err != nil {
-				return fmt.Errorf("making the schema: %w", err)
-			}
-		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ('format', ?), ('version', ?)`, formatName, formatVersion)
-		return err
-	})
-}
-
-// inTx runs f in a transaction, committed when f succeeds.
-func (s *SQLite) inTx(ctx context.Context, f func(*sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := f(tx); err != nil {
-		tx.Rollback()
-		return err
-	}
-	return tx.Commit()
-}
-
-// Location implements Store.
-func (s *SQLite) Location() string { return s.path }
-
-// Close implements Store.
-func (s *SQLite) Close() error { return s.db.Close() }
-
 // Check reads the whole file (PRAGMA quick_check), for a daemon that is
 // about to write to it: a damaged file is found before it is written to.
 func (s *SQLite) Check(ctx context.Context) error {
 	var res string
 	if err := s.db.QueryRowContext(ctx, `PRAGMA quick_check`).Scan(&res); err != nil {
-		return fmt.Errorf("checking the history %s: %w", s.path, err)
+		return fmt.Errorf("checking the history %s: %w", s.location, err)
 	}
 	if res != "ok" {
-		return fmt.Errorf("the history %s is damaged: %s", s.path, res)
+		return fmt.Errorf("the history %s is damaged: %s", s.location, res)
 	}
 	return nil
 }
 
-// resourceID returns the id of res, or ErrNotRecorded.
-func (s *SQLite) resourceID(ctx context.Context, q querier, res string) (int64, error) {
-	s.mu.Lock()
-	id, ok := s.ids[res]
-	s.mu.Unlock()
-	if ok {
-		return id, nil
-	}
-	err := q.QueryRowContext(ctx, `SELECT id FROM resources WHERE name = ?`, res).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, fmt.Errorf("%s: %w", res, ErrNotRecorded)
+// Shrink prunes the oldest part of the history (as Prune does: each
+// object's state at the cut is kept) until the pages in use take at most
+// limit bytes, and returns the bytes they take then. It stops short, with
+// more, when pruning frees nothing more: what is kept (the state at the
+// newest cut) takes more than limit. The file keeps its largest size (SQLite
+// reuses the pages freed), so it stays within limit plus what is kept.
+func (s *SQLite) Shrink(ctx context.Context, limit int64) (int64, error) {
+	used, err := s.usedBytes(ctx)
+	for i := 0; err == nil && used > limit && i < 16; i++ {
+		var marks int64
+		if err = s.db.QueryRowContext(ctx, `SELECT count(*) FROM marks`).Scan(&marks); err != nil || marks < 2 {
+			break
+		}
+		// Cut where the marks say that much of the record (and a tenth
+		// more) lies before: marks are as many as the writes, which are
+		// roughly even in bytes.
+		drop := min(marks-1, max(1, int64(float64(marks)*(1.1-float64(limit)/float64(used)))))
+		var ms int64
+		if err = s.db.QueryRowContext(ctx, `SELECT time FROM marks ORDER BY rv LIMIT 1 OFFSET ?`, drop).Scan(&ms); err != nil {
+			break
+		}
+		if err = s.Prune(ctx, fromMillis(ms)); err != nil {
+			break
+		}
+		var now int64
+		if now, err = s.usedBytes(ctx); err == nil && now >= used {
+			return now, nil // nothing more to free
+		}
+		used = now
 	}
 	if err != nil {
-		return 0, err
+		return used, fmt.Errorf("shrinking the history %s: %w", s.location, err)
 	}
-	s.mu.Lock()
-	s.ids[res] = id
-	s.mu.Unlock()
-	return id, nil
+	return used, nil
 }
 
-// querier is a *sql.DB or a *sql.Tx.
-type querier interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+// usedBytes is what the database's pages in use take (its free pages
+// aside).
+func (s *SQLite) usedBytes(ctx context.Context) (int64, error) {
+	var pages, free, size int64
+	for q, v := range map[string]*int64{`PRAGMA page_count`: &pages, `PRAGMA freelist_count`: &free, `PRAGMA page_size`: &size} {
+		if err := s.db.QueryRowContext(ctx, q).Scan(v); err != nil {
+			return 0, err
+		}
+	}
+	return (pages - free) * size, nil
 }
-
-func millis(t time.Time) int64      { return t.UnixMilli() }
-func fromMillis(ms int64) time.Time { return time.UnixMilli(ms).UTC() }

@@ -6,55 +6,85 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
 // StateAt implements Store.
-func (s *SQLite) StateAt(ctx context.Context, res string, rv uint64) ([]Revision, error) {
-	id, err := s.resourceID(ctx, s.db, res)
+func (s *sqlStore) StateAt(ctx context.Context, res string, rv uint64) ([]Revision, error) {
+	id, err := s.resourceID(ctx, s.conn(), res)
 	if err != nil {
 		return nil, err
 	}
-	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}) // one snapshot
+	var out []Revision
+	err = s.inTx(ctx, true, func(q querier) error {
+		if err := s.covers(ctx, q, id, rv); err != nil {
+			return err
+		}
+		revs, deltas, err := scanRevisions(q.QueryContext(ctx, s.dialect.latestPer(", time, op, manager, base, object, cells", "resource = ? AND rv <= ?"), id, rv))
+		if err == nil {
+			err = undelta(ctx, q, id, revs, deltas)
+		}
+		if err != nil {
+			return s.readError(res, err)
+		}
+		out = slices.DeleteFunc(revs, func(r Revision) bool { return r.Op == Deleted })
+		return nil
+	})
+	return out, err
+}
+
+// delta is a revision read whose object is a delta of the keyframe at
+// base: revs[i] of a scanRevisions, decoded once its rows are closed (a
+// connection to PostgreSQL reads one result at a time).
+type delta struct {
+	i    int
+	base uint64
+}
+
+// scanRevisions reads the revisions of rows (as scanRevision), and
+// which of them are deltas.
+func scanRevisions(rows *sql.Rows, err error) ([]Revision, []delta, error) {
 	if err != nil {
-		return nil, s.readError(res, err)
-	}
-	defer tx.Rollback()
-	q := newStmtCache(tx)
-	defer q.close()
-	if err := s.covers(ctx, tx, id, rv); err != nil {
-		return nil, err
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT namespace, name, max(rv), time, op, manager, base, object, cells
-		FROM revisions WHERE resource = ? AND rv <= ? GROUP BY namespace, name`, id, rv)
-	if err != nil {
-		return nil, s.readError(res, err)
+		return nil, nil, err
 	}
 	defer rows.Close()
-	var out []Revision
+	var (
+		out    []Revision
+		deltas []delta
+	)
 	for rows.Next() {
 		r, base, err := scanRevision(rows)
 		if err != nil {
-			return nil, s.readError(res, err)
-		}
-		if r.Op == Deleted {
-			continue
+			return nil, nil, err
 		}
 		if base != 0 {
-			if r.Object, _, err = chain(ctx, q, objectKey{id, r.Namespace, r.Name}, base, r.RV); err != nil {
-				return nil, s.readError(res, err)
-			}
+			deltas = append(deltas, delta{len(out), base})
 		}
 		out = append(out, r)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, s.readError(res, err)
+	return out, deltas, rows.Err()
+}
+
+// undelta decodes the objects of revs that are deltas but deletions, each
+// one's chain read from its keyframe on.
+func undelta(ctx context.Context, q querier, id int64, revs []Revision, deltas []delta) error {
+	for _, d := range deltas {
+		r := &revs[d.i]
+		if r.Op == Deleted {
+			continue
+		}
+		doc, _, err := chain(ctx, q, objectKey{id, r.Namespace, r.Name}, d.base, r.RV)
+		if err != nil {
+			return err
+		}
+		r.Object = doc
 	}
-	return out, nil
+	return nil
 }
 
 // covers fails unless the record of resource id tells the state at rv.
-func (s *SQLite) covers(ctx context.Context, q querier, id int64, rv uint64) error {
+func (s *sqlStore) covers(ctx context.Context, q querier, id int64, rv uint64) error {
 	var oldest uint64
 	if err := q.QueryRowContext(ctx, `SELECT oldest FROM resources WHERE id = ?`, id).Scan(&oldest); err != nil {
 		return err
@@ -135,12 +165,12 @@ func chain(ctx context.Context, q querier, key objectKey, base, rv uint64) ([]by
 }
 
 // Revisions implements Store.
-func (s *SQLite) Revisions(ctx context.Context, res, namespace, name string) ([]Revision, error) {
-	id, err := s.resourceID(ctx, s.db, res)
+func (s *sqlStore) Revisions(ctx context.Context, res, namespace, name string) ([]Revision, error) {
+	id, err := s.resourceID(ctx, s.conn(), res)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT namespace, name, rv, time, op, manager, base, object, cells
+	rows, err := s.conn().QueryContext(ctx, `SELECT namespace, name, rv, time, op, manager, base, object, cells
 		FROM revisions WHERE resource = ? AND namespace = ? AND name = ? ORDER BY rv`, id, namespace, name)
 	if err != nil {
 		return nil, s.readError(res, err)
@@ -168,9 +198,9 @@ func (s *SQLite) Revisions(ctx context.Context, res, namespace, name string) ([]
 }
 
 // Latest implements Store.
-func (s *SQLite) Latest(ctx context.Context, res string) (uint64, error) {
+func (s *sqlStore) Latest(ctx context.Context, res string) (uint64, error) {
 	var rv uint64
-	err := s.db.QueryRowContext(ctx, `SELECT latest FROM resources WHERE name = ?`, res).Scan(&rv)
+	err := s.conn().QueryRowContext(ctx, `SELECT latest FROM resources WHERE name = ?`, res).Scan(&rv)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, fmt.Errorf("%s: %w", res, ErrNotRecorded)
 	}
@@ -181,9 +211,9 @@ func (s *SQLite) Latest(ctx context.Context, res string) (uint64, error) {
 }
 
 // Columns implements Store.
-func (s *SQLite) Columns(ctx context.Context, res string) ([]byte, error) {
+func (s *sqlStore) Columns(ctx context.Context, res string) ([]byte, error) {
 	var cols []byte
-	err := s.db.QueryRowContext(ctx, `SELECT columns FROM resources WHERE name = ?`, res).Scan(&cols)
+	err := s.conn().QueryRowContext(ctx, `SELECT columns FROM resources WHERE name = ?`, res).Scan(&cols)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("%s: %w", res, ErrNotRecorded)
 	}
@@ -194,9 +224,9 @@ func (s *SQLite) Columns(ctx context.Context, res string) ([]byte, error) {
 }
 
 // ResourceVersionAt implements Store.
-func (s *SQLite) ResourceVersionAt(ctx context.Context, t time.Time) (uint64, error) {
+func (s *sqlStore) ResourceVersionAt(ctx context.Context, t time.Time) (uint64, error) {
 	var rv uint64
-	err := s.db.QueryRowContext(ctx, `SELECT rv FROM marks WHERE time <= ? ORDER BY time DESC, rv DESC LIMIT 1`, millis(t)).Scan(&rv)
+	err := s.conn().QueryRowContext(ctx, `SELECT rv FROM marks WHERE time <= ? ORDER BY time DESC, rv DESC LIMIT 1`, millis(t)).Scan(&rv)
 	if err == nil {
 		return rv, nil
 	}
@@ -204,9 +234,9 @@ func (s *SQLite) ResourceVersionAt(ctx context.Context, t time.Time) (uint64, er
 		return 0, s.readError("", err)
 	}
 	var ms int64
-	if err := s.db.QueryRowContext(ctx, `SELECT rv, time FROM marks ORDER BY time LIMIT 1`).Scan(&rv, &ms); err != nil {
+	if err := s.conn().QueryRowContext(ctx, `SELECT rv, time FROM marks ORDER BY time LIMIT 1`).Scan(&rv, &ms); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
-			return 0, fmt.Errorf("the history %s: %w", s.path, ErrNotRecorded)
+			return 0, fmt.Errorf("the history %s: %w", s.location, ErrNotRecorded)
 		}
 		return 0, s.readError("", err)
 	}
@@ -214,9 +244,9 @@ func (s *SQLite) ResourceVersionAt(ctx context.Context, t time.Time) (uint64, er
 }
 
 // TimeOf implements Store.
-func (s *SQLite) TimeOf(ctx context.Context, rv uint64) (time.Time, error) {
+func (s *sqlStore) TimeOf(ctx context.Context, rv uint64) (time.Time, error) {
 	var ms int64
-	err := s.db.QueryRowContext(ctx, `SELECT time FROM marks WHERE rv <= ? ORDER BY rv DESC LIMIT 1`, rv).Scan(&ms)
+	err := s.conn().QueryRowContext(ctx, `SELECT time FROM marks WHERE rv <= ? ORDER BY rv DESC LIMIT 1`, rv).Scan(&ms)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return time.Time{}, nil
@@ -224,12 +254,4 @@ func (s *SQLite) TimeOf(ctx context.Context, rv uint64) (time.Time, error) {
 		return time.Time{}, s.readError("", err)
 	}
 	return fromMillis(ms), nil
-}
-
-// readError says which history failed to read.
-func (s *SQLite) readError(res string, err error) error {
-	if res == "" {
-		return fmt.Errorf("reading the history %s: %w", s.path, err)
-	}
-	return fmt.Errorf("reading the history of %s in %s: %w", res, s.path, err)
 }

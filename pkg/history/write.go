@@ -9,9 +9,9 @@ import (
 )
 
 // Begin implements Store.
-func (s *SQLite) Begin(ctx context.Context, res string, rv uint64) (Start, error) {
+func (s *sqlStore) Begin(ctx context.Context, res string, rv uint64) (Start, error) {
 	start := Start{Present: map[string]uint64{}}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, false, func(tx querier) error {
 		var id int64
 		err := tx.QueryRowContext(ctx, `SELECT id, latest FROM resources WHERE name = ?`, res).Scan(&id, &start.Latest)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -22,11 +22,12 @@ func (s *SQLite) Begin(ctx context.Context, res string, rv uint64) (Start, error
 			return err
 		}
 		if start.Latest < rv {
-			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO gaps (resource, from_rv, to_rv) VALUES (?, ?, ?)`, id, start.Latest, rv); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO gaps (resource, from_rv, to_rv) VALUES (?, ?, ?)
+				ON CONFLICT (resource, from_rv) DO UPDATE SET to_rv = excluded.to_rv`, id, start.Latest, rv); err != nil {
 				return err
 			}
 		}
-		return present(ctx, tx, id, start.Present)
+		return s.present(ctx, tx, id, start.Present)
 	})
 	if err != nil {
 		return Start{}, fmt.Errorf("reading the history of %s: %w", res, err)
@@ -36,8 +37,8 @@ func (s *SQLite) Begin(ctx context.Context, res string, rv uint64) (Start, error
 
 // present fills m with the objects of resource id present at the end of
 // its record, and the resourceVersion of each one's latest revision.
-func present(ctx context.Context, q querier, id int64, m map[string]uint64) error {
-	rows, err := q.QueryContext(ctx, `SELECT namespace, name, max(rv), op FROM revisions WHERE resource = ? GROUP BY namespace, name`, id)
+func (s *sqlStore) present(ctx context.Context, q querier, id int64, m map[string]uint64) error {
+	rows, err := q.QueryContext(ctx, s.dialect.latestPer(", op", "resource = ?"), id)
 	if err != nil {
 		return err
 	}
@@ -62,14 +63,12 @@ func present(ctx context.Context, q querier, id int64, m map[string]uint64) erro
 func Key(namespace, name string) string { return namespace + "/" + name }
 
 // Write implements Store.
-func (s *SQLite) Write(ctx context.Context, res string, b Batch) error {
-	id, err := s.resourceID(ctx, s.db, res)
+func (s *sqlStore) Write(ctx context.Context, res string, b Batch) error {
+	id, err := s.resourceID(ctx, s.conn(), res)
 	if err != nil {
 		return err
 	}
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		q := newStmtCache(tx)
-		defer q.close()
+	err = s.inTx(ctx, false, func(q querier) error {
 		for i := range b.Revisions {
 			r := &b.Revisions[i]
 			key := objectKey{id, r.Namespace, r.Name}
@@ -83,33 +82,55 @@ func (s *SQLite) Write(ctx context.Context, res string, b Batch) error {
 				return err
 			}
 			blob, base, next := encode(head, r.RV, r.Object)
-			if _, err := q.ExecContext(ctx, `INSERT OR REPLACE INTO revisions (resource, namespace, name, rv, time, op, manager, base, object, cells) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			if _, err := q.ExecContext(ctx, insertRevision,
 				id, r.Namespace, r.Name, r.RV, millis(r.Time), r.Op, r.Manager, base, blob, r.Cells); err != nil {
 				return err
 			}
 			s.put(key, next)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE resources SET latest = max(latest, ?), columns = coalesce(?, columns) WHERE id = ?`, b.RV, b.Columns, id); err != nil {
-			return err
-		}
-		if b.RV > 0 {
-			// The newest resourceVersion of any resource recorded by now:
-			// resources write at their own pace, and a time must name the
-			// newest state written by then, whichever wrote last.
-			_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO marks (rv, time) VALUES (max(?, coalesce((SELECT max(rv) FROM marks), 0)), ?)`, b.RV, millis(time.Now()))
-		}
-		return err
+		return endBatch(ctx, q, id, b)
 	})
 	if err != nil {
 		s.forget() // the keyframes put may not have been committed
-		return fmt.Errorf("writing the history of %s to %s: %w", res, s.path, err)
+		return fmt.Errorf("writing the history of %s to %s: %w", res, s.location, err)
 	}
 	return nil
 }
 
+// insertRevision writes one revision, or writes it again (a batch retried
+// after a failed commit).
+const insertRevision = `INSERT INTO revisions (resource, namespace, name, rv, time, op, manager, base, object, cells) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT (resource, namespace, name, rv) DO UPDATE SET time = excluded.time, op = excluded.op, manager = excluded.manager,
+		base = excluded.base, object = excluded.object, cells = excluded.cells`
+
+// endBatch moves where the record of resource id is complete to (b.RV),
+// keeps b's columns, and marks when the newest resourceVersion of any
+// resource was recorded: resources write at their own pace, and a time
+// must name the newest state written by then, whichever wrote last.
+func endBatch(ctx context.Context, q querier, id int64, b Batch) error {
+	if _, err := q.ExecContext(ctx, `UPDATE resources SET latest = ? WHERE id = ? AND latest < ?`, b.RV, id, b.RV); err != nil {
+		return err
+	}
+	if b.Columns != nil {
+		if _, err := q.ExecContext(ctx, `UPDATE resources SET columns = ? WHERE id = ?`, b.Columns, id); err != nil {
+			return err
+		}
+	}
+	if b.RV == 0 {
+		return nil
+	}
+	var newest uint64
+	if err := q.QueryRowContext(ctx, `SELECT coalesce(max(rv), 0) FROM marks`).Scan(&newest); err != nil {
+		return err
+	}
+	_, err := q.ExecContext(ctx, `INSERT INTO marks (rv, time) VALUES (?, ?) ON CONFLICT (rv) DO UPDATE SET time = excluded.time`,
+		max(newest, b.RV), millis(time.Now()))
+	return err
+}
+
 // headOf returns the head of an object's chain, nil when it has no
 // revision, from the cache or the store.
-func (s *SQLite) headOf(ctx context.Context, q querier, key objectKey) (*chainHead, error) {
+func (s *sqlStore) headOf(ctx context.Context, q querier, key objectKey) (*chainHead, error) {
 	if head, ok := s.get(key); ok {
 		return head, nil
 	}

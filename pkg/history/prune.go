@@ -13,7 +13,7 @@ import (
 // at the cut, and everything before it goes: older revisions, deletions
 // before the cut, gaps that ended by then, marks. A revision kept that is
 // a delta of a keyframe that goes is written again as a keyframe first.
-func (s *SQLite) Prune(ctx context.Context, t time.Time) error {
+func (s *sqlStore) Prune(ctx context.Context, t time.Time) error {
 	cut, err := s.ResourceVersionAt(ctx, t)
 	var before *BeforeError
 	if errors.As(err, &before) || errors.Is(err, ErrNotRecorded) {
@@ -22,7 +22,7 @@ func (s *SQLite) Prune(ctx context.Context, t time.Time) error {
 	if err != nil {
 		return err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, name FROM resources WHERE oldest < ?`, cut)
+	rows, err := s.conn().QueryContext(ctx, `SELECT id, name FROM resources WHERE oldest < ?`, cut)
 	if err != nil {
 		return s.readError("", err)
 	}
@@ -41,11 +41,11 @@ func (s *SQLite) Prune(ctx context.Context, t time.Time) error {
 	rows.Close()
 	defer s.forget()
 	for id, name := range ids {
-		if err := s.inTx(ctx, func(tx *sql.Tx) error { return pruneResource(ctx, tx, id, cut) }); err != nil {
-			return fmt.Errorf("pruning the history of %s in %s: %w", name, s.path, err)
+		if err := s.inTx(ctx, false, func(q querier) error { return s.pruneResource(ctx, q, id, cut) }); err != nil {
+			return fmt.Errorf("pruning the history of %s in %s: %w", name, s.location, err)
 		}
 	}
-	_, err = s.db.ExecContext(ctx, `DELETE FROM marks WHERE rv < ?`, cut)
+	_, err = s.conn().ExecContext(ctx, `DELETE FROM marks WHERE rv < ?`, cut)
 	return err
 }
 
@@ -57,8 +57,8 @@ type floor struct {
 }
 
 // pruneResource prunes one resource at cut.
-func pruneResource(ctx context.Context, tx *sql.Tx, id int64, cut uint64) error {
-	floors, err := floorsAt(ctx, tx, id, cut)
+func (s *sqlStore) pruneResource(ctx context.Context, tx querier, id int64, cut uint64) error {
+	floors, err := s.floorsAt(ctx, tx, id, cut)
 	if err != nil {
 		return err
 	}
@@ -77,12 +77,12 @@ func pruneResource(ctx context.Context, tx *sql.Tx, id int64, cut uint64) error 
 	if _, err := tx.ExecContext(ctx, `DELETE FROM gaps WHERE resource = ? AND to_rv <= ?`, id, cut); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE resources SET oldest = max(oldest, ?) WHERE id = ?`, cut, id)
+	_, err = tx.ExecContext(ctx, `UPDATE resources SET oldest = ? WHERE id = ? AND oldest < ?`, cut, id, cut)
 	return err
 }
 
-func floorsAt(ctx context.Context, tx *sql.Tx, id int64, cut uint64) ([]floor, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT namespace, name, max(rv), op FROM revisions WHERE resource = ? AND rv <= ? GROUP BY namespace, name`, id, cut)
+func (s *sqlStore) floorsAt(ctx context.Context, tx querier, id int64, cut uint64) ([]floor, error) {
+	rows, err := tx.QueryContext(ctx, s.dialect.latestPer(", op", "resource = ? AND rv <= ?"), id, cut)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +105,7 @@ func floorsAt(ctx context.Context, tx *sql.Tx, id int64, cut uint64) ([]floor, e
 // rekey makes the first revision of f's object that stays a keyframe
 // when it is a delta (its chain starts with revisions that go), and the
 // rest of its chain start there.
-func rekey(ctx context.Context, tx *sql.Tx, id int64, f floor) error {
+func rekey(ctx context.Context, tx querier, id int64, f floor) error {
 	first := `rv >= ?`
 	if f.deleted {
 		first = `rv > ?`
@@ -131,52 +131,4 @@ func rekey(ctx context.Context, tx *sql.Tx, id int64, f floor) error {
 	_, err = tx.ExecContext(ctx, `UPDATE revisions SET base = ? WHERE resource = ? AND namespace = ? AND name = ? AND base = ? AND rv > ?`,
 		rv, id, f.namespace, f.name, base, rv)
 	return err
-}
-
-// Shrink prunes the oldest part of the history (as Prune does: each
-// object's state at the cut is kept) until the pages in use take at most
-// limit bytes, and returns the bytes they take then. It stops short, with
-// more, when pruning frees nothing more: what is kept (the state at the
-// newest cut) takes more than limit. The file keeps its largest size (SQLite
-// reuses the pages freed), so it stays within limit plus what is kept.
-func (s *SQLite) Shrink(ctx context.Context, limit int64) (int64, error) {
-	used, err := s.usedBytes(ctx)
-	for i := 0; err == nil && used > limit && i < 16; i++ {
-		var marks int64
-		if err = s.db.QueryRowContext(ctx, `SELECT count(*) FROM marks`).Scan(&marks); err != nil || marks < 2 {
-			break
-		}
-		// Cut where the marks say that much of the record (and a tenth
-		// more) lies before: marks are as many as the writes, which are
-		// roughly even in bytes.
-		drop := min(marks-1, max(1, int64(float64(marks)*(1.1-float64(limit)/float64(used)))))
-		var ms int64
-		if err = s.db.QueryRowContext(ctx, `SELECT time FROM marks ORDER BY rv LIMIT 1 OFFSET ?`, drop).Scan(&ms); err != nil {
-			break
-		}
-		if err = s.Prune(ctx, fromMillis(ms)); err != nil {
-			break
-		}
-		var now int64
-		if now, err = s.usedBytes(ctx); err == nil && now >= used {
-			return now, nil // nothing more to free
-		}
-		used = now
-	}
-	if err != nil {
-		return used, fmt.Errorf("shrinking the history %s: %w", s.path, err)
-	}
-	return used, nil
-}
-
-// usedBytes is what the database's pages in use take (its free pages
-// aside).
-func (s *SQLite) usedBytes(ctx context.Context) (int64, error) {
-	var pages, free, size int64
-	for q, v := range map[string]*int64{`PRAGMA page_count`: &pages, `PRAGMA freelist_count`: &free, `PRAGMA page_size`: &size} {
-		if err := s.db.QueryRowContext(ctx, q).Scan(v); err != nil {
-			return 0, err
-		}
-	}
-	return (pages - free) * size, nil
 }

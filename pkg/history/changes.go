@@ -1,0 +1,75 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// Changes implements Store.
+func (s *sqlStore) Changes(ctx context.Context, res string, from, to uint64) ([]Revision, error) {
+	id, err := s.resourceID(ctx, s.conn(), res)
+	if err != nil {
+		return nil, err
+	}
+	var out []Revision
+	err = s.inTx(ctx, true, func(q querier) error {
+		if err := s.coversRange(ctx, q, id, from, to); err != nil {
+			return err
+		}
+		revs, deltas, err := scanRevisions(q.QueryContext(ctx, `SELECT namespace, name, rv, time, op, manager, base, object, cells
+			FROM revisions WHERE resource = ? AND rv > ? AND rv <= ? ORDER BY rv`, id, from, to))
+		if err == nil {
+			err = undeltaInOrder(ctx, q, id, revs, deltas)
+		}
+		if err != nil {
+			return s.readError(res, err)
+		}
+		out = revs
+		return nil
+	})
+	return out, err
+}
+
+// undeltaInOrder decodes the deltas among revs, in resourceVersion order:
+// each one against its object's revision before in revs, or, for the
+// first of an object whose chain starts before them, from its keyframe.
+func undeltaInOrder(ctx context.Context, q querier, id int64, revs []Revision, deltas []delta) error {
+	last := map[objectKey][]byte{} // each object's JSON at its revision before
+	for i := range revs {
+		r := &revs[i]
+		key := objectKey{id, r.Namespace, r.Name}
+		if len(deltas) > 0 && deltas[0].i == i {
+			base := deltas[0].base
+			deltas = deltas[1:]
+			var err error
+			if prev, ok := last[key]; ok {
+				r.Object, err = decode(r.Object, prev)
+			} else {
+				r.Object, _, err = chain(ctx, q, key, base, r.RV)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		last[key] = r.Object
+	}
+	return nil
+}
+
+// coversRange fails unless the record of resource id holds every change
+// after from up to to: from within it (covers) and no gap across.
+func (s *sqlStore) coversRange(ctx context.Context, q querier, id int64, from, to uint64) error {
+	if err := s.covers(ctx, q, id, from); err != nil {
+		return err
+	}
+	var g GapError
+	err := q.QueryRowContext(ctx, `SELECT from_rv, to_rv FROM gaps WHERE resource = ? AND from_rv < ? AND to_rv > ? LIMIT 1`, id, to, from).Scan(&g.From, &g.To)
+	switch {
+	case err == nil:
+		return &g
+	case errors.Is(err, sql.ErrNoRows):
+		return nil
+	}
+	return err
+}
