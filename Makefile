@@ -22,7 +22,7 @@ KREW_MANIFEST ?= krew/reflect.yaml
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 DIST := $(GO) run ./hack/dist
 
-.PHONY: all build test unit e2e fuzz bench demo lint vet fmt clean controlplane dist krew-manifest validate-krew-manifest image
+.PHONY: all build test unit e2e fuzz bench demo lint vet fmt clean controlplane postgres dist krew-manifest validate-krew-manifest image
 
 all: build
 
@@ -34,16 +34,22 @@ build:
 controlplane:
 	$(CONTROLPLANE) build
 
+## postgres: Debian's PostgreSQL server, which the history's tests start (test/postgres), unless one is installed.
+postgres:
+	@ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || command -v postgres >/dev/null || { \
+	  sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$sudo apt-get update -q && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends postgresql; }
+
 ## test: everything CI runs: lint, unit tests, then the end-to-end tests against a real control
 ## plane one package at a time (each starts its own control plane; 2 cores are enough for one).
-test: lint controlplane
+test: lint controlplane postgres
 	$(GO) test -race -short -count=1 ./...
 	$(GO) test -race -count=1 -p 1 -timeout 45m ./test/...
 
-unit:
+unit: postgres
 	$(GO) test -race -short -count=1 ./...
 
-e2e: controlplane
+e2e: controlplane postgres
 	$(GO) test -race -timeout 40m -count=1 ./test/...
 
 ## fuzz: explore from the seeds of every fuzz target (the readers of what servers send), FUZZTIME

@@ -108,39 +108,41 @@ func history(t *testing.T, s Store, name string) string {
 }
 
 func TestRecorderAcrossRestarts(t *testing.T) {
-	s, _ := openTemp(t)
-	src := newSource("configmaps")
-	apply(t, src, list(t, "10", obj(t, "a@5", "1"), obj(t, "b@6", "1"))...)
-	run := startRecorder(s, src, RecorderOptions{})
-	run.waitFor(t, 10)
-	apply(t, src, live(listwatch.Apply, obj(t, "a@11", "2")), live(listwatch.Delete, obj(t, "b@12", "1")), live(listwatch.Apply, obj(t, "c@13", "1")))
-	run.waitFor(t, 13)
-	run.stop()
+	onEachEngine(t, func(t *testing.T, open opener) {
+		s := open(t)
+		src := newSource("configmaps")
+		apply(t, src, list(t, "10", obj(t, "a@5", "1"), obj(t, "b@6", "1"))...)
+		run := startRecorder(s, src, RecorderOptions{})
+		run.waitFor(t, 10)
+		apply(t, src, live(listwatch.Apply, obj(t, "a@11", "2")), live(listwatch.Delete, obj(t, "b@12", "1")), live(listwatch.Apply, obj(t, "c@13", "1")))
+		run.waitFor(t, 13)
+		run.stop()
 
-	// A new daemon: its list at 30 finds a gone, c changed, d new.
-	src = newSource("configmaps")
-	apply(t, src, list(t, "30", obj(t, "c@20", "2"), obj(t, "d@21", "1"))...)
-	run = startRecorder(s, src, RecorderOptions{})
-	run.waitFor(t, 30)
-	run.stop()
+		// A new daemon: its list at 30 finds a gone, c changed, d new.
+		src = newSource("configmaps")
+		apply(t, src, list(t, "30", obj(t, "c@20", "2"), obj(t, "d@21", "1"))...)
+		run = startRecorder(s, src, RecorderOptions{})
+		run.waitFor(t, 30)
+		run.stop()
 
-	for name, want := range map[string]string{
-		"a": "ADDED@5 MODIFIED@11 DELETED@30",
-		"b": "ADDED@6 DELETED@12",
-		"c": "ADDED@13 MODIFIED@20",
-		"d": "ADDED@21",
-	} {
-		if got := history(t, s, name); got != want {
-			t.Errorf("history of %s: %s, want %s", name, got, want)
+		for name, want := range map[string]string{
+			"a": "ADDED@5 MODIFIED@11 DELETED@30",
+			"b": "ADDED@6 DELETED@12",
+			"c": "ADDED@13 MODIFIED@20",
+			"d": "ADDED@21",
+		} {
+			if got := history(t, s, name); got != want {
+				t.Errorf("history of %s: %s, want %s", name, got, want)
+			}
 		}
-	}
-	if _, err := s.StateAt(context.Background(), "configmaps.v1.", 25); err == nil || !strings.Contains(err.Error(), "gap from resourceVersion 13 to 30") {
-		t.Errorf("StateAt(25): %v", err)
-	}
-	revs, _ := s.Revisions(context.Background(), "configmaps.v1.", "default", "a")
-	if got := string(revs[2].Object); !strings.Contains(got, `"resourceVersion":"11"`) {
-		t.Errorf("a deletion found by a list holds %s, want the last state recorded", got)
-	}
+		if _, err := s.StateAt(context.Background(), "configmaps.v1.", 25); err == nil || !strings.Contains(err.Error(), "gap from resourceVersion 13 to 30") {
+			t.Errorf("StateAt(25): %v", err)
+		}
+		revs, _ := s.Revisions(context.Background(), "configmaps.v1.", "default", "a")
+		if got := string(revs[2].Object); !strings.Contains(got, `"resourceVersion":"11"`) {
+			t.Errorf("a deletion found by a list holds %s, want the last state recorded", got)
+		}
+	})
 }
 
 // TestRecorderRelist: a relist while recording (a watch resumed from a
@@ -149,35 +151,37 @@ func TestRecorderAcrossRestarts(t *testing.T) {
 // a gap; the record is complete to the relist's resourceVersion only once
 // a live change follows it.
 func TestRecorderRelist(t *testing.T) {
-	s, _ := openTemp(t)
-	src := newSource("configmaps")
-	apply(t, src, list(t, "10", obj(t, "a@5", "1"), obj(t, "b@6", "1"), obj(t, "c@7", "1"))...)
-	run := startRecorder(s, src, RecorderOptions{})
-	run.waitFor(t, 10)
-	apply(t, src, live(listwatch.Apply, obj(t, "b@11", "2")))
-	run.waitFor(t, 11)
+	onEachEngine(t, func(t *testing.T, open opener) {
+		s := open(t)
+		src := newSource("configmaps")
+		apply(t, src, list(t, "10", obj(t, "a@5", "1"), obj(t, "b@6", "1"), obj(t, "c@7", "1"))...)
+		run := startRecorder(s, src, RecorderOptions{})
+		run.waitFor(t, 10)
+		apply(t, src, live(listwatch.Apply, obj(t, "b@11", "2")))
+		run.waitFor(t, 11)
 
-	apply(t, src, list(t, "30", obj(t, "a@5", "1"), obj(t, "c@20", "2"), obj(t, "d@21", "1"))...)
-	apply(t, src, live(listwatch.Apply, obj(t, "d@31", "2")))
-	run.waitFor(t, 31)
-	run.stop()
+		apply(t, src, list(t, "30", obj(t, "a@5", "1"), obj(t, "c@20", "2"), obj(t, "d@21", "1"))...)
+		apply(t, src, live(listwatch.Apply, obj(t, "d@31", "2")))
+		run.waitFor(t, 31)
+		run.stop()
 
-	for name, want := range map[string]string{
-		"a": "ADDED@5",
-		"b": "ADDED@6 MODIFIED@11 DELETED@30",
-		"c": "ADDED@7 MODIFIED@20",
-		"d": "ADDED@21 MODIFIED@31",
-	} {
-		if got := history(t, s, name); got != want {
-			t.Errorf("history of %s: %s, want %s", name, got, want)
+		for name, want := range map[string]string{
+			"a": "ADDED@5",
+			"b": "ADDED@6 MODIFIED@11 DELETED@30",
+			"c": "ADDED@7 MODIFIED@20",
+			"d": "ADDED@21 MODIFIED@31",
+		} {
+			if got := history(t, s, name); got != want {
+				t.Errorf("history of %s: %s, want %s", name, got, want)
+			}
 		}
-	}
-	if _, err := s.StateAt(context.Background(), "configmaps.v1.", 25); err == nil || !strings.Contains(err.Error(), "gap from resourceVersion 11 to 30") {
-		t.Errorf("StateAt(25): %v, want the relist's gap", err)
-	}
-	if latest, err := s.Latest(context.Background(), "configmaps.v1."); err != nil || latest != 31 {
-		t.Errorf("Latest: %d, %v; want 31", latest, err)
-	}
+		if _, err := s.StateAt(context.Background(), "configmaps.v1.", 25); err == nil || !strings.Contains(err.Error(), "gap from resourceVersion 11 to 30") {
+			t.Errorf("StateAt(25): %v, want the relist's gap", err)
+		}
+		if latest, err := s.Latest(context.Background(), "configmaps.v1."); err != nil || latest != 31 {
+			t.Errorf("Latest: %d, %v; want 31", latest, err)
+		}
+	})
 }
 
 func TestRecorderHashesSecrets(t *testing.T) {
@@ -203,28 +207,30 @@ func TestRecorderHashesSecrets(t *testing.T) {
 }
 
 func TestRecorderConcurrentResources(t *testing.T) {
-	s, _ := openTemp(t)
-	var wg sync.WaitGroup
-	for i := range 4 {
-		src := newSource(fmt.Sprintf("things%d", i))
-		apply(t, src, list(t, "1")...)
-		run := startRecorder(s, src, RecorderOptions{})
-		run.waitFor(t, 1)
-		wg.Go(func() {
-			for rv := 2; rv < 200; rv++ {
-				apply(t, src, live(listwatch.Apply, obj(t, fmt.Sprintf("o%d@%d", rv%7, rv), "x")))
-			}
-			run.waitFor(t, 199)
-			run.stop()
-		})
-	}
-	wg.Wait()
-	for i := range 4 {
-		got, err := s.StateAt(context.Background(), fmt.Sprintf("things%d.v1.", i), 199)
-		if err != nil || len(got) != 7 {
-			t.Errorf("things%d at 199: %d objects, %v", i, len(got), err)
+	onEachEngine(t, func(t *testing.T, open opener) {
+		s := open(t)
+		var wg sync.WaitGroup
+		for i := range 4 {
+			src := newSource(fmt.Sprintf("things%d", i))
+			apply(t, src, list(t, "1")...)
+			run := startRecorder(s, src, RecorderOptions{})
+			run.waitFor(t, 1)
+			wg.Go(func() {
+				for rv := 2; rv < 200; rv++ {
+					apply(t, src, live(listwatch.Apply, obj(t, fmt.Sprintf("o%d@%d", rv%7, rv), "x")))
+				}
+				run.waitFor(t, 199)
+				run.stop()
+			})
 		}
-	}
+		wg.Wait()
+		for i := range 4 {
+			got, err := s.StateAt(context.Background(), fmt.Sprintf("things%d.v1.", i), 199)
+			if err != nil || len(got) != 7 {
+				t.Errorf("things%d at 199: %d objects, %v", i, len(got), err)
+			}
+		}
+	})
 }
 
 // TestRecorderFullDisk fills the database (SQLite's max_page_count: its

@@ -28,6 +28,22 @@ func newSQLStore(db *sql.DB, location string, d *dialect) sqlStore {
 // conn is the database, queried outside a transaction.
 func (s *sqlStore) conn() querier { return s.dialect.on(s.db) }
 
+// open checks the database's schema (checkSchema), and says what is wrong
+// with it.
+func (s *sqlStore) open(ctx context.Context, readOnly bool) error {
+	err := s.checkSchema(ctx, readOnly)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, errEmpty):
+		return fmt.Errorf("no history at %s (serve --record writes one)", s.location)
+	}
+	return fmt.Errorf("opening the history %s: %w", s.location, err)
+}
+
+// errEmpty: a database opened to read holds no table.
+var errEmpty = errors.New("empty")
+
 // checkSchema makes the schema in a new database and refuses another
 // program's database or a newer format.
 func (s *sqlStore) checkSchema(ctx context.Context, readOnly bool) error {
@@ -35,7 +51,10 @@ func (s *sqlStore) checkSchema(ctx context.Context, readOnly bool) error {
 	if err := s.db.QueryRowContext(ctx, s.dialect.countTables).Scan(&tables); err != nil {
 		return err
 	}
-	if tables == 0 && !readOnly {
+	switch {
+	case tables == 0 && readOnly:
+		return errEmpty
+	case tables == 0:
 		return s.create(ctx)
 	}
 	var name, version string

@@ -53,9 +53,9 @@ func OpenSQLite(ctx context.Context, path string, opts OpenOptions) (*SQLite, er
 		return nil, fmt.Errorf("opening the history %s: %w", path, err)
 	}
 	s := &SQLite{newSQLStore(db, path, sqliteDialect)}
-	if err := s.checkSchema(ctx, opts.ReadOnly); err != nil {
+	if err := s.open(ctx, opts.ReadOnly); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("opening the history %s: %w", path, err)
+		return nil, err
 	}
 	return s, nil
 }

@@ -153,3 +153,12 @@ type GapError struct {
 func (e *GapError) Error() string {
 	return fmt.Sprintf("the history has a gap from resourceVersion %d to %d (nothing was recording)", e.From, e.To)
 }
+
+// Open opens the history at location: a PostgreSQL database when it is a
+// postgres:// URL (IsPostgres), else an SQLite file.
+func Open(ctx context.Context, location string, opts OpenOptions) (Store, error) {
+	if IsPostgres(location) {
+		return OpenPostgres(ctx, location, opts)
+	}
+	return OpenSQLite(ctx, location, opts)
+}

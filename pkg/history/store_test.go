@@ -44,126 +44,128 @@ func names(revs []Revision) string {
 	return strings.Join(out, ",")
 }
 
-func TestSQLiteStateAt(t *testing.T) {
+func TestStateAt(t *testing.T) {
 	ctx := context.Background()
-	s, _ := openTemp(t)
-	const res = "configmaps.v1."
-	if _, err := s.Begin(ctx, res, 10); err != nil {
-		t.Fatal(err)
-	}
-	batches := []Batch{
-		{RV: 10, Revisions: []Revision{rev("a", 5, Added, "a1"), rev("b", 8, Added, "b1")}},
-		{RV: 12, Revisions: []Revision{rev("a", 11, Modified, "a2"), rev("c", 12, Added, "c1")}},
-		{RV: 15, Revisions: []Revision{rev("b", 15, Deleted, "b1")}},
-	}
-	for _, b := range batches {
-		if err := s.Write(ctx, res, b); err != nil {
+	onEachEngine(t, func(t *testing.T, open opener) {
+		s := open(t)
+		const res = "configmaps.v1."
+		if _, err := s.Begin(ctx, res, 10); err != nil {
 			t.Fatal(err)
 		}
-	}
-	tests := []struct {
-		rv   uint64
-		want string
-		err  any
-	}{
-		{rv: 9, err: new(*BeforeError)},
-		{rv: 10, want: "a@5,b@8"},
-		{rv: 11, want: "a@11,b@8"},
-		{rv: 14, want: "a@11,b@8,c@12"},
-		{rv: 15, want: "a@11,c@12"},
-		{rv: 99, want: "a@11,c@12"},
-	}
-	for _, tc := range tests {
-		got, err := s.StateAt(ctx, res, tc.rv)
-		if tc.err != nil {
-			if !errors.As(err, tc.err) {
-				t.Errorf("StateAt(%d): err %v, want %T", tc.rv, err, tc.err)
+		batches := []Batch{
+			{RV: 10, Revisions: []Revision{rev("a", 5, Added, "a1"), rev("b", 8, Added, "b1")}},
+			{RV: 12, Revisions: []Revision{rev("a", 11, Modified, "a2"), rev("c", 12, Added, "c1")}},
+			{RV: 15, Revisions: []Revision{rev("b", 15, Deleted, "b1")}},
+		}
+		for _, b := range batches {
+			if err := s.Write(ctx, res, b); err != nil {
+				t.Fatal(err)
 			}
-			continue
 		}
-		if err != nil || names(got) != tc.want {
-			t.Errorf("StateAt(%d) = %s, %v; want %s", tc.rv, names(got), err, tc.want)
+		tests := []struct {
+			rv   uint64
+			want string
+			err  any
+		}{
+			{rv: 9, err: new(*BeforeError)},
+			{rv: 10, want: "a@5,b@8"},
+			{rv: 11, want: "a@11,b@8"},
+			{rv: 14, want: "a@11,b@8,c@12"},
+			{rv: 15, want: "a@11,c@12"},
+			{rv: 99, want: "a@11,c@12"},
 		}
-	}
-	got, _ := s.StateAt(ctx, res, 11)
-	if string(got[0].Object) != string(cm("a", 11, "a2")) || got[0].Manager != "editor" {
-		t.Errorf("object at 11: %s by %q", got[0].Object, got[0].Manager)
-	}
-	if _, err := s.StateAt(ctx, "secrets.v1.", 11); !errors.Is(err, ErrNotRecorded) {
-		t.Errorf("StateAt of another resource: %v, want ErrNotRecorded", err)
-	}
+		for _, tc := range tests {
+			got, err := s.StateAt(ctx, res, tc.rv)
+			if tc.err != nil {
+				if !errors.As(err, tc.err) {
+					t.Errorf("StateAt(%d): err %v, want %T", tc.rv, err, tc.err)
+				}
+				continue
+			}
+			if err != nil || names(got) != tc.want {
+				t.Errorf("StateAt(%d) = %s, %v; want %s", tc.rv, names(got), err, tc.want)
+			}
+		}
+		got, _ := s.StateAt(ctx, res, 11)
+		if string(got[0].Object) != string(cm("a", 11, "a2")) || got[0].Manager != "editor" {
+			t.Errorf("object at 11: %s by %q", got[0].Object, got[0].Manager)
+		}
+		if _, err := s.StateAt(ctx, "secrets.v1.", 11); !errors.Is(err, ErrNotRecorded) {
+			t.Errorf("StateAt of another resource: %v, want ErrNotRecorded", err)
+		}
+	})
 }
 
-func TestSQLiteRestartGapAndFoundDeletion(t *testing.T) {
+func TestRestartGapAndFoundDeletion(t *testing.T) {
 	ctx := context.Background()
-	s, path := openTemp(t)
-	const res = "configmaps.v1."
-	s.Begin(ctx, res, 10)
-	if err := s.Write(ctx, res, Batch{RV: 20, Revisions: []Revision{rev("a", 5, Added, "a1"), rev("b", 20, Added, "b1")}}); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	s, err := OpenSQLite(ctx, path, OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	start, err := s.Begin(ctx, res, 40)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if start.Latest != 20 || len(start.Present) != 2 || start.Present["default/b"] != 20 {
-		t.Fatalf("start = %+v", start)
-	}
-	// b was deleted while nothing recorded: the list at 40 lacks it.
-	if err := s.Write(ctx, res, Batch{RV: 40, Revisions: []Revision{{Namespace: "default", Name: "b", RV: 40, Time: time.Now(), Op: Deleted}}}); err != nil {
-		t.Fatal(err)
-	}
-	var gap *GapError
-	if _, err := s.StateAt(ctx, res, 30); !errors.As(err, &gap) || gap.From != 20 || gap.To != 40 {
-		t.Errorf("StateAt in the gap: %v", err)
-	}
-	for rv, want := range map[uint64]string{20: "a@5,b@20", 40: "a@5"} {
-		if got, err := s.StateAt(ctx, res, rv); err != nil || names(got) != want {
-			t.Errorf("StateAt(%d) = %s, %v; want %s", rv, names(got), err, want)
-		}
-	}
-	revs, err := s.Revisions(ctx, res, "default", "b")
-	if err != nil || len(revs) != 2 || revs[1].Op != Deleted || string(revs[1].Object) != string(cm("b", 20, "b1")) {
-		t.Errorf("revisions of b: %+v, %v", revs, err)
-	}
-}
-
-func TestSQLitePrune(t *testing.T) {
-	ctx := context.Background()
-	s, _ := openTemp(t)
-	const res = "configmaps.v1."
-	s.Begin(ctx, res, 1)
-	value := strings.Repeat("x", 900)
-	for i := uint64(1); i <= 10; i++ {
-		b := Batch{RV: i * 10, Revisions: []Revision{rev("a", i*10, Modified, value+fmt.Sprint(i))}}
-		if i == 3 {
-			b.Revisions = append(b.Revisions, rev("gone", 30, Deleted, "g"))
-		}
-		if err := s.Write(ctx, res, b); err != nil {
+	onEachEngine(t, func(t *testing.T, open opener) {
+		s := open(t)
+		const res = "configmaps.v1."
+		s.Begin(ctx, res, 10)
+		if err := s.Write(ctx, res, Batch{RV: 20, Revisions: []Revision{rev("a", 5, Added, "a1"), rev("b", 20, Added, "b1")}}); err != nil {
 			t.Fatal(err)
 		}
-	}
-	// every revision of a after the first is a delta of it
-	if err := s.Prune(ctx, time.Now().Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.StateAt(ctx, res, 50); !errors.As(err, new(*BeforeError)) {
-		t.Errorf("StateAt before the cut: %v", err)
-	}
-	got, err := s.StateAt(ctx, res, 100)
-	if err != nil || names(got) != "a@100" || !strings.HasSuffix(string(got[0].Object), value+`10"}}`) {
-		t.Errorf("StateAt(100) after prune = %s, %v", names(got), err)
-	}
-	revs, _ := s.Revisions(ctx, res, "default", "gone")
-	if len(revs) != 0 {
-		t.Errorf("a deletion before the cut is kept: %v", names(revs))
-	}
+		s.Close()
+		s = open(t)
+		start, err := s.Begin(ctx, res, 40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if start.Latest != 20 || len(start.Present) != 2 || start.Present["default/b"] != 20 {
+			t.Fatalf("start = %+v", start)
+		}
+		// b was deleted while nothing recorded: the list at 40 lacks it.
+		if err := s.Write(ctx, res, Batch{RV: 40, Revisions: []Revision{{Namespace: "default", Name: "b", RV: 40, Time: time.Now(), Op: Deleted}}}); err != nil {
+			t.Fatal(err)
+		}
+		var gap *GapError
+		if _, err := s.StateAt(ctx, res, 30); !errors.As(err, &gap) || gap.From != 20 || gap.To != 40 {
+			t.Errorf("StateAt in the gap: %v", err)
+		}
+		for rv, want := range map[uint64]string{20: "a@5,b@20", 40: "a@5"} {
+			if got, err := s.StateAt(ctx, res, rv); err != nil || names(got) != want {
+				t.Errorf("StateAt(%d) = %s, %v; want %s", rv, names(got), err, want)
+			}
+		}
+		revs, err := s.Revisions(ctx, res, "default", "b")
+		if err != nil || len(revs) != 2 || revs[1].Op != Deleted || string(revs[1].Object) != string(cm("b", 20, "b1")) {
+			t.Errorf("revisions of b: %+v, %v", revs, err)
+		}
+	})
+}
+
+func TestPrune(t *testing.T) {
+	ctx := context.Background()
+	onEachEngine(t, func(t *testing.T, open opener) {
+		s := open(t)
+		const res = "configmaps.v1."
+		s.Begin(ctx, res, 1)
+		value := strings.Repeat("x", 900)
+		for i := uint64(1); i <= 10; i++ {
+			b := Batch{RV: i * 10, Revisions: []Revision{rev("a", i*10, Modified, value+fmt.Sprint(i))}}
+			if i == 3 {
+				b.Revisions = append(b.Revisions, rev("gone", 30, Deleted, "g"))
+			}
+			if err := s.Write(ctx, res, b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// every revision of a after the first is a delta of it
+		if err := s.Prune(ctx, time.Now().Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.StateAt(ctx, res, 50); !errors.As(err, new(*BeforeError)) {
+			t.Errorf("StateAt before the cut: %v", err)
+		}
+		got, err := s.StateAt(ctx, res, 100)
+		if err != nil || names(got) != "a@100" || !strings.HasSuffix(string(got[0].Object), value+`10"}}`) {
+			t.Errorf("StateAt(100) after prune = %s, %v", names(got), err)
+		}
+		revs, _ := s.Revisions(ctx, res, "default", "gone")
+		if len(revs) != 0 {
+			t.Errorf("a deletion before the cut is kept: %v", names(revs))
+		}
+	})
 }
 
 func TestSQLiteRefusesForeignFiles(t *testing.T) {
@@ -197,16 +199,18 @@ func TestSQLiteFileIsPrivate(t *testing.T) {
 
 func TestResourceVersionAt(t *testing.T) {
 	ctx := context.Background()
-	s, _ := openTemp(t)
-	before := time.Now().Add(-time.Second)
-	s.Begin(ctx, "configmaps.v1.", 7)
-	s.Write(ctx, "configmaps.v1.", Batch{RV: 7})
-	if rv, err := s.ResourceVersionAt(ctx, time.Now()); err != nil || rv != 7 {
-		t.Errorf("ResourceVersionAt(now) = %d, %v", rv, err)
-	}
-	if _, err := s.ResourceVersionAt(ctx, before); !errors.As(err, new(*BeforeError)) {
-		t.Errorf("ResourceVersionAt(before) = %v", err)
-	}
+	onEachEngine(t, func(t *testing.T, open opener) {
+		s := open(t)
+		before := time.Now().Add(-time.Second)
+		s.Begin(ctx, "configmaps.v1.", 7)
+		s.Write(ctx, "configmaps.v1.", Batch{RV: 7})
+		if rv, err := s.ResourceVersionAt(ctx, time.Now()); err != nil || rv != 7 {
+			t.Errorf("ResourceVersionAt(now) = %d, %v", rv, err)
+		}
+		if _, err := s.ResourceVersionAt(ctx, before); !errors.As(err, new(*BeforeError)) {
+			t.Errorf("ResourceVersionAt(before) = %v", err)
+		}
+	})
 }
 
 func TestManager(t *testing.T) {
@@ -239,12 +243,14 @@ func TestManager(t *testing.T) {
 // newest state written by then.
 func TestResourceVersionAtAcrossResources(t *testing.T) {
 	ctx := context.Background()
-	s, _ := openTemp(t)
-	s.Begin(ctx, "configmaps.v1.", 415)
-	s.Begin(ctx, "namespaces.v1.", 412)
-	s.Write(ctx, "configmaps.v1.", Batch{RV: 415})
-	s.Write(ctx, "namespaces.v1.", Batch{RV: 412}) // later, with an older resourceVersion
-	if rv, err := s.ResourceVersionAt(ctx, time.Now().Add(time.Second)); err != nil || rv != 415 {
-		t.Errorf("ResourceVersionAt = %d, %v; want 415", rv, err)
-	}
+	onEachEngine(t, func(t *testing.T, open opener) {
+		s := open(t)
+		s.Begin(ctx, "configmaps.v1.", 415)
+		s.Begin(ctx, "namespaces.v1.", 412)
+		s.Write(ctx, "configmaps.v1.", Batch{RV: 415})
+		s.Write(ctx, "namespaces.v1.", Batch{RV: 412}) // later, with an older resourceVersion
+		if rv, err := s.ResourceVersionAt(ctx, time.Now().Add(time.Second)); err != nil || rv != 415 {
+			t.Errorf("ResourceVersionAt = %d, %v; want 415", rv, err)
+		}
+	})
 }
