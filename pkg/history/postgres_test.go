@@ -35,7 +35,7 @@ func TestRedact(t *testing.T) {
 	for dsn, want := range map[string]string{
 		"postgres://team:s3cret@db.example:5432/history?sslmode=require": "postgres://team@db.example:5432/history?sslmode=require",
 		"postgresql://db/history?password=s3cret&search_path=prod":       "postgresql://db/history?search_path=prod",
-		"postgres://db/history":                                          "postgres://db/history",
+		"postgres://db/history": "postgres://db/history",
 	} {
 		if got := redact(dsn); got != want {
 			t.Errorf("redact(%q) = %q, want %q", dsn, got, want)
