@@ -23,14 +23,16 @@ import (
 // RecordConfig is serve --record: the daemon writes every change of its
 // kinds to a history (pkg/history).
 type RecordConfig struct {
-	// DB is the history's file; "" is HistoryPath of the daemon's identity.
+	// DB is the history's file, or a PostgreSQL database's postgres:// URL
+	// (history.Open); "" is HistoryPath of the daemon's identity.
 	DB string
 	// Retention is how long revisions are kept (more than 0).
 	Retention time.Duration
 	// SecretData records Secrets' data in full, not hashed.
 	SecretData bool
-	// MaxSize, when more than 0, is how many bytes the history may take:
-	// its oldest part is pruned beyond it (history.SQLite.Shrink).
+	// MaxSize, when more than 0, is how many bytes the history's file may
+	// take: its oldest part is pruned beyond it (history.SQLite.Shrink; a
+	// PostgreSQL history has no file of its own to bound).
 	MaxSize int64
 }
 
@@ -54,7 +56,7 @@ func HistoryPath(cfg *rest.Config) (string, error) {
 
 // recording is a daemon's recorders and their store.
 type recording struct {
-	store     *history.SQLite
+	store     history.Store
 	errOut    io.Writer
 	wg        sync.WaitGroup
 	closeOnce sync.Once
@@ -94,17 +96,32 @@ func (d *daemonRun) openRecording(ctx context.Context) *recording {
 			return nil
 		}
 	}
-	s, err := history.OpenSQLite(ctx, path, history.OpenOptions{})
+	s, err := history.Open(ctx, path, history.OpenOptions{})
 	if err != nil {
 		fmt.Fprintf(d.cfg.ErrOut, "warning: not recording: %v\n", err)
 		return nil
 	}
-	r := &recording{store: s, errOut: d.cfg.ErrOut, subscribed: make(chan struct{}), checked: make(chan struct{}), path: path}
+	r := &recording{store: s, errOut: d.cfg.ErrOut, subscribed: make(chan struct{}), checked: make(chan struct{}), path: s.Location()}
 	go func() {
-		r.checkErr = s.Check(ctx)
+		if c, ok := s.(checker); ok {
+			r.checkErr = c.Check(ctx)
+		}
 		close(r.checked)
 	}()
 	return r
+}
+
+// checker is a history that can read itself whole for damage before it is
+// written to (an SQLite file: history.SQLite.Check; a database server
+// checks its own).
+type checker interface {
+	Check(ctx context.Context) error
+}
+
+// shrinker is a history that can keep itself within a size
+// (history.SQLite.Shrink).
+type shrinker interface {
+	Shrink(ctx context.Context, limit int64) (int64, error)
 }
 
 // start records each lease's changes until ctx ends.
@@ -158,9 +175,9 @@ func (r *recording) prune(ctx context.Context, rc RecordConfig) {
 	over := false // said that the state kept is over MaxSize
 	for {
 		err := r.store.Prune(ctx, time.Now().Add(-rc.Retention))
-		if err == nil && rc.MaxSize > 0 {
+		if sh, ok := r.store.(shrinker); ok && err == nil && rc.MaxSize > 0 {
 			var used int64
-			used, err = r.store.Shrink(ctx, rc.MaxSize)
+			used, err = sh.Shrink(ctx, rc.MaxSize)
 			if err == nil && used > rc.MaxSize != over {
 				over = !over
 				if over {
@@ -206,8 +223,9 @@ func (r *recording) close() {
 	}
 }
 
-// HistoryOf is the history a query of cfg's identity reads: the file its
-// running daemon records to, else the default (HistoryPath).
+// HistoryOf is the history a query of cfg's identity reads: the one its
+// running daemon records to (a file, or a PostgreSQL URL without its
+// password), else the default file (HistoryPath).
 func HistoryOf(cfg *rest.Config) (string, error) {
 	if dir, err := dirPath(); err == nil {
 		if info, err := Running(FilesOf(dir, Identity(cfg))); err == nil && info.History != "" {
@@ -247,14 +265,15 @@ func (r *recording) history() func(context.Context, kube.Resource, string, strin
 	return r.stateAt
 }
 
-// OpenHistory opens for queries the history at path, or, when path is "",
-// the one cfg's identity records to (HistoryOf): get --at and history.
-func OpenHistory(ctx context.Context, cfg *rest.Config, path string) (*history.SQLite, error) {
+// OpenHistory opens for queries the history at path (a file or a
+// postgres:// URL), or, when path is "", the one cfg's identity records to
+// (HistoryOf): get --at, history and watch --since.
+func OpenHistory(ctx context.Context, cfg *rest.Config, path string) (history.Store, error) {
 	if path == "" {
 		var err error
 		if path, err = HistoryOf(cfg); err != nil {
 			return nil, err
 		}
 	}
-	return history.OpenSQLite(ctx, path, history.OpenOptions{ReadOnly: true})
+	return history.Open(ctx, path, history.OpenOptions{ReadOnly: true})
 }

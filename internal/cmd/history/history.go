@@ -58,7 +58,7 @@ under $XDG_STATE_HOME/kubectl-reflect/history), or --history-db.`,
 		ValidArgsFunction: completion.KindArgs(flags, 1),
 		RunE:              cli.RunE(o),
 	}
-	c.Flags().StringVar(&o.DB, "history-db", "", "The history's file (default: the daemon's, else the default of the cluster and user)")
+	c.Flags().StringVar(&o.DB, "history-db", "", "The history, a file or a postgres:// URL (default: the daemon's, else the default of the cluster and user)")
 	c.Flags().BoolVar(&o.Diff, "diff", false, "Print each revision as a unified diff of its YAML against the one before (the first in full)")
 	c.Flags().StringVar(&o.Revision, "revision", "", "Print the object of the revision at this resourceVersion, as YAML")
 	return c

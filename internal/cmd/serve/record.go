@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 )
 
 // defaultRetention is how long serve --record keeps revisions.
@@ -27,7 +28,7 @@ type recordFlags struct {
 
 func (r *recordFlags) addFlags(f *pflag.FlagSet) {
 	f.BoolVar(&r.Record, "record", false, "Record every change of the kinds given to a history on disk, for get --at and history")
-	f.StringVar(&r.DB, "history-db", "", "The history's file (default: one per cluster and user under $XDG_STATE_HOME/kubectl-reflect/history)")
+	f.StringVar(&r.DB, "history-db", "", "The history's file, or a PostgreSQL database as postgres://USER@HOST/DB (default: a file per cluster and user under $XDG_STATE_HOME/kubectl-reflect/history)")
 	f.DurationVar(&r.Retention, "record-retention", defaultRetention, "How long --record keeps revisions, e.g. 24h (more than 0)")
 	f.StringVar(&r.MaxSize, "record-max-size", "", "How much disk the history may take, e.g. 2Gi: its oldest part is pruned beyond it (default: no limit)")
 	f.BoolVar(&r.SecretData, "record-secret-data", false, "Record Secrets' data as it is (by default each value is kept as its SHA-256 only)")
@@ -58,7 +59,9 @@ func (r *recordFlags) validate(kinds int, contexts bool, namespace string) error
 	case namespace != "":
 		return fmt.Errorf("--record records every namespace: leave out -n %s (or give -A)", namespace)
 	case contexts && r.DB != "":
-		return errors.New("--history-db names one file, and each context records to its own: leave it out with several contexts")
+		return errors.New("--history-db names one history, and each context records to its own: leave it out with several contexts")
+	case r.maxSize > 0 && history.IsPostgres(r.DB):
+		return errors.New("--record-max-size bounds a history file; a PostgreSQL history is bounded by --record-retention")
 	}
 	return nil
 }

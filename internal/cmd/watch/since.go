@@ -25,7 +25,7 @@ type sinceFlags struct {
 
 func (f *sinceFlags) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&f.Since, "since", "", "Replay from the history (serve --record) since a time (RFC 3339), a duration ago (90m) or a resourceVersion, then go on live")
-	fs.StringVar(&f.DB, "history-db", "", "The history --since reads (default: the running daemon's, else the default of the cluster and user)")
+	fs.StringVar(&f.DB, "history-db", "", "The history --since reads, a file or a postgres:// URL (default: the running daemon's, else the default of the cluster and user)")
 }
 
 // validateSince refuses what --since cannot replay.
