@@ -14,10 +14,19 @@
 //     end), Write (one batch, atomic), StateAt, Revisions, Columns,
 //     ResourceVersionAt and TimeOf (times to resourceVersions and back),
 //     Prune (retention). One writer per resource, any number of readers.
-//   - SQLite (sqlite*.go, schema.go) implements it in one file with
-//     modernc.org/sqlite (pure Go: the five release platforms build
-//     without cgo), WAL mode so that queries read while the daemon writes,
-//     mode 0600. A file that is not a history is refused (ErrForeign).
+//   - sqlStore (sqldb.go, write.go, read.go, changes.go, prune.go) is the
+//     Store over database/sql, one set of queries for both engines; a
+//     dialect (dialect.go) binds their placeholders and keeps the schema
+//     (schema.go) and the one query shape they do not share.
+//   - SQLite (sqlite.go) keeps it in one file with modernc.org/sqlite
+//     (pure Go: the five release platforms build without cgo), WAL mode
+//     so that queries read while the daemon writes, mode 0600; Check and
+//     Shrink are its own. A file that is not a history is refused
+//     (ErrForeign).
+//   - Postgres (postgres.go) keeps it in a PostgreSQL database (jackc/pgx
+//     through database/sql), for a daemon a team shares; Open picks it
+//     for a postgres:// URL. Its tests run on Debian's server, started by
+//     test/postgres: the store's tests run on both engines.
 //   - The codec (codec.go) keeps each object's revisions as chains: a
 //     keyframe, then deltas (s2 blocks whose dictionary is the revision
 //     before), at most 32 long; the measurements are in its comment.

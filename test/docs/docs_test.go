@@ -47,13 +47,29 @@ func TestDocs(t *testing.T) {
 			} else {
 				kubeconfig = demoNamespace(t, cp.AdminKubeconfig(), cp.Kubectl())
 			}
-			if updated := runPage(t, p, newSession(t, kubeconfig)); *update && updated != string(text) {
+			s := newSession(t, kubeconfig)
+			if p.databases != nil {
+				s.env = append(s.env, databases(t, p.databases)...)
+			}
+			if updated := runPage(t, p, s); *update && updated != string(text) {
 				if err := os.WriteFile(path, []byte(updated), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
 		})
 	}
+}
+
+// databases makes the PostgreSQL databases names (the first page that
+// asks starts the server) and returns the environment that reaches them.
+func databases(t *testing.T, names []string) []string {
+	srv := pg.Get(t)
+	for _, name := range names {
+		if _, err := srv.CreateDatabase(t.Context(), name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return srv.Env()
 }
 
 // fleetDemo is the kubeconfig of the fleet names (the first page that

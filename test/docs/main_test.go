@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
+	"github.com/kubectl-reflect/kubectl-reflect/test/postgres"
 	"github.com/kubectl-reflect/kubectl-reflect/test/testkit"
 )
 
@@ -53,6 +54,9 @@ func (l *lazyFleet) stop() error {
 	return l.f.Stop()
 }
 
+// pg is the PostgreSQL server of the pages that ask for databases.
+var pg postgres.Shared
+
 // binDir holds kubectl-reflect (built with -race for this run) and the
 // kubectl built with the control plane: the examples' PATH starts with it.
 var binDir string
@@ -65,6 +69,9 @@ func TestMain(m *testing.M) {
 		}
 		code := cluster.Run(m)
 		if err := fleet.stop(); err != nil {
+			code = fail(err)
+		}
+		if err := pg.Stop(); err != nil {
 			code = fail(err)
 		}
 		return code

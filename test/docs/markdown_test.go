@@ -16,6 +16,10 @@ type page struct {
 	// the clusters the page's examples run against, a context each (the
 	// first current), instead of the one control plane.
 	fleet []string
+	// databases, from a line "<!-- doc-test-page: postgres DB,DB... -->",
+	// are PostgreSQL databases made for the page, on a server its commands
+	// reach through libpq's environment (PGHOST, PGUSER: postgres:///DB).
+	databases []string
 }
 
 // block is a fenced block: its info string, the doc-test directive before
@@ -39,6 +43,7 @@ var (
 	fence     = regexp.MustCompile("^(```+)\\s*([^`\\s]*)")
 	directive = regexp.MustCompile(`^<!--\s*doc-test:\s*(\w+)\s*(.*?)\s*-->$`)
 	pageFleet = regexp.MustCompile(`^<!--\s*doc-test-page:\s*fleet\s+(\S+)\s*-->$`)
+	pageDBs   = regexp.MustCompile(`^<!--\s*doc-test-page:\s*postgres\s+(\S+)\s*-->$`)
 )
 
 // parsePage splits text into lines and finds its fenced blocks, and the
@@ -49,6 +54,10 @@ func parsePage(path, text string) (*page, error) {
 	for i := 0; i < len(p.lines); i++ {
 		if m := pageFleet.FindStringSubmatch(strings.TrimSpace(p.lines[i])); m != nil {
 			p.fleet = strings.Split(m[1], ",")
+			continue
+		}
+		if m := pageDBs.FindStringSubmatch(strings.TrimSpace(p.lines[i])); m != nil {
+			p.databases = strings.Split(m[1], ",")
 			continue
 		}
 		m := fence.FindStringSubmatch(p.lines[i])

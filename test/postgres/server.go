@@ -126,6 +126,13 @@ func (s *Server) URL(db string) string {
 		RawQuery: url.Values{"host": {s.dir}, "sslmode": {"disable"}}.Encode()}).String()
 }
 
+// Env is the environment in which libpq's clients, pgx and psql among
+// them, connect to the server when a URL names no host or user
+// (postgres:///DB).
+func (s *Server) Env() []string {
+	return []string{"PGHOST=" + s.dir, "PGUSER=postgres", "PGSSLMODE=disable"}
+}
+
 // CreateDatabase makes an empty database and returns its URL.
 func (s *Server) CreateDatabase(ctx context.Context, name string) (string, error) {
 	conn, err := pgx.Connect(ctx, s.URL("postgres"))

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -18,13 +19,13 @@ type Shared struct {
 	mu  sync.Mutex
 	srv *Server
 	err error
-	n   int
+	n   atomic.Int64 // databases made
 }
 
-// Database returns the URL of a new, empty database for t. Where
+// Get returns the server, starting it on the first call. Where
 // PostgreSQL is not installed, t is skipped, but under CI (CI set), where
 // `make test` has installed it, t fails.
-func (s *Shared) Database(t testing.TB) string {
+func (s *Shared) Get(t testing.TB) *Server {
 	t.Helper()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -37,8 +38,14 @@ func (s *Shared) Database(t testing.TB) string {
 	if s.err != nil {
 		t.Fatalf("starting PostgreSQL: %v", s.err)
 	}
-	s.n++
-	url, err := s.srv.CreateDatabase(t.Context(), fmt.Sprintf("t%d_%s", s.n, dbName(t.Name())))
+	return s.srv
+}
+
+// Database returns the URL of a new, empty database for t (see Get).
+func (s *Shared) Database(t testing.TB) string {
+	t.Helper()
+	srv := s.Get(t)
+	url, err := srv.CreateDatabase(t.Context(), fmt.Sprintf("t%d_%s", s.n.Add(1), dbName(t.Name())))
 	if err != nil {
 		t.Fatal(err)
 	}
