@@ -32,6 +32,11 @@
 //     block must carry one. A `text` block whose lines start with
 //     `kubectl reflect` is a synopsis: each names a command that exists and
 //     flags it has.
+//   - A page may ask for more than the one control plane, in a line of its
+//     own: `<!-- doc-test-page: fleet NAME,NAME... -->` runs it against
+//     several clusters, a context each; `<!-- doc-test-page: postgres
+//     DB,DB... -->` makes PostgreSQL databases (test/postgres) that its
+//     commands reach through libpq's environment (postgres:///DB).
 //
 // `go test ./test/docs -update` rewrites the outputs of the sessions that
 // differ with what the commands printed.
