@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,9 +14,7 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
 // RecordConfig is serve --record: the daemon writes every change of its
@@ -73,6 +70,8 @@ type recording struct {
 	checkErr error
 	failed   bool
 	path     string
+	// secretData: Secrets' values are recorded in full (RecordConfig).
+	secretData bool
 
 	mu        sync.Mutex // guards what follows, and writes to errOut
 	seeded    map[kube.Resource]string
@@ -101,7 +100,7 @@ func (d *daemonRun) openRecording(ctx context.Context) *recording {
 		fmt.Fprintf(d.cfg.ErrOut, "warning: not recording: %v\n", err)
 		return nil
 	}
-	r := &recording{store: s, errOut: d.cfg.ErrOut, subscribed: make(chan struct{}), checked: make(chan struct{}), path: s.Location()}
+	r := &recording{store: s, errOut: d.cfg.ErrOut, subscribed: make(chan struct{}), checked: make(chan struct{}), path: s.Location(), secretData: rc.SecretData}
 	go func() {
 		if c, ok := s.(checker); ok {
 			r.checkErr = c.Check(ctx)
@@ -233,36 +232,6 @@ func HistoryOf(cfg *rest.Config) (string, error) {
 		}
 	}
 	return HistoryPath(cfg)
-}
-
-// stateAt answers an exact LIST that neither the stores nor the API server
-// can (serve.Options.History): res's objects at rv from the history, each
-// with its printer cells.
-func (r *recording) stateAt(ctx context.Context, res kube.Resource, namespace, rv string) ([]*object.Object, error) {
-	n, ok := store.ParseRV(rv)
-	if !ok {
-		return nil, fmt.Errorf("%w: %s", store.ErrInvalidResourceVersion, rv)
-	}
-	revs, err := r.store.StateAt(ctx, history.ResourceName(res), n)
-	var (
-		before *history.BeforeError
-		gap    *history.GapError
-	)
-	if errors.Is(err, history.ErrNotRecorded) || errors.As(err, &before) || errors.As(err, &gap) {
-		return nil, fmt.Errorf("%w: %w", store.ErrTooOld, err)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return history.Objects(revs, namespace, object.NewDecoder(object.DecoderOptions{APIVersion: res.GVR.GroupVersion().String(), Kind: res.Kind}))
-}
-
-// history is serve.Options.History of a recording daemon, nil otherwise.
-func (r *recording) history() func(context.Context, kube.Resource, string, string) ([]*object.Object, error) {
-	if r == nil || r.failed {
-		return nil
-	}
-	return r.stateAt
 }
 
 // OpenHistory opens for queries the history at path (a file or a

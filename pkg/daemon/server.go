@@ -180,7 +180,7 @@ func (d *daemonRun) acquire(set *reflector.Set) []*reflector.Lease {
 // handler reads the API server's discovery, waits for the first lists of
 // leases and returns the API's handler over them, adding kinds on demand.
 func (d *daemonRun) handler(ctx context.Context, rc rest.Interface, set *reflector.Set, leases []*reflector.Lease, warnings *serve.Warnings,
-	history func(context.Context, kube.Resource, string, string) ([]*object.Object, error)) (*serve.Handler, error) {
+	history serve.History) (*serve.Handler, error) {
 	dc, err := discovery.NewDiscoveryClientForConfig(d.cfg.REST)
 	if err != nil {
 		return nil, fmt.Errorf("reading the server's resource types: %w", err)

@@ -45,6 +45,24 @@ type Source interface {
 	Backfill(ctx context.Context, rv string) error
 }
 
+// History is a record of resources' changes kept beyond the stores' own
+// windows (pkg/history, through the daemon). Its errors wrap
+// store.ErrTooOld where it does not hold what is asked: the client is
+// answered 410, as the API server answers it, and relists.
+type History interface {
+	// StateAt is every object of res (of namespace, if not "") as it was
+	// at resourceVersion rv, in the API server's order, with its printer
+	// cells.
+	StateAt(ctx context.Context, res kube.Resource, namespace, rv string) ([]*object.Object, error)
+	// Changes are res's changes after resourceVersion from up to to, in
+	// resourceVersion order, as a store's subscription delivers them:
+	// Applied (its Old where known, OldUnknown where not) and Deleted
+	// (the object's last state), each at its own resourceVersion. With
+	// needOld, every Applied change says what came before it (HasOld, or
+	// the object did not exist).
+	Changes(ctx context.Context, res kube.Resource, from, to string, needOld bool) ([]store.Change[*object.Object], error)
+}
+
 // Resource is one resource the handler serves.
 type Resource struct {
 	Source Source
@@ -94,13 +112,10 @@ type Options struct {
 	// OnDemand, if set, adds the resources clients ask for beyond
 	// Resources while serving (see OnDemand); nil answers them 404.
 	OnDemand *OnDemand
-	// History, if set, answers an exact LIST at a resourceVersion that
-	// neither the store's history nor the API server can (serve --record:
-	// the daemon's history on disk): every object of res (of namespace,
-	// if not "") as it was at rv, in the API server's order, with its
-	// printer cells; an error wrapping store.ErrTooOld when it does not
-	// hold that state either.
-	History func(ctx context.Context, res kube.Resource, namespace, rv string) ([]*object.Object, error)
+	// History, if set, answers what neither a store's history nor the API
+	// server can (serve --record: the daemon's history on disk): an exact
+	// LIST at an older resourceVersion, a WATCH from one.
+	History History
 	// Warnings, if set, are the API server's warnings about each resource
 	// (a deprecated version), which answers about it carry too.
 	Warnings *Warnings

@@ -1,13 +1,18 @@
 package serve
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tidwall/gjson"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
 // serverPast adds events to what the API server's watch cache holds from
@@ -119,5 +124,58 @@ func TestTooOldNamesOldest(t *testing.T) {
 	ev := fx.watch("/api/v1/configmaps?watch=1&resourceVersion=11").next()
 	if ev.String() != "ERROR 410 Expired" || gjson.GetBytes(ev.Object, "message").Str != "too old resource version: 11 (12)" {
 		t.Errorf("watch from 11 with the changes after 12 kept = %s %s", ev, ev.Object)
+	}
+}
+
+// recordedHistory is a daemon's history on disk (Options.History) that
+// holds changes from oldest on.
+type recordedHistory struct {
+	oldest  uint64
+	changes []store.Change[*object.Object]
+}
+
+func (h *recordedHistory) StateAt(context.Context, kube.Resource, string, string) ([]*object.Object, error) {
+	return nil, store.ErrTooOld
+}
+
+func (h *recordedHistory) Changes(_ context.Context, _ kube.Resource, from, to string, _ bool) ([]store.Change[*object.Object], error) {
+	f, _ := store.ParseRV(from)
+	t, _ := store.ParseRV(to)
+	if f < h.oldest {
+		return nil, fmt.Errorf("%w: the history starts at %d", store.ErrTooOld, h.oldest)
+	}
+	var out []store.Change[*object.Object]
+	for _, ch := range h.changes {
+		if rv, _ := store.ParseRV(ch.ResourceVersion); rv > f && rv <= t {
+			out = append(out, ch)
+		}
+	}
+	return out, nil
+}
+
+func applied(o, old *object.Object) store.Change[*object.Object] {
+	return store.Change[*object.Object]{Type: store.Applied, Key: store.KeyOf(o), Object: o, Old: old, HasOld: old != nil, ResourceVersion: o.ResourceVersion}
+}
+
+// TestWatchFromHistory: a WATCH from a resourceVersion that neither the
+// store nor the API server holds (a client that outlived the daemon's
+// restart) is answered from the daemon's history: its changes up to the
+// store's first list, then the store's, without a relist; before the
+// history too, it is 410.
+func TestWatchFromHistory(t *testing.T) {
+	x5, w6, y6, y7 := cm(t, "a", "x", 5, "app=web"), cm(t, "b", "w", 6), cm(t, "a", "y", 6, "app=web"), cm(t, "a", "y", 7, "app=db")
+	rec := &recordedHistory{oldest: 3, changes: []store.Change[*object.Object]{
+		applied(x5, nil), applied(w6, nil), applied(y6, nil), applied(y7, y6),
+		{Type: store.Deleted, Key: store.KeyOf(w6), Object: w6, ResourceVersion: "8"},
+	}}
+	fx := newFixtureOpts(t, 16, Options{BookmarkInterval: time.Hour, History: rec}, x5, y7)
+	fx.serverHistoryFrom(10) // the API server holds nothing before the store's first list
+	fx.send(listwatch.WatchModified, cm(t, "a", "x", 11, "app=web"))
+
+	fx.watch("/api/v1/configmaps?watch=1&resourceVersion=4").expect("ADDED x@5", "ADDED w@6", "ADDED y@6", "MODIFIED y@7", "DELETED w@8", "MODIFIED x@11")
+	fx.watch("/api/v1/namespaces/a/configmaps?watch=1&resourceVersion=6").expect("MODIFIED y@7", "MODIFIED x@11")
+	fx.watch("/api/v1/configmaps?watch=1&resourceVersion=5&labelSelector=app%3Dweb").expect("ADDED y@6", "DELETED y@7", "MODIFIED x@11")
+	if ev := fx.watch("/api/v1/configmaps?watch=1&resourceVersion=2").next(); ev.String() != "ERROR 410 Expired" {
+		t.Errorf("a watch from before the history = %s %s, want 410", ev, ev.Object)
 	}
 }

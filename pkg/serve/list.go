@@ -163,7 +163,7 @@ func (h *Handler) stateAt(ctx context.Context, c *cached, rv string) (*snapshot,
 		items, err = c.Source.StateAt(rv)
 	}
 	if errors.Is(err, store.ErrTooOld) && h.opts.History != nil {
-		items, err = h.opts.History(ctx, c.res, c.Namespace, rv)
+		items, err = h.opts.History.StateAt(ctx, c.res, c.Namespace, rv)
 	}
 	switch {
 	case err == nil:

@@ -81,7 +81,7 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request, c *cached, req r
 	wake := make(chan struct{}, 1)
 	// The request's context, not the timeout's: at the timeout, what is
 	// queued is still drained before the closing bookmark.
-	sub, initial, serr := h.subscribe(r.Context(), c, f, opts, wake)
+	fd, serr := h.subscribe(r.Context(), c, f, opts, wake)
 	if serr != nil {
 		if serr.ErrStatus.Code == http.StatusBadRequest {
 			writeStatus(w, r, serr)
@@ -92,28 +92,37 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request, c *cached, req r
 		ww.flush()
 		return
 	}
-	defer sub.Close()
+	defer fd.sub.Close()
 	c.counters.watchers.Add(1)
 	defer c.counters.watchers.Add(-1)
 	ww.start()
-	s := &watchStream{h: h, c: c, f: f, ww: ww, sub: sub, wake: wake, initial: initial, opts: opts}
-	if !initial {
+	s := &watchStream{h: h, c: c, f: f, ww: ww, sub: fd.sub, replay: fd.replay, wake: wake, initial: fd.initial, opts: opts}
+	if !fd.initial {
 		s.sentRV = opts.rv
 	}
 	s.run(ctx)
 }
 
-// subscribe starts the subscription a WATCH reads, and says whether it
-// starts with the current state (Applied changes up to Synced).
-func (h *Handler) subscribe(ctx context.Context, c *cached, f *filter, opts watchOptions, wake chan struct{}) (*store.Subscription[*object.Object], bool, *apierrors.StatusError) {
+// feed is what a WATCH sends: the changes replayed from the daemon's
+// history (History.Changes), if any, then its subscription's.
+type feed struct {
+	sub    *store.Subscription[*object.Object]
+	replay []store.Change[*object.Object]
+	// initial: the subscription starts with the current state (Applied
+	// changes up to Synced).
+	initial bool
+}
+
+// subscribe starts the subscription a WATCH reads.
+func (h *Handler) subscribe(ctx context.Context, c *cached, f *filter, opts watchOptions, wake chan struct{}) (*feed, *apierrors.StatusError) {
 	sopts := store.SubscribeOptions{Mode: store.Ordered, Wake: wake, Keep: func(k store.Key) bool { return f.keepsKey(k.Namespace, k.Name) }}
 	if opts.rv != "" && opts.rv != "0" && opts.sendInitialEvents != nil {
 		want, ok := store.ParseRV(opts.rv)
 		if !ok {
-			return nil, false, badRequest("invalid resource version %q", opts.rv)
+			return nil, badRequest("invalid resource version %q", opts.rv)
 		}
 		if serr := waitFor(ctx, c.Source, want, h.opts.FreshWait); serr != nil {
-			return nil, false, serr
+			return nil, serr
 		}
 	}
 	switch {
@@ -126,11 +135,11 @@ func (h *Handler) subscribe(ctx context.Context, c *cached, f *filter, opts watc
 			sub, err = c.Source.SubscribeFrom(ctx, c.Source.ResourceVersion(), sopts)
 		}
 		if err != nil {
-			return nil, false, apierrors.NewInternalError(err)
+			return nil, apierrors.NewInternalError(err)
 		}
-		return sub, false, nil
+		return &feed{sub: sub}, nil
 	case opts.sendInitialEvents != nil || opts.rv == "" || opts.rv == "0":
-		return c.Source.Subscribe(ctx, sopts), true, nil
+		return &feed{sub: c.Source.Subscribe(ctx, sopts), initial: true}, nil
 	}
 	sopts.NeedOld = f.byContent()
 	sub, err := c.Source.SubscribeFrom(ctx, opts.rv, sopts)
@@ -138,24 +147,56 @@ func (h *Handler) subscribe(ctx context.Context, c *cached, f *filter, opts watc
 		backfill(ctx, c, opts.rv)
 		sub, err = c.Source.SubscribeFrom(ctx, opts.rv, sopts)
 	}
+	if errors.Is(err, store.ErrTooOld) && h.opts.History != nil {
+		if fd, herr := h.replay(ctx, c, opts.rv, sopts); herr == nil {
+			return fd, nil
+		} // else the 410 the store's history gives: the client relists
+	}
 	if errors.Is(err, store.ErrTooLarge) {
 		want, _ := store.ParseRV(opts.rv)
 		if serr := waitFor(ctx, c.Source, want, h.opts.FreshWait); serr != nil {
-			return nil, false, serr
+			return nil, serr
 		}
 		sub, err = c.Source.SubscribeFrom(ctx, opts.rv, sopts)
 	}
 	switch {
 	case err == nil:
-		return sub, false, nil
+		return &feed{sub: sub}, nil
 	case errors.Is(err, store.ErrInvalidResourceVersion):
-		return nil, false, badRequest("invalid resource version %q", opts.rv)
+		return nil, badRequest("invalid resource version %q", opts.rv)
 	case errors.Is(err, store.ErrTooOld):
-		return nil, false, tooOld(opts.rv, err)
+		return nil, tooOld(opts.rv, err)
 	case errors.Is(err, store.ErrTooLarge):
-		return nil, false, tooLarge(opts.rv, c.Source.ResourceVersion())
+		return nil, tooLarge(opts.rv, c.Source.ResourceVersion())
 	}
-	return nil, false, apierrors.NewInternalError(err)
+	return nil, apierrors.NewInternalError(err)
+}
+
+// replay is the feed of a WATCH from rv, older than what the store and the
+// API server hold, from the daemon's history: its changes after rv up to
+// the oldest resourceVersion the store answers, then the store's from
+// there, so that a client that outlived the daemon's restart resumes
+// without a relist. An error when the history does not hold them all.
+func (h *Handler) replay(ctx context.Context, c *cached, rv string, sopts store.SubscribeOptions) (*feed, error) {
+	oldest := c.Source.OldestResourceVersion()
+	if oldest == "" {
+		return nil, store.ErrTooOld
+	}
+	changes, err := h.opts.History.Changes(ctx, c.res, rv, oldest, sopts.NeedOld)
+	if err != nil {
+		return nil, err
+	}
+	sub, err := c.Source.SubscribeFrom(ctx, oldest, sopts) // ErrTooOld if a relist moved it since
+	if err != nil {
+		return nil, err
+	}
+	kept := changes[:0]
+	for _, ch := range changes {
+		if sopts.Keep(ch.Key) {
+			kept = append(kept, ch)
+		}
+	}
+	return &feed{sub: sub, replay: kept}, nil
 }
 
 // errWatchTimeout is the cause of a watch's end at its timeoutSeconds.
@@ -170,8 +211,9 @@ type watchStream struct {
 	f       *filter
 	ww      *watchWriter
 	sub     *store.Subscription[*object.Object]
-	wake    <-chan struct{} // the subscription's store.SubscribeOptions.Wake
-	initial bool            // the current state is being sent
+	replay  []store.Change[*object.Object] // sent before sub's (feed.replay)
+	wake    <-chan struct{}                // the subscription's store.SubscribeOptions.Wake
+	initial bool                           // the current state is being sent
 	opts    watchOptions
 	lastRV  string // of the last change written
 	// sentRV is the newest resourceVersion the client was told: the one it
@@ -289,7 +331,7 @@ func (s *watchStream) bookmarkRV(rv string) (string, bool) {
 func (s *watchStream) drain() bool {
 	s.relisted = false
 	for {
-		ch, ok, err := s.sub.TryNext()
+		ch, replayed, ok, err := s.next()
 		if err != nil {
 			return false
 		}
@@ -314,7 +356,7 @@ func (s *watchStream) drain() bool {
 		}
 		s.lastRV = store.MaxRV(s.lastRV, ch.ResourceVersion)
 		s.sentRV = store.MaxRV(s.sentRV, ch.ResourceVersion)
-		s.lastLive = !ch.At.IsZero()
+		s.lastLive = !ch.At.IsZero() || replayed // a replayed change has a resourceVersion of its own too
 		if !s.lastLive && !s.initial && (ch.Type == store.Applied || ch.Type == store.Deleted) {
 			s.relisted = true
 		}
@@ -325,6 +367,17 @@ func (s *watchStream) drain() bool {
 			return false
 		}
 	}
+}
+
+// next is the next change to write, replayed from the history or queued in
+// the subscription; ok is false when there is none yet.
+func (s *watchStream) next() (ch store.Change[*object.Object], replayed, ok bool, err error) {
+	if len(s.replay) > 0 {
+		ch, s.replay = s.replay[0], s.replay[1:]
+		return ch, true, true, nil
+	}
+	ch, ok, err = s.sub.TryNext()
+	return ch, false, ok, err
 }
 
 // written notes a live change written to the client, which arrived in the

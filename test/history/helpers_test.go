@@ -131,14 +131,21 @@ func (e *env) deleteCM(name string) {
 // whose line holds want (a resourceVersion, an operation).
 func (e *env) recorded(name, want string) string {
 	e.t.Helper()
+	return e.recordedAs("cm/"+name, want)
+}
+
+// recordedAs waits until the history of object (KIND/NAME) shows a
+// revision whose line holds want.
+func (e *env) recordedAs(object, want string) string {
+	e.t.Helper()
 	deadline := time.Now().Add(patience)
 	for {
-		out, _, code := e.run("history", "cm/"+name, "-n", e.ns)
+		out, _, code := e.run("history", object, "-n", e.ns)
 		if code == 0 && strings.Contains(out, want) {
 			return out
 		}
 		if time.Now().After(deadline) {
-			e.t.Fatalf("history of %s never showed %q:\n%s", name, want, out)
+			e.t.Fatalf("history of %s never showed %q:\n%s", object, want, out)
 		}
 		time.Sleep(100 * time.Millisecond) // polling a file another process writes: no event to await
 	}

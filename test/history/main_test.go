@@ -12,7 +12,10 @@ import (
 
 // cluster is shared by every test of this package; each works in a
 // namespace of its own, with a daemon and a history of its own.
-var cluster = controlplane.Shared{Options: controlplane.Options{NoControllerManager: true}}
+// Its API server keeps no watch cache of PodTemplates: a watch of them
+// from an old resourceVersion is etcd's, which CompactEtcd makes 410
+// (TestWatchFromHistory).
+var cluster = controlplane.Shared{Options: controlplane.Options{NoControllerManager: true, ExtraAPIServerFlags: []string{"--watch-cache-sizes=podtemplates#0"}}}
 
 // pg is the PostgreSQL server of the tests that record to one.
 var pg postgres.Shared

@@ -1,0 +1,157 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+)
+
+// answers is what a recording daemon's history answers through the API
+// (serve.History): an exact LIST at, and a WATCH from, a resourceVersion
+// that neither its stores nor the API server hold any more. Secrets are
+// not answered from it unless recorded in full (their values are hashed).
+type answers struct {
+	r *recording
+}
+
+// history is serve.Options.History of a recording daemon, nil otherwise.
+func (r *recording) history() serve.History {
+	if r == nil || r.failed {
+		return nil
+	}
+	return answers{r}
+}
+
+// StateAt implements serve.History.
+func (a answers) StateAt(ctx context.Context, res kube.Resource, namespace, rv string) ([]*object.Object, error) {
+	n, err := a.parse(res, rv)
+	if err != nil {
+		return nil, err
+	}
+	revs, err := a.r.store.StateAt(ctx, history.ResourceName(res), n)
+	if err != nil {
+		return nil, tooOld(err)
+	}
+	return history.Objects(revs, namespace, decoderOf(res))
+}
+
+// Changes implements serve.History.
+func (a answers) Changes(ctx context.Context, res kube.Resource, from, to string, needOld bool) ([]store.Change[*object.Object], error) {
+	f, err := a.parse(res, from)
+	if err != nil {
+		return nil, err
+	}
+	t, err := a.parse(res, to)
+	if err != nil {
+		return nil, err
+	}
+	name := history.ResourceName(res)
+	latest, err := a.r.store.Latest(ctx, name)
+	if err == nil && latest < t {
+		err = fmt.Errorf("the history of %s ends at resourceVersion %d, before %d", name, latest, t)
+	}
+	var revs []history.Revision
+	if err == nil {
+		revs, err = a.r.store.Changes(ctx, name, f, t)
+	}
+	if err != nil {
+		return nil, tooOld(err)
+	}
+	dec := decoderOf(res)
+	var before map[store.Key]*object.Object // each object's state at from, with needOld
+	if needOld {
+		state, err := a.r.store.StateAt(ctx, name, f)
+		if err != nil {
+			return nil, tooOld(err)
+		}
+		if before, err = keyed(state, dec); err != nil {
+			return nil, err
+		}
+	}
+	return changesOf(revs, dec, before)
+}
+
+// parse reads rv, and refuses a kind the history does not answer for.
+func (a answers) parse(res kube.Resource, rv string) (uint64, error) {
+	if history.IsSecrets(res) && !a.r.secretData {
+		return 0, fmt.Errorf("%w: the history holds Secrets' values hashed", store.ErrTooOld)
+	}
+	n, ok := store.ParseRV(rv)
+	if !ok {
+		return 0, fmt.Errorf("%w: %s", store.ErrInvalidResourceVersion, rv)
+	}
+	return n, nil
+}
+
+// tooOld wraps in store.ErrTooOld the errors of a history that does not
+// hold what was asked (the client relists).
+func tooOld(err error) error {
+	var (
+		before *history.BeforeError
+		gap    *history.GapError
+	)
+	if errors.Is(err, history.ErrNotRecorded) || errors.As(err, &before) || errors.As(err, &gap) {
+		return fmt.Errorf("%w: %w", store.ErrTooOld, err)
+	}
+	return err
+}
+
+func decoderOf(res kube.Resource) *object.Decoder {
+	return object.NewDecoder(object.DecoderOptions{APIVersion: res.GVR.GroupVersion().String(), Kind: res.Kind})
+}
+
+// keyed decodes a state by key.
+func keyed(revs []history.Revision, dec *object.Decoder) (map[store.Key]*object.Object, error) {
+	out := make(map[store.Key]*object.Object, len(revs))
+	for _, r := range revs {
+		o, err := dec.Decode(r.Object, r.Cells, nil)
+		if err != nil {
+			return nil, err
+		}
+		out[store.KeyOf(o)] = o
+	}
+	return out, nil
+}
+
+// changesOf turns revisions, in resourceVersion order, into a store's
+// changes: each Applied one with its object's state before it when a
+// revision in revs or the state before (nil: not known) says it.
+func changesOf(revs []history.Revision, dec *object.Decoder, before map[store.Key]*object.Object) ([]store.Change[*object.Object], error) {
+	known := before != nil
+	last := before
+	if last == nil {
+		last = map[store.Key]*object.Object{}
+	}
+	seen := map[store.Key]bool{}
+	out := make([]store.Change[*object.Object], 0, len(revs))
+	for _, r := range revs {
+		o, err := dec.Decode(r.Object, r.Cells, nil)
+		if err != nil {
+			return nil, err
+		}
+		k := store.Key{Namespace: r.Namespace, Name: r.Name}
+		ch := store.Change[*object.Object]{Type: store.Applied, Key: k, Object: o, ResourceVersion: strconv.FormatUint(r.RV, 10)}
+		old, ok := last[k]
+		switch {
+		case r.Op == history.Deleted:
+			ch.Type = store.Deleted
+			delete(last, k)
+		case ok:
+			ch.Old, ch.HasOld = old, true
+			last[k] = o
+		default: // not there before, or not known to be
+			ch.OldUnknown = !known && !seen[k] && r.Op == history.Modified
+			last[k] = o
+		}
+		seen[k] = true
+		out = append(out, ch)
+	}
+	return out, nil
+}
