@@ -113,7 +113,12 @@
 // object's version before the first of them that modified it: an exact
 // LIST from before such a change, and a WATCH whose label or field
 // selector reads the object's content across one (whether it matched
-// before decides between MODIFIED and DELETED), are 410. Any 410 names in
+// before decides between MODIFIED and DELETED), are 410, unless
+// Options.History holds them (a recording daemon's record on disk, which
+// knows every version): an exact LIST is answered with its state at N, a
+// WATCH with its changes after N up to the store's oldest, then the
+// store's (feed.replay), so that a client that outlived a daemon's
+// restart resumes without a relist. Any 410 names in
 // parentheses, as the API server's does, the oldest resourceVersion a
 // watch may resume from. A paged list (limit) is pinned to its
 // first page's snapshot: the continue token names that snapshot, which is
