@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -73,6 +74,10 @@ type recording struct {
 	// secretData: Secrets' values are recorded in full (RecordConfig).
 	secretData bool
 
+	// resources are the names of the resources recorded, checkpointed
+	// (history.Store.Checkpoint) after each prune and at the end.
+	resources []string
+
 	mu        sync.Mutex // guards what follows, and writes to errOut
 	seeded    map[kube.Resource]string
 	announced bool
@@ -143,6 +148,7 @@ func (r *recording) start(ctx context.Context, d *daemonRun, leases []*reflector
 	for _, l := range leases {
 		run := rec.Start(ctx, l)
 		r.wg.Go(func() { run() })
+		r.resources = append(r.resources, history.ResourceName(l.Resource()))
 	}
 	close(r.subscribed) // the reflectors may start from the history now (seed)
 	r.wg.Go(func() { r.prune(ctx, *rc) })
@@ -172,6 +178,7 @@ func (r *recording) prune(ctx context.Context, rc RecordConfig) {
 	t := time.NewTicker(pruneEvery)
 	defer t.Stop()
 	over := false // said that the state kept is over MaxSize
+	first := true
 	for {
 		err := r.store.Prune(ctx, time.Now().Add(-rc.Retention))
 		if sh, ok := r.store.(shrinker); ok && err == nil && rc.MaxSize > 0 {
@@ -184,6 +191,10 @@ func (r *recording) prune(ctx context.Context, rc RecordConfig) {
 				}
 			}
 		}
+		if err == nil && !first { // at start, the reflectors read the history: no more reading beside them
+			err = r.checkpoint(ctx)
+		}
+		first = false
 		if err != nil && ctx.Err() == nil {
 			r.say("warning: history: %v\n", err)
 		}
@@ -205,13 +216,32 @@ func (r *recording) say(format string, args ...any) {
 // quantity is a size in bytes as --record-max-size takes it (512Mi).
 func quantity(n int64) string { return resource.NewQuantity(n, resource.BinarySI).String() }
 
-// stop waits for the recorders to write what they hold and closes the
-// history.
+// checkpoint keeps each resource's state where its record ends in one
+// piece, for the next start (a warm restart reads it) and get --at.
+func (r *recording) checkpoint(ctx context.Context) error {
+	for _, res := range r.resources {
+		if err := r.store.Checkpoint(ctx, res); err != nil && !errors.Is(err, history.ErrNotRecorded) {
+			return err
+		}
+	}
+	return nil
+}
+
+// stopCheckpointing bounds the checkpoint a stopping daemon writes.
+const stopCheckpointing = 30 * time.Second
+
+// stop waits for the recorders to write what they hold, checkpoints what
+// they wrote, and closes the history.
 func (r *recording) stop() {
 	if r == nil {
 		return
 	}
 	r.wg.Wait()
+	ctx, cancel := context.WithTimeout(context.Background(), stopCheckpointing)
+	defer cancel()
+	if err := r.checkpoint(ctx); err != nil {
+		r.say("warning: history: %v\n", err)
+	}
 	r.close()
 }
 

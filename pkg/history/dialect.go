@@ -20,6 +20,8 @@ type dialect struct {
 	// countTables counts the tables of the database (or PostgreSQL schema)
 	// a history is opened in: none is a new one.
 	countTables string
+	// blob is the type of a column of bytes.
+	blob string
 	// numbered: placeholders are $1, $2, ... (PostgreSQL), not ?.
 	numbered bool
 	// prepare: each query a transaction runs is prepared once (stmtCache).

@@ -77,6 +77,9 @@ func (s *sqlStore) pruneResource(ctx context.Context, tx querier, id int64, cut 
 	if _, err := tx.ExecContext(ctx, `DELETE FROM gaps WHERE resource = ? AND to_rv <= ?`, id, cut); err != nil {
 		return err
 	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM checkpoints WHERE resource = ? AND rv < ?`, id, cut); err != nil {
+		return err
+	}
 	_, err = tx.ExecContext(ctx, `UPDATE resources SET oldest = ? WHERE id = ? AND oldest < ?`, cut, id, cut)
 	return err
 }

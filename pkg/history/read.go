@@ -21,17 +21,27 @@ func (s *sqlStore) StateAt(ctx context.Context, res string, rv uint64) ([]Revisi
 		if err := s.covers(ctx, q, id, rv); err != nil {
 			return err
 		}
-		revs, deltas, err := scanRevisions(q.QueryContext(ctx, s.dialect.latestPer(", time, op, manager, base, object, cells", "resource = ? AND rv <= ?"), id, rv))
-		if err == nil {
-			err = undelta(ctx, q, id, revs, deltas)
-		}
+		revs, err := s.stateIn(ctx, q, id, rv)
 		if err != nil {
 			return s.readError(res, err)
 		}
-		out = slices.DeleteFunc(revs, func(r Revision) bool { return r.Op == Deleted })
+		out = revs
 		return nil
 	})
 	return out, err
+}
+
+// latestRevisions is the state of resource id at rv from each object's
+// latest revision at or before it (no checkpoint holds it).
+func (s *sqlStore) latestRevisions(ctx context.Context, q querier, id int64, rv uint64) ([]Revision, error) {
+	revs, deltas, err := scanRevisions(q.QueryContext(ctx, s.dialect.latestPer(", time, op, manager, base, object, cells", "resource = ? AND rv <= ?"), id, rv))
+	if err == nil {
+		err = undelta(ctx, q, id, revs, deltas)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(revs, func(r Revision) bool { return r.Op == Deleted }), nil
 }
 
 // delta is a revision read whose object is a delta of the keyframe at

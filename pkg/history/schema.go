@@ -90,12 +90,14 @@ var postgresSchema = []string{
 var (
 	sqliteDialect = &dialect{
 		name:        "SQLite",
+		blob:        "BLOB",
 		schema:      sqliteSchema,
 		countTables: `SELECT count(*) FROM sqlite_master`,
 		prepare:     true,
 	}
 	postgresDialect = &dialect{
 		name:        "PostgreSQL",
+		blob:        "BYTEA",
 		schema:      postgresSchema,
 		countTables: `SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()`,
 		numbered:    true,

@@ -19,6 +19,8 @@ type sqlStore struct {
 	*heads
 	mu  sync.Mutex       // guards ids
 	ids map[string]int64 // resource name -> id
+	// checkpoints: the history has the checkpoints' table (checkpoints.go).
+	checkpoints bool
 }
 
 func newSQLStore(db *sql.DB, location string, d *dialect) sqlStore {
@@ -32,6 +34,9 @@ func (s *sqlStore) conn() querier { return s.dialect.on(s.db) }
 // with it.
 func (s *sqlStore) open(ctx context.Context, readOnly bool) error {
 	err := s.checkSchema(ctx, readOnly)
+	if err == nil {
+		err = s.withCheckpoints(ctx, readOnly)
+	}
 	switch {
 	case err == nil:
 		return nil

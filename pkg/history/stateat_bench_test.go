@@ -10,8 +10,15 @@ import (
 )
 
 // BenchmarkStateAt reads the state of 100,000 ConfigMaps of 1 KiB (one
-// revision each) from a history: the store's part of get --at.
+// revision each) from a history: the store's part of get --at and of a
+// warm restart; from each object's latest revision (none), and from a
+// checkpoint (the 100 changes after it read too).
 func BenchmarkStateAt(b *testing.B) {
+	b.Run("latest-revisions", func(b *testing.B) { benchmarkStateAt(b, false) })
+	b.Run("checkpoint", func(b *testing.B) { benchmarkStateAt(b, true) })
+}
+
+func benchmarkStateAt(b *testing.B, checkpoint bool) {
 	ctx := context.Background()
 	s, err := OpenSQLite(ctx, filepath.Join(b.TempDir(), "h.db"), OpenOptions{})
 	if err != nil {
@@ -34,8 +41,22 @@ func BenchmarkStateAt(b *testing.B) {
 			batch = Batch{}
 		}
 	}
+	if checkpoint {
+		if err := s.Checkpoint(ctx, "configmaps.v1."); err != nil {
+			b.Fatal(err)
+		}
+	}
+	changed := Batch{RV: n + 101}
+	for i := range 100 {
+		rv := uint64(n + 2 + i)
+		doc := fmt.Appendf(nil, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm-%06d","namespace":"default","resourceVersion":"%d"},"data":{"text":"changed"}}`, i*997, rv)
+		changed.Revisions = append(changed.Revisions, Revision{Namespace: "default", Name: fmt.Sprintf("cm-%06d", i*997), RV: rv, Time: time.Now(), Op: Modified, Object: doc})
+	}
+	if err := s.Write(ctx, "configmaps.v1.", changed); err != nil {
+		b.Fatal(err)
+	}
 	for b.Loop() {
-		revs, err := s.StateAt(ctx, "configmaps.v1.", n+1)
+		revs, err := s.StateAt(ctx, "configmaps.v1.", n+101)
 		if err != nil || len(revs) != n {
 			b.Fatalf("%d revisions, %v", len(revs), err)
 		}

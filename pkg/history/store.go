@@ -116,6 +116,11 @@ type Store interface {
 	// TimeOf returns when the store recorded resourceVersion rv: the time
 	// of the newest write at or before it (zero when none is kept).
 	TimeOf(ctx context.Context, rv uint64) (time.Time, error)
+	// Checkpoint keeps res's state where its record ends as one piece,
+	// so that StateAt there and after reads it, and the revisions since,
+	// rather than every object's latest revision (a recorder calls it
+	// now and then, and when it stops). Older checkpoints go.
+	Checkpoint(ctx context.Context, res string) error
 	// Prune drops what only the state before t needs: the revisions
 	// superseded by then, keeping each object's state at t.
 	Prune(ctx context.Context, t time.Time) error

@@ -69,6 +69,9 @@ func (s *sqlStore) Write(ctx context.Context, res string, b Batch) error {
 		return err
 	}
 	err = s.inTx(ctx, false, func(q querier) error {
+		if err := s.dropCheckpoints(ctx, q, id, b.Revisions); err != nil {
+			return err
+		}
 		for i := range b.Revisions {
 			r := &b.Revisions[i]
 			key := objectKey{id, r.Namespace, r.Name}
@@ -95,6 +98,21 @@ func (s *sqlStore) Write(ctx context.Context, res string, b Batch) error {
 		return fmt.Errorf("writing the history of %s to %s: %w", res, s.location, err)
 	}
 	return nil
+}
+
+// dropCheckpoints drops the checkpoints of resource id that revs would
+// change: at or after the oldest of them (a recorder writes in order, so
+// none usually).
+func (s *sqlStore) dropCheckpoints(ctx context.Context, q querier, id int64, revs []Revision) error {
+	if !s.checkpoints || len(revs) == 0 {
+		return nil
+	}
+	oldest := revs[0].RV
+	for _, r := range revs[1:] {
+		oldest = min(oldest, r.RV)
+	}
+	_, err := q.ExecContext(ctx, `DELETE FROM checkpoints WHERE resource = ? AND rv >= ?`, id, oldest)
+	return err
 }
 
 // insertRevision writes one revision, or writes it again (a batch retried

@@ -1,0 +1,122 @@
+package history
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// base is the sqlStore under a store, for tests of its parts.
+func (s *sqlStore) base() *sqlStore { return s }
+
+// stateString is a state as name@rv, sorted, with each object's JSON
+// checked against its resourceVersion.
+func stateString(t *testing.T, revs []Revision) string {
+	t.Helper()
+	var out []string
+	for _, r := range revs {
+		if !strings.Contains(string(r.Object), fmt.Sprintf(`"resourceVersion":"%d"`, r.RV)) {
+			t.Errorf("%s@%d holds %s", r.Name, r.RV, r.Object)
+		}
+		out = append(out, fmt.Sprintf("%s@%d", r.Name, r.RV))
+	}
+	slices.Sort(out)
+	return strings.Join(out, ",")
+}
+
+// TestCheckpoint: a state read from a checkpoint and the revisions after
+// it is the state read from every object's latest revision, at every
+// resourceVersion after it, through random changes (deletions and
+// re-creations among them), a second checkpoint, and a prune.
+func TestCheckpoint(t *testing.T) {
+	onEachEngine(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		s := open(t)
+		const res = "configmaps.v1."
+		s.Begin(ctx, res, 1)
+		r := rand.New(rand.NewPCG(5, 6))
+		present := map[string]bool{}
+		rv := uint64(1)
+		write := func(n int) {
+			b := Batch{}
+			for range n {
+				rv++
+				name := fmt.Sprintf("o%d", r.IntN(12))
+				op := Modified
+				switch {
+				case !present[name]:
+					op = Added
+				case r.IntN(4) == 0:
+					op = Deleted
+				}
+				present[name] = op != Deleted
+				b.Revisions = append(b.Revisions, rev(name, rv, op, strings.Repeat("v", r.IntN(300))+fmt.Sprint(rv)))
+			}
+			b.RV = rv
+			if err := s.Write(ctx, res, b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		check := func(from uint64) {
+			t.Helper()
+			sq := s.(interface{ base() *sqlStore }).base()
+			for at := from; at <= rv; at++ {
+				var want, got []Revision
+				err := sq.inTx(ctx, true, func(q querier) error {
+					var err error
+					if want, err = sq.latestRevisions(ctx, q, 1, at); err == nil {
+						got, err = sq.stateIn(ctx, q, 1, at)
+					}
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g, w := stateString(t, got), stateString(t, want); g != w {
+					t.Fatalf("state at %d: from the checkpoint %s, from the revisions %s", at, g, w)
+				}
+			}
+		}
+		write(40)
+		if err := s.Checkpoint(ctx, res); err != nil {
+			t.Fatal(err)
+		}
+		first := rv
+		write(40)
+		check(first)
+		if err := s.Checkpoint(ctx, res); err != nil {
+			t.Fatal(err)
+		}
+		write(20)
+		check(first)
+		if err := s.Prune(ctx, time.Now().Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		write(20)
+		if err := s.Checkpoint(ctx, res); err != nil {
+			t.Fatal(err)
+		}
+		write(10)
+		check(rv - 10)
+		got, err := s.StateAt(ctx, res, rv)
+		var want []string
+		for name, ok := range present {
+			if ok {
+				want = append(want, name)
+			}
+		}
+		slices.Sort(want)
+		var names []string
+		for _, r := range got {
+			names = append(names, r.Name)
+		}
+		slices.Sort(names)
+		if err != nil || !slices.Equal(names, want) {
+			t.Errorf("StateAt(%d) = %v, %v; want %v", rv, names, err, want)
+		}
+	})
+}

@@ -1,0 +1,178 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// checkpointTable keeps checkpoints (checkpoint.go). It is made in a
+// history of any age when opened to write: a history written before it
+// existed reads as before, without one.
+const checkpointTable = `CREATE TABLE IF NOT EXISTS checkpoints (
+	resource BIGINT NOT NULL,
+	rv BIGINT NOT NULL,
+	part INTEGER NOT NULL,
+	data %s NOT NULL,
+	PRIMARY KEY (resource, rv, part)
+)`
+
+// withCheckpoints makes the checkpoints table when writable, and says
+// whether the history has one.
+func (s *sqlStore) withCheckpoints(ctx context.Context, readOnly bool) error {
+	if !readOnly {
+		if _, err := s.db.ExecContext(ctx, fmt.Sprintf(checkpointTable, s.dialect.blob)); err != nil {
+			return fmt.Errorf("making the checkpoints' table: %w", err)
+		}
+	}
+	var n int
+	s.checkpoints = s.db.QueryRowContext(ctx, `SELECT count(*) FROM checkpoints WHERE resource = -1`).Scan(&n) == nil
+	return nil
+}
+
+// Checkpoint implements Store.
+func (s *sqlStore) Checkpoint(ctx context.Context, res string) error {
+	id, err := s.resourceID(ctx, s.conn(), res)
+	if err != nil {
+		return err
+	}
+	var (
+		at   uint64
+		revs []Revision
+	)
+	err = s.inTx(ctx, true, func(q querier) error {
+		var newest sql.NullInt64
+		if err := q.QueryRowContext(ctx, `SELECT r.latest, (SELECT max(rv) FROM checkpoints WHERE resource = r.id) FROM resources r WHERE r.id = ?`, id).Scan(&at, &newest); err != nil {
+			return err
+		}
+		if newest.Valid && uint64(newest.Int64) == at {
+			at = 0 // there is one already
+			return nil
+		}
+		revs, err = s.stateIn(ctx, q, id, at)
+		return err
+	})
+	if err != nil || at == 0 {
+		return s.checkpointError(res, err)
+	}
+	parts := encodeParts(revs)
+	return s.checkpointError(res, s.inTx(ctx, false, func(q querier) error {
+		var oldest uint64
+		if err := q.QueryRowContext(ctx, `SELECT oldest FROM resources WHERE id = ?`, id).Scan(&oldest); err != nil || oldest > at {
+			return err // pruned past it meanwhile: no checkpoint
+		}
+		for i, p := range parts {
+			if _, err := q.ExecContext(ctx, `INSERT INTO checkpoints (resource, rv, part, data) VALUES (?, ?, ?, ?)
+				ON CONFLICT (resource, rv, part) DO UPDATE SET data = excluded.data`, id, at, i, p); err != nil {
+				return err
+			}
+		}
+		_, err := q.ExecContext(ctx, `DELETE FROM checkpoints WHERE resource = ? AND (rv < ? OR rv = ? AND part >= ?)`, id, at, at, len(parts))
+		return err
+	}))
+}
+
+func (s *sqlStore) checkpointError(res string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("checkpointing the history of %s in %s: %w", res, s.location, err)
+}
+
+// stateIn is the state of resource id at rv (StateAt, its record checked):
+// from the newest checkpoint at or before rv and the revisions after it,
+// else from each object's latest revision.
+func (s *sqlStore) stateIn(ctx context.Context, q querier, id int64, rv uint64) ([]Revision, error) {
+	at, ok, err := s.checkpointAt(ctx, q, id, rv)
+	if err != nil || !ok {
+		if err == nil {
+			return s.latestRevisions(ctx, q, id, rv)
+		}
+		return nil, err
+	}
+	revs, err := readCheckpoint(ctx, q, id, at)
+	if err != nil {
+		return nil, err
+	}
+	changes, deltas, err := scanRevisions(q.QueryContext(ctx, `SELECT namespace, name, rv, time, op, manager, base, object, cells
+		FROM revisions WHERE resource = ? AND rv > ? AND rv <= ? ORDER BY rv`, id, at, rv))
+	if err == nil {
+		err = undeltaInOrder(ctx, q, id, changes, deltas)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return applyChanges(revs, changes), nil
+}
+
+// checkpointAt is the resourceVersion of resource id's newest checkpoint
+// at or before rv; ok is false when there is none.
+func (s *sqlStore) checkpointAt(ctx context.Context, q querier, id int64, rv uint64) (uint64, bool, error) {
+	if !s.checkpoints {
+		return 0, false, nil
+	}
+	var at uint64
+	err := q.QueryRowContext(ctx, `SELECT rv FROM checkpoints WHERE resource = ? AND rv <= ? ORDER BY rv DESC LIMIT 1`, id, rv).Scan(&at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return at, err == nil, err
+}
+
+// readCheckpoint reads the state of resource id's checkpoint at rv.
+func readCheckpoint(ctx context.Context, q querier, id int64, rv uint64) ([]Revision, error) {
+	rows, err := q.QueryContext(ctx, `SELECT data FROM checkpoints WHERE resource = ? AND rv = ? ORDER BY part`, id, rv)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var revs []Revision
+	for rows.Next() {
+		var part sql.RawBytes
+		if err := rows.Scan(&part); err != nil {
+			return nil, err
+		}
+		if revs, err = decodePart(revs, part); err != nil { // decoded into a buffer of its own: part may go
+			return nil, err
+		}
+	}
+	return revs, rows.Err()
+}
+
+// applyChanges returns the state revs with changes (in resourceVersion
+// order) applied.
+func applyChanges(revs, changes []Revision) []Revision {
+	if len(changes) == 0 {
+		return revs
+	}
+	at := make(map[string]int, len(revs))
+	for i := range revs {
+		at[Key(revs[i].Namespace, revs[i].Name)] = i
+	}
+	gone := false
+	for _, c := range changes {
+		k := Key(c.Namespace, c.Name)
+		i, ok := at[k]
+		switch {
+		case c.Op == Deleted && ok:
+			revs[i].Op, gone = Deleted, true
+		case c.Op == Deleted:
+		case ok:
+			revs[i] = c
+		default:
+			at[k] = len(revs)
+			revs = append(revs, c)
+		}
+	}
+	if gone {
+		out := revs[:0]
+		for _, r := range revs {
+			if r.Op != Deleted {
+				out = append(out, r)
+			}
+		}
+		revs = out
+	}
+	return revs
+}
