@@ -30,7 +30,18 @@ func Objects(revs []Revision, namespace string, dec *object.Decoder) ([]*object.
 }
 
 // NotRecordedError is a query's one line for a resource the history at
-// location holds nothing of.
+// location holds nothing of; it wraps ErrNotRecorded.
 func NotRecordedError(res kube.Resource, location string) error {
-	return fmt.Errorf("%s: the history %s holds none (serve %s --record records them)", res, location, res)
+	return &notRecordedError{res: res, location: location}
 }
+
+type notRecordedError struct {
+	res      kube.Resource
+	location string
+}
+
+func (e *notRecordedError) Error() string {
+	return fmt.Sprintf("%s: the history %s holds none (serve %s --record records them)", e.res, e.location, e.res)
+}
+
+func (e *notRecordedError) Unwrap() error { return ErrNotRecorded }

@@ -52,6 +52,13 @@ func TestGetAtPrintsWhatGetPrinted(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "alpha") || strings.TrimSpace(errOut) != `Error from server (NotFound): configmaps "delta" not found` {
 		t.Errorf("get alpha delta --at: exit %d\n%s\n%s", code, out, errOut)
 	}
+	// A kind never recorded beside one recorded: the one printed, the
+	// other reported after it, as get reports a kind it cannot list.
+	out, errOut, code = e.run("get", "cm,podtemplates", "-n", e.ns, "--at", at[0].UTC().Format(time.RFC3339Nano), "-o", "name")
+	if code != 1 || out != "configmap/alpha\nconfigmap/beta\nconfigmap/gamma\n" ||
+		!strings.HasPrefix(errOut, "error: podtemplates: the history ") || !strings.HasSuffix(errOut, " holds none (serve podtemplates --record records them)\n") {
+		t.Errorf("get cm,podtemplates --at: exit %d\n%s\n%s", code, out, errOut)
+	}
 }
 
 // TestHistoryOfAnObject lists revisions with their managers, diffs and one

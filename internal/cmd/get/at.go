@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -54,7 +55,9 @@ func (o *GetOptions) validateAt() error {
 }
 
 // readAt is read for --at: each target's objects at the moment asked,
-// from the history, with their time cells as get printed them then.
+// from the history, with their time cells as get printed them then. A
+// kind the history holds nothing of is reported after the others are
+// printed, as get reports a kind it cannot list.
 func (o *GetOptions) readAt(ctx context.Context) ([]snapshot, error) {
 	s, err := daemon.OpenHistory(ctx, o.Config, o.atFlags.DB)
 	if err != nil {
@@ -73,10 +76,15 @@ func (o *GetOptions) readAt(ctx context.Context) ([]snapshot, error) {
 	var snaps []snapshot
 	for _, tg := range o.Targets {
 		snap, err := o.targetAt(ctx, s, tg, rv, when, match)
-		if err != nil {
+		if errors.Is(err, history.ErrNotRecorded) {
+			snap = snapshot{res: tg.Resource, err: err}
+		} else if err != nil {
 			return nil, err
 		}
 		snaps = append(snaps, snap)
+	}
+	if !slices.ContainsFunc(snaps, func(s snapshot) bool { return s.err == nil }) {
+		return nil, snaps[0].err // nothing to print: one line, as before
 	}
 	return snaps, nil
 }
