@@ -120,3 +120,46 @@ func TestCheckpoint(t *testing.T) {
 		}
 	})
 }
+
+// TestCheckpointKeepsTheFileSize: a new checkpoint takes the pages of the
+// one it replaces, so that a daemon that checkpoints at each stop does
+// not grow its file by a state each time.
+func TestCheckpointKeepsTheFileSize(t *testing.T) {
+	ctx := context.Background()
+	s, err := OpenSQLite(ctx, t.TempDir()+"/h.db", OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const res = "configmaps.v1."
+	s.Begin(ctx, res, 1)
+	r := rand.New(rand.NewPCG(7, 8))
+	b := Batch{RV: 2001}
+	for i := range 2000 {
+		b.Revisions = append(b.Revisions, rev(fmt.Sprintf("o%d", i), uint64(i+2), Added, string(randomText(r, 1024))))
+	}
+	if err := s.Write(ctx, res, b); err != nil {
+		t.Fatal(err)
+	}
+	pages := func() int {
+		var n int
+		s.db.QueryRow(`PRAGMA page_count`).Scan(&n)
+		return n
+	}
+	before := pages()
+	var sizes []int
+	for i := range 4 {
+		rv := uint64(2002 + i)
+		if err := s.Write(ctx, res, Batch{RV: rv, Revisions: []Revision{rev("o1", rv, Modified, "changed")}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Checkpoint(ctx, res); err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, pages())
+	}
+	// The first checkpoint takes pages of its own; the later ones, its.
+	if state := sizes[0] - before; sizes[3]-before > state*3/2 {
+		t.Errorf("pages: %d, then after each checkpoint %v: the file holds more than one state", before, sizes)
+	}
+}

@@ -62,14 +62,18 @@ func (s *sqlStore) Checkpoint(ctx context.Context, res string) error {
 		if err := q.QueryRowContext(ctx, `SELECT oldest FROM resources WHERE id = ?`, id).Scan(&oldest); err != nil || oldest > at {
 			return err // pruned past it meanwhile: no checkpoint
 		}
+		// The older ones go first: their pages hold the new one (SQLite
+		// reuses the pages a transaction freed), and the file does not
+		// grow by a state at each checkpoint.
+		if _, err := q.ExecContext(ctx, `DELETE FROM checkpoints WHERE resource = ?`, id); err != nil {
+			return err
+		}
 		for i, p := range parts {
-			if _, err := q.ExecContext(ctx, `INSERT INTO checkpoints (resource, rv, part, data) VALUES (?, ?, ?, ?)
-				ON CONFLICT (resource, rv, part) DO UPDATE SET data = excluded.data`, id, at, i, p); err != nil {
+			if _, err := q.ExecContext(ctx, `INSERT INTO checkpoints (resource, rv, part, data) VALUES (?, ?, ?, ?)`, id, at, i, p); err != nil {
 				return err
 			}
 		}
-		_, err := q.ExecContext(ctx, `DELETE FROM checkpoints WHERE resource = ? AND (rv < ? OR rv = ? AND part >= ?)`, id, at, at, len(parts))
-		return err
+		return nil
 	}))
 }
 
