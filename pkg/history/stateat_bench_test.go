@@ -12,15 +12,25 @@ import (
 // BenchmarkStateAt reads the state of 100,000 ConfigMaps of 1 KiB (one
 // revision each) from a history: the store's part of get --at and of a
 // warm restart; from each object's latest revision (none), and from a
-// checkpoint (the 100 changes after it read too).
+// checkpoint (the 100 changes after it read too); in an SQLite file and in
+// PostgreSQL.
 func BenchmarkStateAt(b *testing.B) {
-	b.Run("latest-revisions", func(b *testing.B) { benchmarkStateAt(b, false) })
-	b.Run("checkpoint", func(b *testing.B) { benchmarkStateAt(b, true) })
+	for _, engine := range []string{"SQLite", "PostgreSQL"} {
+		for _, checkpoint := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/checkpoint=%v", engine, checkpoint), func(b *testing.B) {
+				location := filepath.Join(b.TempDir(), "h.db")
+				if engine == "PostgreSQL" {
+					location = pg.Database(b)
+				}
+				benchmarkStateAt(b, location, checkpoint)
+			})
+		}
+	}
 }
 
-func benchmarkStateAt(b *testing.B, checkpoint bool) {
+func benchmarkStateAt(b *testing.B, location string, checkpoint bool) {
 	ctx := context.Background()
-	s, err := OpenSQLite(ctx, filepath.Join(b.TempDir(), "h.db"), OpenOptions{})
+	s, err := Open(ctx, location, OpenOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
