@@ -21,6 +21,10 @@ type answers struct {
 	r *recording
 }
 
+// maxReplay bounds the changes a watch is replayed from the history: more
+// cost the daemon more than the client's relist costs the two of them.
+const maxReplay = 100_000
+
 // history is serve.Options.History of a recording daemon, nil otherwise.
 func (r *recording) history() serve.History {
 	if r == nil || r.failed {
@@ -59,7 +63,7 @@ func (a answers) Changes(ctx context.Context, res kube.Resource, from, to string
 	}
 	var revs []history.Revision
 	if err == nil {
-		revs, err = a.r.store.Changes(ctx, name, f, t)
+		revs, err = a.r.store.Changes(ctx, name, f, t, maxReplay)
 	}
 	if err != nil {
 		return nil, tooOld(err)
@@ -97,7 +101,7 @@ func tooOld(err error) error {
 		before *history.BeforeError
 		gap    *history.GapError
 	)
-	if errors.Is(err, history.ErrNotRecorded) || errors.As(err, &before) || errors.As(err, &gap) {
+	if errors.Is(err, history.ErrNotRecorded) || errors.Is(err, history.ErrTooMany) || errors.As(err, &before) || errors.As(err, &gap) {
 		return fmt.Errorf("%w: %w", store.ErrTooOld, err)
 	}
 	return err

@@ -71,7 +71,7 @@ func Recorded(ctx context.Context, s history.Store, res kube.Resource, scope kub
 	}
 	var changes []history.Revision
 	if from < until {
-		if changes, err = s.Changes(ctx, name, from, until); err != nil {
+		if changes, err = s.Changes(ctx, name, from, until, 0); err != nil {
 			return reflector.Recorded{}, fmt.Errorf("%s since resourceVersion %d: %w", res, from, err)
 		}
 	}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"math"
 )
 
 // Changes implements Store.
-func (s *sqlStore) Changes(ctx context.Context, res string, from, to uint64) ([]Revision, error) {
+func (s *sqlStore) Changes(ctx context.Context, res string, from, to uint64, limit int) ([]Revision, error) {
 	id, err := s.resourceID(ctx, s.conn(), res)
 	if err != nil {
 		return nil, err
@@ -18,7 +20,10 @@ func (s *sqlStore) Changes(ctx context.Context, res string, from, to uint64) ([]
 			return err
 		}
 		revs, deltas, err := scanRevisions(q.QueryContext(ctx, `SELECT namespace, name, rv, time, op, manager, base, object, cells
-			FROM revisions WHERE resource = ? AND rv > ? AND rv <= ? ORDER BY rv`, id, from, to))
+			FROM revisions WHERE resource = ? AND rv > ? AND rv <= ? ORDER BY rv LIMIT ?`, id, from, to, rowLimit(limit)))
+		if err == nil && limit > 0 && len(revs) > limit {
+			return fmt.Errorf("%w: %d revisions of %s after resourceVersion %d", ErrTooMany, limit, res, from)
+		}
 		if err == nil {
 			err = undeltaInOrder(ctx, q, id, revs, deltas)
 		}
@@ -29,6 +34,15 @@ func (s *sqlStore) Changes(ctx context.Context, res string, from, to uint64) ([]
 		return nil
 	})
 	return out, err
+}
+
+// rowLimit is the LIMIT of a query of at most limit rows (0: no limit),
+// with one more to tell that there were more.
+func rowLimit(limit int) int64 {
+	if limit <= 0 {
+		return math.MaxInt64
+	}
+	return int64(limit) + 1
 }
 
 // undeltaInOrder decodes the deltas among revs, in resourceVersion order:

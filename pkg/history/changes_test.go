@@ -37,7 +37,7 @@ func TestChanges(t *testing.T) {
 		if err := s.Write(ctx, res, Batch{RV: 30, Revisions: []Revision{rev("a", 30, Deleted, fmt.Sprint(long, 5))}}); err != nil {
 			t.Fatal(err)
 		}
-		got, err := s.Changes(ctx, res, 14, 30)
+		got, err := s.Changes(ctx, res, 14, 30, 9)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,17 +53,20 @@ func TestChanges(t *testing.T) {
 			t.Errorf("Changes(14, 30):\n got %s\nwant %s", strings.Join(ops, " "), want)
 		}
 
-		if _, err := s.Changes(ctx, res, 5, 30); !errors.As(err, new(*BeforeError)) {
+		if _, err := s.Changes(ctx, res, 14, 30, 8); !errors.Is(err, ErrTooMany) {
+			t.Errorf("Changes(14, 30) of at most 8: %v, want ErrTooMany", err)
+		}
+		if _, err := s.Changes(ctx, res, 5, 30, 0); !errors.As(err, new(*BeforeError)) {
 			t.Errorf("Changes from before the record: %v, want a BeforeError", err)
 		}
 		if _, err := s.Begin(ctx, res, 40); err != nil { // a recorder that starts later: a gap from 30 to 40
 			t.Fatal(err)
 		}
 		var gap *GapError
-		if _, err := s.Changes(ctx, res, 20, 45); !errors.As(err, &gap) || gap.From != 30 || gap.To != 40 {
+		if _, err := s.Changes(ctx, res, 20, 45, 0); !errors.As(err, &gap) || gap.From != 30 || gap.To != 40 {
 			t.Errorf("Changes across a gap: %v, want the gap from 30 to 40", err)
 		}
-		if got, err := s.Changes(ctx, res, 40, 45); err != nil || len(got) != 0 {
+		if got, err := s.Changes(ctx, res, 40, 45, 0); err != nil || len(got) != 0 {
 			t.Errorf("Changes after the gap: %d, %v", len(got), err)
 		}
 	})

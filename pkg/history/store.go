@@ -101,9 +101,10 @@ type Store interface {
 	// Changes returns the revisions of res after from up to to, in
 	// resourceVersion order (each object's JSON decoded): what turns the
 	// state at from into the state at to. It fails as StateAt does when
-	// from is before the record, and with a *GapError when a gap lies
-	// between them.
-	Changes(ctx context.Context, res string, from, to uint64) ([]Revision, error)
+	// from is before the record, with a *GapError when a gap lies
+	// between them, and with ErrTooMany when there are more than limit
+	// (0: no limit).
+	Changes(ctx context.Context, res string, from, to uint64, limit int) ([]Revision, error)
 	// Revisions returns every revision of one object, oldest first (none:
 	// ErrNotRecorded when res was never recorded, else an empty slice).
 	Revisions(ctx context.Context, res, namespace, name string) ([]Revision, error)
@@ -131,6 +132,9 @@ type Store interface {
 
 // ErrNotRecorded: the store holds nothing of the resource.
 var ErrNotRecorded = errors.New("not recorded")
+
+// ErrTooMany: more revisions than the limit asked.
+var ErrTooMany = errors.New("more revisions than asked for")
 
 // ErrForeign: the file or database is not a kubectl-reflect history.
 var ErrForeign = errors.New("not a kubectl-reflect history")
