@@ -28,9 +28,10 @@ func stateString(t *testing.T, revs []Revision) string {
 	return strings.Join(out, ",")
 }
 
-// TestCheckpoint: a state read from a checkpoint and the revisions after
-// it is the state read from every object's latest revision, at every
-// resourceVersion after it, through random changes (deletions and
+// TestCheckpoint: a state read from the checkpoint nearest to it and the
+// revisions between them is the state read from every object's latest
+// revision, at every resourceVersion before and after it, through random
+// changes (deletions and
 // re-creations among them), a second checkpoint, and a prune.
 func TestCheckpoint(t *testing.T) {
 	onEachEngine(t, func(t *testing.T, open opener) {
@@ -87,7 +88,7 @@ func TestCheckpoint(t *testing.T) {
 		}
 		first := rv
 		write(40)
-		check(first)
+		check(2) // before the first checkpoint too: undone from it
 		if err := s.Checkpoint(ctx, res); err != nil {
 			t.Fatal(err)
 		}

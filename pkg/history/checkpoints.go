@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // checkpointTable keeps checkpoints (checkpoint.go). It is made in a
@@ -85,22 +86,25 @@ func (s *sqlStore) checkpointError(res string, err error) error {
 }
 
 // stateIn is the state of resource id at rv (StateAt, its record checked):
-// from the newest checkpoint at or before rv and the revisions after it,
-// else from each object's latest revision.
+// from the checkpoint nearest to it, and the revisions between them; else
+// from each object's latest revision.
 func (s *sqlStore) stateIn(ctx context.Context, q querier, id int64, rv uint64) ([]Revision, error) {
-	at, ok, err := s.checkpointAt(ctx, q, id, rv)
-	if err != nil || !ok {
-		if err == nil {
-			return s.latestRevisions(ctx, q, id, rv)
-		}
+	cp, ok, err := s.nearestCheckpoint(ctx, q, id, rv)
+	switch {
+	case err != nil:
 		return nil, err
+	case !ok:
+		return s.latestRevisions(ctx, q, id, rv)
 	}
-	revs, err := readCheckpoint(ctx, q, id, at)
+	revs, err := readCheckpoint(ctx, q, id, cp)
 	if err != nil {
 		return nil, err
 	}
+	if cp > rv {
+		return undoneTo(ctx, q, id, revs, cp, rv)
+	}
 	changes, deltas, err := scanRevisions(q.QueryContext(ctx, `SELECT namespace, name, rv, time, op, manager, base, object, cells
-		FROM revisions WHERE resource = ? AND rv > ? AND rv <= ? ORDER BY rv`, id, at, rv))
+		FROM revisions WHERE resource = ? AND rv > ? AND rv <= ? ORDER BY rv`, id, cp, rv))
 	if err == nil {
 		err = undeltaInOrder(ctx, q, id, changes, deltas)
 	}
@@ -110,18 +114,83 @@ func (s *sqlStore) stateIn(ctx context.Context, q querier, id int64, rv uint64) 
 	return applyChanges(revs, changes), nil
 }
 
-// checkpointAt is the resourceVersion of resource id's newest checkpoint
-// at or before rv; ok is false when there is none.
-func (s *sqlStore) checkpointAt(ctx context.Context, q querier, id int64, rv uint64) (uint64, bool, error) {
+// nearestCheckpoint is the resourceVersion of resource id's checkpoint
+// nearest to rv, before or after it; ok is false when there is none.
+func (s *sqlStore) nearestCheckpoint(ctx context.Context, q querier, id int64, rv uint64) (uint64, bool, error) {
 	if !s.checkpoints {
 		return 0, false, nil
 	}
-	var at uint64
-	err := q.QueryRowContext(ctx, `SELECT rv FROM checkpoints WHERE resource = ? AND rv <= ? ORDER BY rv DESC LIMIT 1`, id, rv).Scan(&at)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, false, nil
+	var best uint64
+	found := false
+	for _, query := range []string{
+		`SELECT rv FROM checkpoints WHERE resource = ? AND rv <= ? ORDER BY rv DESC LIMIT 1`,
+		`SELECT rv FROM checkpoints WHERE resource = ? AND rv > ? ORDER BY rv LIMIT 1`,
+	} {
+		var at uint64
+		err := q.QueryRowContext(ctx, query, id, rv).Scan(&at)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+		case err != nil:
+			return 0, false, err
+		case !found || distance(at, rv) < distance(best, rv):
+			best, found = at, true
+		}
 	}
-	return at, err == nil, err
+	return best, found, nil
+}
+
+func distance(a, b uint64) uint64 { return max(a, b) - min(a, b) }
+
+// undoneTo turns revs, the state at checkpoint cp, into the state at rv
+// before it: each object changed between them is what its latest revision
+// at or before rv says (none: it did not exist).
+func undoneTo(ctx context.Context, q querier, id int64, revs []Revision, cp, rv uint64) ([]Revision, error) {
+	rows, err := q.QueryContext(ctx, `SELECT DISTINCT namespace, name FROM revisions WHERE resource = ? AND rv > ? AND rv <= ?`, id, rv, cp)
+	if err != nil {
+		return nil, err
+	}
+	changed := map[string]bool{}
+	var keys []objectKey
+	for rows.Next() {
+		k := objectKey{resource: id}
+		if err := rows.Scan(&k.namespace, &k.name); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		changed[Key(k.namespace, k.name)] = true
+		keys = append(keys, k)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	revs = slices.DeleteFunc(revs, func(r Revision) bool { return changed[Key(r.Namespace, r.Name)] })
+	for _, k := range keys {
+		r, ok, err := revisionAt(ctx, q, k, rv)
+		if err != nil {
+			return nil, err
+		}
+		if ok && r.Op != Deleted {
+			revs = append(revs, r)
+		}
+	}
+	return revs, nil
+}
+
+// revisionAt is an object's latest revision at or before rv, decoded;
+// ok is false when it has none.
+func revisionAt(ctx context.Context, q querier, k objectKey, rv uint64) (Revision, bool, error) {
+	r, base, err := scanRevision(q.QueryRowContext(ctx, `SELECT namespace, name, rv, time, op, manager, base, object, cells
+		FROM revisions WHERE resource = ? AND namespace = ? AND name = ? AND rv <= ? ORDER BY rv DESC LIMIT 1`, k.resource, k.namespace, k.name, rv))
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return r, false, nil
+	case err != nil:
+		return r, false, err
+	case base != 0 && r.Op != Deleted:
+		r.Object, _, err = chain(ctx, q, k, base, r.RV)
+	}
+	return r, err == nil, err
 }
 
 // readCheckpoint reads the state of resource id's checkpoint at rv.

@@ -11,13 +11,13 @@ import (
 
 // BenchmarkStateAt reads the state of 100,000 ConfigMaps of 1 KiB (one
 // revision each) from a history: the store's part of get --at and of a
-// warm restart; from each object's latest revision (none), and from a
-// checkpoint (the 100 changes after it read too); in an SQLite file and in
-// PostgreSQL.
+// warm restart; from each object's latest revision (none), from a
+// checkpoint before it (the 100 changes after it read too) and from one
+// after it (the 100 changes undone); in an SQLite file and in PostgreSQL.
 func BenchmarkStateAt(b *testing.B) {
 	for _, engine := range []string{"SQLite", "PostgreSQL"} {
-		for _, checkpoint := range []bool{false, true} {
-			b.Run(fmt.Sprintf("%s/checkpoint=%v", engine, checkpoint), func(b *testing.B) {
+		for _, checkpoint := range []string{"none", "before", "after"} {
+			b.Run(engine+"/checkpoint="+checkpoint, func(b *testing.B) {
 				location := filepath.Join(b.TempDir(), "h.db")
 				if engine == "PostgreSQL" {
 					location = pg.Database(b)
@@ -28,7 +28,7 @@ func BenchmarkStateAt(b *testing.B) {
 	}
 }
 
-func benchmarkStateAt(b *testing.B, location string, checkpoint bool) {
+func benchmarkStateAt(b *testing.B, location, checkpoint string) {
 	ctx := context.Background()
 	s, err := Open(ctx, location, OpenOptions{})
 	if err != nil {
@@ -51,7 +51,7 @@ func benchmarkStateAt(b *testing.B, location string, checkpoint bool) {
 			batch = Batch{}
 		}
 	}
-	if checkpoint {
+	if checkpoint == "before" {
 		if err := s.Checkpoint(ctx, "configmaps.v1."); err != nil {
 			b.Fatal(err)
 		}
@@ -65,8 +65,15 @@ func benchmarkStateAt(b *testing.B, location string, checkpoint bool) {
 	if err := s.Write(ctx, "configmaps.v1.", changed); err != nil {
 		b.Fatal(err)
 	}
+	at := uint64(n + 101)
+	if checkpoint == "after" { // the state before the 100 changes, from the checkpoint after them
+		if err := s.Checkpoint(ctx, "configmaps.v1."); err != nil {
+			b.Fatal(err)
+		}
+		at = n + 1
+	}
 	for b.Loop() {
-		revs, err := s.StateAt(ctx, "configmaps.v1.", n+101)
+		revs, err := s.StateAt(ctx, "configmaps.v1.", at)
 		if err != nil || len(revs) != n {
 			b.Fatalf("%d revisions, %v", len(revs), err)
 		}
