@@ -17,6 +17,24 @@ func (c *Client) Restore(raw, cells []byte) (*object.Object, error) {
 	return c.ep.Load().decoding.decoder.Decode(raw, cells, nil)
 }
 
+// Restorers returns n functions that each restore as Restore does, with a
+// decoder of its own (which packs with a codec it learns), so that n
+// goroutines restore a whole state at once: a decoder works under its
+// mutex, one object at a time.
+func (c *Client) Restorers(n int) []func(raw, cells []byte) (*object.Object, error) {
+	out := make([]func(raw, cells []byte) (*object.Object, error), n)
+	for i := range out {
+		dec := c.ep.Load().decoding.decoder.Fork()
+		out[i] = func(raw, cells []byte) (*object.Object, error) {
+			if !c.scope.Table {
+				cells = nil
+			}
+			return dec.Decode(raw, cells, nil)
+		}
+	}
+	return out
+}
+
 // RestoreColumns gives the client Table columns recorded elsewhere (the
 // JSON of a Table's columnDefinitions), until a Table answer brings the
 // server's own: a watch resumed after a restart may bring none for long.

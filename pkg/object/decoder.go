@@ -86,6 +86,10 @@ func NewDecoder(opts DecoderOptions) *Decoder {
 	return d
 }
 
+// Fork returns a Decoder with d's options and a packer of its own, for
+// another goroutine: each Decoder decodes one object at a time.
+func (d *Decoder) Fork() *Decoder { return NewDecoder(d.opts) }
+
 // Decode is a Decoder without packing or type metadata.
 func Decode(raw []byte, prune Prune) (*Object, error) {
 	return NewDecoder(DecoderOptions{Prune: prune}).Decode(raw, nil, nil)

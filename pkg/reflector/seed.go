@@ -3,6 +3,9 @@ package reflector
 import (
 	"context"
 	"fmt"
+	"runtime"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
@@ -49,6 +52,18 @@ type Restorer interface {
 
 var _ Restorer = (*kube.Client)(nil)
 
+// ParallelRestorer is a Restorer that restores on several goroutines at
+// once, each function one of them; *kube.Client is one.
+type ParallelRestorer interface {
+	Restorers(n int) []func(raw, cells []byte) (*object.Object, error)
+}
+
+var _ ParallelRestorer = (*kube.Client)(nil)
+
+// parallelFrom is how many objects a state has before restoring it on
+// every core pays (a goroutine and a decoder each).
+const parallelFrom = 2048
+
 // seedFrom is the watcher's seeder of r: what seed recorded of r's resource
 // in scope, decoded by r's client; nothing when the client is no Restorer,
 // and nothing (a list) when any of it fails to decode, told to onError.
@@ -75,13 +90,10 @@ func (r *Reflector) seedFrom(seed Seeder, scope kube.Scope, onError func(error))
 // its columns.
 func restore(restorer Restorer, rec Recorded) (listwatch.Seed[*object.Object], error) {
 	s := listwatch.Seed[*object.Object]{ResourceVersion: rec.ResourceVersion, Until: rec.Until,
-		Items: make([]*object.Object, 0, len(rec.Objects)), Changes: make([]listwatch.Event[*object.Object], 0, len(rec.Changes))}
-	for _, o := range rec.Objects {
-		obj, err := restorer.Restore(o.JSON, o.Cells)
-		if err != nil {
-			return s, err
-		}
-		s.Items = append(s.Items, obj)
+		Changes: make([]listwatch.Event[*object.Object], 0, len(rec.Changes))}
+	var err error
+	if s.Items, err = restoreObjects(restorer, rec.Objects); err != nil {
+		return s, err
 	}
 	for _, c := range rec.Changes {
 		obj, err := restorer.Restore(c.JSON, c.Cells)
@@ -95,4 +107,37 @@ func restore(restorer Restorer, rec Recorded) (listwatch.Seed[*object.Object], e
 		s.Changes = append(s.Changes, ev)
 	}
 	return s, restorer.RestoreColumns(rec.Columns)
+}
+
+// restoreObjects decodes objs, on every core when there are many and the
+// restorer can (ParallelRestorer): a list of many objects on one core is
+// most of a warm restart.
+func restoreObjects(restorer Restorer, objs []RecordedObject) ([]*object.Object, error) {
+	out := make([]*object.Object, len(objs))
+	pr, ok := restorer.(ParallelRestorer)
+	n := runtime.GOMAXPROCS(0)
+	if !ok || n == 1 || len(objs) < parallelFrom {
+		for i, o := range objs {
+			var err error
+			if out[i], err = restorer.Restore(o.JSON, o.Cells); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	var g errgroup.Group
+	chunk := (len(objs) + n - 1) / n
+	for i, restore := range pr.Restorers(n) {
+		lo, hi := i*chunk, min((i+1)*chunk, len(objs))
+		g.Go(func() error {
+			for j := lo; j < hi; j++ {
+				var err error
+				if out[j], err = restore(objs[j].JSON, objs[j].Cells); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return out, g.Wait()
 }
