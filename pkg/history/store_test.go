@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
 func openTemp(t *testing.T) (*SQLite, string) {
@@ -253,4 +256,29 @@ func TestResourceVersionAtAcrossResources(t *testing.T) {
 			t.Errorf("ResourceVersionAt = %d, %v; want 415", rv, err)
 		}
 	})
+}
+
+// TestObjects: many revisions are decoded (on every core) into the API
+// server's order, of the namespace asked.
+func TestObjects(t *testing.T) {
+	var revs []Revision
+	for i := range 3 * parallelFrom {
+		ns := []string{"b", "a"}[i%2]
+		revs = append(revs, Revision{Namespace: ns, Name: fmt.Sprintf("o%05d", 3*parallelFrom-i),
+			Object: fmt.Appendf(nil, `{"metadata":{"namespace":%q,"name":"o%05d"}}`, ns, 3*parallelFrom-i)})
+	}
+	for _, tc := range []struct {
+		namespace string
+		want      int
+	}{{"", 3 * parallelFrom}, {"a", 3 * parallelFrom / 2}} {
+		objs, err := Objects(revs, tc.namespace, object.NewDecoder(object.DecoderOptions{Pack: true}))
+		if err != nil || len(objs) != tc.want {
+			t.Fatalf("namespace %q: %d objects, %v", tc.namespace, len(objs), err)
+		}
+		for i := 1; i < len(objs); i++ {
+			if a, b := store.KeyOf(objs[i-1]), store.KeyOf(objs[i]); store.CompareKeys(a, b) >= 0 || tc.namespace != "" && b.Namespace != tc.namespace {
+				t.Fatalf("namespace %q: %v then %v", tc.namespace, a, b)
+			}
+		}
+	}
 }
