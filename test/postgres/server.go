@@ -116,6 +116,7 @@ func (s *Server) read(r io.Reader, ready chan struct{}) {
 			close(ready)
 		}
 	}
+	io.Copy(io.Discard, r) // a line too long for the scanner: the server must not block on its log
 	s.cmd.Wait()
 	close(s.done)
 }
