@@ -2,11 +2,9 @@ package history
 
 import (
 	"fmt"
-	"runtime"
 	"slices"
 
-	"golang.org/x/sync/errgroup"
-
+	"github.com/kubectl-reflect/kubectl-reflect/internal/parallel"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
@@ -21,38 +19,25 @@ func Objects(revs []Revision, namespace string, dec *object.Decoder) ([]*object.
 		revs = slices.DeleteFunc(slices.Clone(revs), func(r Revision) bool { return r.Namespace != namespace })
 	}
 	objs := make([]*object.Object, len(revs))
-	n := runtime.GOMAXPROCS(0)
-	if len(revs) < parallelFrom || n == 1 {
-		n = 1
+	decs := []*object.Decoder{dec}
+	for range parallel.Workers(len(revs)) - 1 {
+		decs = append(decs, dec.Fork())
 	}
-	chunk := (len(revs) + n - 1) / n
-	var g errgroup.Group
-	for i := range n {
-		d := dec
-		if i > 0 {
-			d = dec.Fork()
-		}
-		lo, hi := i*chunk, min((i+1)*chunk, len(revs))
-		g.Go(func() error {
-			for j := lo; j < hi; j++ {
-				var err error
-				if objs[j], err = d.Decode(revs[j].Object, revs[j].Cells, nil); err != nil {
-					return err
-				}
+	err := parallel.Chunks(len(revs), len(decs), func(w, lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			var err error
+			if objs[i], err = decs[w].Decode(revs[i].Object, revs[i].Cells, nil); err != nil {
+				return err
 			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	slices.SortFunc(objs, func(a, b *object.Object) int { return store.CompareKeys(store.KeyOf(a), store.KeyOf(b)) })
 	return objs, nil
 }
-
-// parallelFrom is how many objects Objects decodes before it pays to
-// decode them on every core.
-const parallelFrom = 2048
 
 // NotRecordedError is a query's one line for a resource the history at
 // location holds nothing of; it wraps ErrNotRecorded.

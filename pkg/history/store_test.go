@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubectl-reflect/kubectl-reflect/internal/parallel"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
@@ -262,15 +263,15 @@ func TestResourceVersionAtAcrossResources(t *testing.T) {
 // server's order, of the namespace asked.
 func TestObjects(t *testing.T) {
 	var revs []Revision
-	for i := range 3 * parallelFrom {
+	for i := range 3 * parallel.MinItems {
 		ns := []string{"b", "a"}[i%2]
-		revs = append(revs, Revision{Namespace: ns, Name: fmt.Sprintf("o%05d", 3*parallelFrom-i),
-			Object: fmt.Appendf(nil, `{"metadata":{"namespace":%q,"name":"o%05d"}}`, ns, 3*parallelFrom-i)})
+		revs = append(revs, Revision{Namespace: ns, Name: fmt.Sprintf("o%05d", 3*parallel.MinItems-i),
+			Object: fmt.Appendf(nil, `{"metadata":{"namespace":%q,"name":"o%05d"}}`, ns, 3*parallel.MinItems-i)})
 	}
 	for _, tc := range []struct {
 		namespace string
 		want      int
-	}{{"", 3 * parallelFrom}, {"a", 3 * parallelFrom / 2}} {
+	}{{"", 3 * parallel.MinItems}, {"a", 3 * parallel.MinItems / 2}} {
 		objs, err := Objects(revs, tc.namespace, object.NewDecoder(object.DecoderOptions{Pack: true}))
 		if err != nil || len(objs) != tc.want {
 			t.Fatalf("namespace %q: %d objects, %v", tc.namespace, len(objs), err)

@@ -3,10 +3,8 @@ package reflector
 import (
 	"context"
 	"fmt"
-	"runtime"
 
-	"golang.org/x/sync/errgroup"
-
+	"github.com/kubectl-reflect/kubectl-reflect/internal/parallel"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
@@ -60,10 +58,6 @@ type ParallelRestorer interface {
 
 var _ ParallelRestorer = (*kube.Client)(nil)
 
-// parallelFrom is how many objects a state has before restoring it on
-// every core pays (a goroutine and a decoder each).
-const parallelFrom = 2048
-
 // seedFrom is the watcher's seeder of r: what seed recorded of r's resource
 // in scope, decoded by r's client; nothing when the client is no Restorer,
 // and nothing (a list) when any of it fails to decode, told to onError.
@@ -114,30 +108,18 @@ func restore(restorer Restorer, rec Recorded) (listwatch.Seed[*object.Object], e
 // most of a warm restart.
 func restoreObjects(restorer Restorer, objs []RecordedObject) ([]*object.Object, error) {
 	out := make([]*object.Object, len(objs))
-	pr, ok := restorer.(ParallelRestorer)
-	n := runtime.GOMAXPROCS(0)
-	if !ok || n == 1 || len(objs) < parallelFrom {
-		for i, o := range objs {
+	workers := parallel.Workers(len(objs))
+	restorers := []func(raw, cells []byte) (*object.Object, error){restorer.Restore}
+	if pr, ok := restorer.(ParallelRestorer); ok && workers > 1 {
+		restorers = pr.Restorers(workers)
+	}
+	return out, parallel.Chunks(len(objs), len(restorers), func(w, lo, hi int) error {
+		for i := lo; i < hi; i++ {
 			var err error
-			if out[i], err = restorer.Restore(o.JSON, o.Cells); err != nil {
-				return nil, err
+			if out[i], err = restorers[w](objs[i].JSON, objs[i].Cells); err != nil {
+				return err
 			}
 		}
-		return out, nil
-	}
-	var g errgroup.Group
-	chunk := (len(objs) + n - 1) / n
-	for i, restore := range pr.Restorers(n) {
-		lo, hi := i*chunk, min((i+1)*chunk, len(objs))
-		g.Go(func() error {
-			for j := lo; j < hi; j++ {
-				var err error
-				if out[j], err = restore(objs[j].JSON, objs[j].Cells); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-	}
-	return out, g.Wait()
+		return nil
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/kubectl-reflect/kubectl-reflect/internal/parallel"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 )
 
@@ -39,7 +40,7 @@ func (r *countingRestorer) Restorers(n int) []func(raw, cells []byte) (*object.O
 // TestRestoreObjects: a state of many objects is restored on every core,
 // in its order; a small one on the caller's; an object that fails fails it.
 func TestRestoreObjects(t *testing.T) {
-	for _, n := range []int{10, parallelFrom, 3*parallelFrom + 7} {
+	for _, n := range []int{10, parallel.MinItems, 3*parallel.MinItems + 7} {
 		objs := make([]RecordedObject, n)
 		for i := range objs {
 			objs[i].JSON = fmt.Appendf(nil, `{"metadata":{"name":"o%d","resourceVersion":"%d"}}`, i, i+1)
@@ -54,8 +55,8 @@ func TestRestoreObjects(t *testing.T) {
 				t.Fatalf("%d objects: object %d is %s", n, i, o.Name)
 			}
 		}
-		if parallel := r.forks.Load() > 0; parallel != (n >= parallelFrom && runtime.GOMAXPROCS(0) > 1) {
-			t.Errorf("%d objects: restored on several goroutines: %v", n, parallel)
+		if forked := r.forks.Load() > 0; forked != (n >= parallel.MinItems && runtime.GOMAXPROCS(0) > 1) {
+			t.Errorf("%d objects: restored on several goroutines: %v", n, forked)
 		}
 		r.fail = fmt.Sprintf("o%d", n-1)
 		if _, err := restoreObjects(r, objs); err == nil {
