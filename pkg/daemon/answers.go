@@ -59,7 +59,7 @@ func (a answers) Changes(ctx context.Context, res kube.Resource, from, to string
 	name := history.ResourceName(res)
 	latest, err := a.r.store.Latest(ctx, name)
 	if err == nil && latest < t {
-		err = fmt.Errorf("the history of %s ends at resourceVersion %d, before %d", name, latest, t)
+		err = fmt.Errorf("%w: the history of %s ends at resourceVersion %d, before %d", store.ErrTooOld, name, latest, t)
 	}
 	var revs []history.Revision
 	if err == nil {
@@ -113,12 +113,12 @@ func decoderOf(res kube.Resource) *object.Decoder {
 
 // keyed decodes a state by key.
 func keyed(revs []history.Revision, dec *object.Decoder) (map[store.Key]*object.Object, error) {
-	out := make(map[store.Key]*object.Object, len(revs))
-	for _, r := range revs {
-		o, err := dec.Decode(r.Object, r.Cells, nil)
-		if err != nil {
-			return nil, err
-		}
+	objs, err := history.Objects(revs, "", dec)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[store.Key]*object.Object, len(objs))
+	for _, o := range objs {
 		out[store.KeyOf(o)] = o
 	}
 	return out, nil

@@ -70,7 +70,6 @@ type recording struct {
 	checked  chan struct{}
 	checkErr error
 	failed   bool
-	path     string
 	// secretData: Secrets' values are recorded in full (RecordConfig).
 	secretData bool
 
@@ -105,7 +104,7 @@ func (d *daemonRun) openRecording(ctx context.Context) *recording {
 		fmt.Fprintf(d.cfg.ErrOut, "warning: not recording: %v\n", err)
 		return nil
 	}
-	r := &recording{store: s, errOut: d.cfg.ErrOut, subscribed: make(chan struct{}), checked: make(chan struct{}), path: s.Location(), secretData: rc.SecretData}
+	r := &recording{store: s, errOut: d.cfg.ErrOut, subscribed: make(chan struct{}), checked: make(chan struct{}), secretData: rc.SecretData}
 	go func() {
 		if c, ok := s.(checker); ok {
 			r.checkErr = c.Check(ctx)
@@ -142,8 +141,8 @@ func (r *recording) start(ctx context.Context, d *daemonRun, leases []*reflector
 		return
 	}
 	rc := d.cfg.Record
-	d.historyPath = r.path
-	fmt.Fprintf(d.cfg.ErrOut, "Recording to %s (kept %s)\n", r.path, rc.Retention)
+	d.historyPath = r.store.Location()
+	fmt.Fprintf(d.cfg.ErrOut, "Recording to %s (kept %s)\n", d.historyPath, rc.Retention)
 	rec := history.NewRecorder(r.store, history.RecorderOptions{SecretData: rc.SecretData, OnError: r.recordErrors()})
 	for _, l := range leases {
 		run := rec.Start(ctx, l)

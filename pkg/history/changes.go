@@ -19,21 +19,31 @@ func (s *sqlStore) Changes(ctx context.Context, res string, from, to uint64, lim
 		if err := s.coversRange(ctx, q, id, from, to); err != nil {
 			return err
 		}
-		revs, deltas, err := scanRevisions(q.QueryContext(ctx, `SELECT namespace, name, rv, time, op, manager, base, object, cells
-			FROM revisions WHERE resource = ? AND rv > ? AND rv <= ? ORDER BY rv LIMIT ?`, id, from, to, rowLimit(limit)))
-		if err == nil && limit > 0 && len(revs) > limit {
-			return fmt.Errorf("%w: %d revisions of %s after resourceVersion %d", ErrTooMany, limit, res, from)
-		}
-		if err == nil {
-			err = undeltaInOrder(ctx, q, id, revs, deltas)
-		}
-		if err != nil {
+		revs, err := changesIn(ctx, q, id, from, to, limit)
+		switch {
+		case errors.Is(err, ErrTooMany):
+			return fmt.Errorf("%w: %d revisions of %s after resourceVersion %d", err, limit, res, from)
+		case err != nil:
 			return s.readError(res, err)
 		}
 		out = revs
 		return nil
 	})
 	return out, err
+}
+
+// changesIn reads the revisions of resource id after from up to to, in
+// order, each object decoded; more than limit (0: no limit) is ErrTooMany.
+func changesIn(ctx context.Context, q querier, id int64, from, to uint64, limit int) ([]Revision, error) {
+	revs, deltas, err := scanRevisions(q.QueryContext(ctx, `SELECT namespace, name, rv, time, op, manager, base, object, cells
+		FROM revisions WHERE resource = ? AND rv > ? AND rv <= ? ORDER BY rv LIMIT ?`, id, from, to, rowLimit(limit)))
+	switch {
+	case err != nil:
+		return nil, err
+	case limit > 0 && len(revs) > limit:
+		return nil, ErrTooMany
+	}
+	return revs, undeltaInOrder(ctx, q, id, revs, deltas)
 }
 
 // rowLimit is the LIMIT of a query of at most limit rows (0: no limit),

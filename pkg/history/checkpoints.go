@@ -103,11 +103,7 @@ func (s *sqlStore) stateIn(ctx context.Context, q querier, id int64, rv uint64) 
 	if cp > rv {
 		return undoneTo(ctx, q, id, revs, cp, rv)
 	}
-	changes, deltas, err := scanRevisions(q.QueryContext(ctx, `SELECT namespace, name, rv, time, op, manager, base, object, cells
-		FROM revisions WHERE resource = ? AND rv > ? AND rv <= ? ORDER BY rv`, id, cp, rv))
-	if err == nil {
-		err = undeltaInOrder(ctx, q, id, changes, deltas)
-	}
+	changes, err := changesIn(ctx, q, id, cp, rv, 0)
 	if err != nil {
 		return nil, err
 	}
