@@ -39,11 +39,11 @@ func (a answers) StateAt(ctx context.Context, res kube.Resource, namespace, rv s
 	if err != nil {
 		return nil, err
 	}
-	revs, err := a.r.store.StateAt(ctx, history.ResourceName(res), n)
+	objs, err := history.ObjectsAt(ctx, a.r.store, history.ResourceName(res), n, history.InNamespace(namespace), history.Decoders(decoderOf(res)))
 	if err != nil {
 		return nil, tooOld(err)
 	}
-	return history.Objects(revs, namespace, decoderOf(res))
+	return objs, nil
 }
 
 // Changes implements serve.History.
@@ -71,13 +71,11 @@ func (a answers) Changes(ctx context.Context, res kube.Resource, from, to string
 	dec := decoderOf(res)
 	var before map[store.Key]*object.Object // each object's state at from, with needOld
 	if needOld {
-		state, err := a.r.store.StateAt(ctx, name, f)
+		state, err := history.ObjectsAt(ctx, a.r.store, name, f, nil, history.Decoders(dec))
 		if err != nil {
 			return nil, tooOld(err)
 		}
-		if before, err = keyed(state, dec); err != nil {
-			return nil, err
-		}
+		before = keyed(state)
 	}
 	return changesOf(revs, dec, before)
 }
@@ -111,17 +109,13 @@ func decoderOf(res kube.Resource) *object.Decoder {
 	return object.NewDecoder(object.DecoderOptions{APIVersion: res.GVR.GroupVersion().String(), Kind: res.Kind})
 }
 
-// keyed decodes a state by key.
-func keyed(revs []history.Revision, dec *object.Decoder) (map[store.Key]*object.Object, error) {
-	objs, err := history.Objects(revs, "", dec)
-	if err != nil {
-		return nil, err
-	}
+// keyed is a state by key.
+func keyed(objs []*object.Object) map[store.Key]*object.Object {
 	out := make(map[store.Key]*object.Object, len(objs))
 	for _, o := range objs {
 		out[store.KeyOf(o)] = o
 	}
-	return out, nil
+	return out
 }
 
 // changesOf turns revisions, in resourceVersion order, into a store's

@@ -10,8 +10,8 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
 // seeder makes a recording daemon restart warm (reflector.SetOptions.Seed):
@@ -29,25 +29,48 @@ func (r *recording) seeder() reflector.Seeder {
 // never recorded, Secrets (recorded hashed, unless --record-secret-data
 // said otherwise at the time), a scope narrower than a namespace, a
 // history that fails to read (said in one line: the reflector lists).
+// Its objects are read beside the file's check, and given to the
+// reflector once the check passed and every recorder subscribed.
 func (r *recording) seed(ctx context.Context, res kube.Resource, scope kube.Scope) (reflector.Recorded, bool) {
 	if !restorable(res, scope) {
 		return reflector.Recorded{}, false
 	}
-	rec, err := Recorded(ctx, r.store, res, scope, 0) // beside the file's check
+	rec, err := Recorded(ctx, r.store, res, scope, 0)
+	if err != nil {
+		if r.await(ctx) && !errors.Is(err, history.ErrNotRecorded) {
+			r.notRestored(res, err)
+		}
+		return reflector.Recorded{}, false
+	}
+	objects := rec.Objects
+	rec.Objects = func(decode []object.DecodeFunc) ([]*object.Object, error) {
+		objs, err := objects(decode)
+		switch {
+		case !r.await(ctx):
+			return nil, reflector.ErrUnseeded
+		case err != nil:
+			r.notRestored(res, err)
+			return nil, reflector.ErrUnseeded
+		}
+		r.restored(res, rec.ResourceVersion)
+		return objs, nil
+	}
+	return rec, true
+}
+
+// await waits until every recorder subscribed, and says whether the
+// history may be read: it passed its check, and ctx goes on.
+func (r *recording) await(ctx context.Context) bool {
 	select {
 	case <-r.subscribed:
+		return !r.failed
 	case <-ctx.Done():
-		return reflector.Recorded{}, false
+		return false
 	}
-	if r.failed || errors.Is(err, history.ErrNotRecorded) {
-		return reflector.Recorded{}, false
-	}
-	if err != nil {
-		r.say("warning: %s: not restored from the history (%v): listing\n", res, err)
-		return reflector.Recorded{}, false
-	}
-	r.restored(res, rec.ResourceVersion)
-	return rec, true
+}
+
+func (r *recording) notRestored(res kube.Resource, err error) {
+	r.say("warning: %s: not restored from the history (%v): listing\n", res, err)
 }
 
 // Recorded is what the history s holds of res in scope (its namespace
@@ -55,7 +78,9 @@ func (r *recording) seed(ctx context.Context, res kube.Resource, scope kube.Scop
 // at from, then every change after it up to where the record ends (Until,
 // which is also the state's resourceVersion when from is 0 or later). It
 // fails with ErrNotRecorded for a resource never recorded, and as
-// StateAt and Changes do (before the record, a gap).
+// StateAt and Changes do (before the record, a gap). The state's objects
+// are read from s when the reflector decodes them: s stays open until
+// then.
 func Recorded(ctx context.Context, s history.Store, res kube.Resource, scope kube.Scope, from uint64) (reflector.Recorded, error) {
 	name := history.ResourceName(res)
 	until, err := s.Latest(ctx, name)
@@ -65,28 +90,30 @@ func Recorded(ctx context.Context, s history.Store, res kube.Resource, scope kub
 	if from == 0 || from > until {
 		from = until
 	}
-	revs, err := s.StateAt(ctx, name, from)
-	if err != nil {
-		return reflector.Recorded{}, fmt.Errorf("%s at resourceVersion %d: %w", res, from, err)
-	}
 	var changes []history.Revision
 	if from < until {
 		if changes, err = s.Changes(ctx, name, from, until, 0); err != nil {
-			return reflector.Recorded{}, fmt.Errorf("%s since resourceVersion %d: %w", res, from, err)
+			return reflector.Recorded{}, fmt.Errorf("%s at resourceVersion %d: %w", res, from, err)
 		}
 	}
 	cols, err := s.Columns(ctx, name)
 	if err != nil {
 		return reflector.Recorded{}, err
 	}
-	keep := func(r history.Revision) bool {
+	keep := func(r *history.Revision) bool {
 		return (scope.Namespace == "" || r.Namespace == scope.Namespace) && (len(scope.Names) == 0 || slices.Contains(scope.Names, r.Name))
 	}
 	rec := reflector.Recorded{Columns: cols, ResourceVersion: strconv.FormatUint(from, 10), Until: strconv.FormatUint(until, 10),
-		Objects: recordedObjects(slices.DeleteFunc(revs, func(r history.Revision) bool { return !keep(r) }))}
+		Objects: func(decode []object.DecodeFunc) ([]*object.Object, error) {
+			objs, err := history.ObjectsAt(ctx, s, name, from, keep, decode)
+			if err != nil {
+				return nil, fmt.Errorf("%s at resourceVersion %d: %w", res, from, err)
+			}
+			return objs, nil
+		}}
 	for _, c := range changes {
-		if keep(c) {
-			rec.Changes = append(rec.Changes, reflector.RecordedChange{RecordedObject: reflector.RecordedObject{JSON: c.Object, Cells: c.Cells},
+		if keep(&c) {
+			rec.Changes = append(rec.Changes, reflector.RecordedChange{JSON: c.Object, Cells: c.Cells,
 				Deleted: c.Op == history.Deleted, ResourceVersion: strconv.FormatUint(c.RV, 10)})
 		}
 	}
@@ -133,17 +160,4 @@ func (r *recording) announce(resources []kube.Resource) {
 // objects) is the state of res in scope.
 func restorable(res kube.Resource, scope kube.Scope) bool {
 	return !history.IsSecrets(res) && scope.LabelSelector == "" && scope.FieldSelector == "" && len(scope.Names) == 0
-}
-
-// recordedObjects are revs in the API server's order, as a LIST brings
-// them.
-func recordedObjects(revs []history.Revision) []reflector.RecordedObject {
-	slices.SortFunc(revs, func(a, b history.Revision) int {
-		return store.CompareKeys(store.Key{Namespace: a.Namespace, Name: a.Name}, store.Key{Namespace: b.Namespace, Name: b.Name})
-	})
-	out := make([]reflector.RecordedObject, len(revs))
-	for i, r := range revs {
-		out[i] = reflector.RecordedObject{JSON: r.Object, Cells: r.Cells}
-	}
-	return out
 }

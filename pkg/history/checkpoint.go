@@ -37,31 +37,35 @@ func appendEntry(b []byte, r *Revision) []byte {
 	return append(b, r.Cells...)
 }
 
-// encodeParts packs a state into parts.
-func encodeParts(revs []Revision) [][]byte {
-	var (
-		parts [][]byte
-		buf   []byte
-	)
-	for i := range revs {
-		buf = appendEntry(buf, &revs[i])
-		if len(buf) >= partSize || i == len(revs)-1 {
-			parts = append(parts, s2.EncodeBetter(nil, buf))
-			buf = buf[:0]
-		}
+// parts packs a state into parts as its entries come.
+type parts struct {
+	buf  []byte
+	done [][]byte
+}
+
+func (p *parts) add(r *Revision) {
+	if p.buf = appendEntry(p.buf, r); len(p.buf) >= partSize {
+		p.flush()
 	}
-	return parts
+}
+
+// flush ends the part being packed, if any.
+func (p *parts) flush() {
+	if len(p.buf) > 0 {
+		p.done = append(p.done, s2.EncodeBetter(nil, p.buf))
+		p.buf = p.buf[:0]
+	}
 }
 
 // errCorruptCheckpoint is a checkpoint part that does not decode.
 var errCorruptCheckpoint = fmt.Errorf("%w: a checkpoint", errCorruptBlob)
 
 // decodePart appends the revisions of a part to revs; their objects and
-// cells share one buffer.
-func decodePart(revs []Revision, part []byte) ([]Revision, error) {
-	b, err := s2.Decode(nil, part)
+// cells share one buffer, buf when large enough, returned.
+func decodePart(revs []Revision, buf, part []byte) ([]Revision, []byte, error) {
+	b, err := s2.Decode(buf[:cap(buf)], part)
 	if err != nil {
-		return revs, fmt.Errorf("%w: %w", errCorruptCheckpoint, err)
+		return revs, buf, fmt.Errorf("%w: %w", errCorruptCheckpoint, err)
 	}
 	r := reader{b: b}
 	for len(r.b) > 0 && r.err == nil {
@@ -74,10 +78,7 @@ func decodePart(revs []Revision, part []byte) ([]Revision, error) {
 		}
 		revs = append(revs, rev)
 	}
-	if r.err != nil {
-		return revs, r.err
-	}
-	return revs, nil
+	return revs, b, r.err
 }
 
 // reader reads a part's entries; its first error stays.

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -66,19 +67,33 @@ func TestCheckpoint(t *testing.T) {
 			t.Helper()
 			sq := s.(interface{ base() *sqlStore }).base()
 			for at := from; at <= rv; at++ {
-				var want, got []Revision
+				var (
+					want, got, each []Revision
+					mu              sync.Mutex
+				)
 				err := sq.inTx(ctx, true, func(q querier) error {
 					var err error
 					if want, err = sq.latestRevisions(ctx, q, 1, at); err == nil {
 						got, err = sq.stateIn(ctx, q, 1, at)
+					}
+					if err == nil { // on two goroutines, buffers reused
+						err = sq.stateEach(ctx, q, 1, at, stream{workers: 2, reuse: true, fn: func(_ int, batch []Revision) error {
+							mu.Lock()
+							defer mu.Unlock()
+							for _, r := range batch {
+								r.Object = slices.Clone(r.Object)
+								each = append(each, r)
+							}
+							return nil
+						}})
 					}
 					return err
 				})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if g, w := stateString(t, got), stateString(t, want); g != w {
-					t.Fatalf("state at %d: from the checkpoint %s, from the revisions %s", at, g, w)
+				if g, e, w := stateString(t, got), stateString(t, each), stateString(t, want); g != w || e != w {
+					t.Fatalf("state at %d: from the checkpoint %s (streamed: %s), from the revisions %s", at, g, e, w)
 				}
 			}
 		}

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 )
 
 // checkpointTable keeps checkpoints (checkpoint.go). It is made in a
@@ -39,8 +38,8 @@ func (s *sqlStore) Checkpoint(ctx context.Context, res string) error {
 		return err
 	}
 	var (
-		at   uint64
-		revs []Revision
+		at    uint64
+		parts parts
 	)
 	err = s.inTx(ctx, true, func(q querier) error {
 		var newest sql.NullInt64
@@ -51,13 +50,17 @@ func (s *sqlStore) Checkpoint(ctx context.Context, res string) error {
 			at = 0 // there is one already
 			return nil
 		}
-		revs, err = s.stateIn(ctx, q, id, at)
-		return err
+		return s.stateEach(ctx, q, id, at, stream{workers: 1, reuse: true, fn: func(_ int, batch []Revision) error {
+			for i := range batch {
+				parts.add(&batch[i])
+			}
+			return nil
+		}})
 	})
 	if err != nil || at == 0 {
 		return s.checkpointError(res, err)
 	}
-	parts := encodeParts(revs)
+	parts.flush()
 	return s.checkpointError(res, s.inTx(ctx, false, func(q querier) error {
 		var oldest uint64
 		if err := q.QueryRowContext(ctx, `SELECT oldest FROM resources WHERE id = ?`, id).Scan(&oldest); err != nil || oldest > at {
@@ -69,7 +72,7 @@ func (s *sqlStore) Checkpoint(ctx context.Context, res string) error {
 		if _, err := q.ExecContext(ctx, `DELETE FROM checkpoints WHERE resource = ?`, id); err != nil {
 			return err
 		}
-		for i, p := range parts {
+		for i, p := range parts.done {
 			if _, err := q.ExecContext(ctx, `INSERT INTO checkpoints (resource, rv, part, data) VALUES (?, ?, ?, ?)`, id, at, i, p); err != nil {
 				return err
 			}
@@ -83,31 +86,6 @@ func (s *sqlStore) checkpointError(res string, err error) error {
 		return nil
 	}
 	return fmt.Errorf("checkpointing the history of %s in %s: %w", res, s.location, err)
-}
-
-// stateIn is the state of resource id at rv (StateAt, its record checked):
-// from the checkpoint nearest to it, and the revisions between them; else
-// from each object's latest revision.
-func (s *sqlStore) stateIn(ctx context.Context, q querier, id int64, rv uint64) ([]Revision, error) {
-	cp, ok, err := s.nearestCheckpoint(ctx, q, id, rv)
-	switch {
-	case err != nil:
-		return nil, err
-	case !ok:
-		return s.latestRevisions(ctx, q, id, rv)
-	}
-	revs, err := readCheckpoint(ctx, q, id, cp)
-	if err != nil {
-		return nil, err
-	}
-	if cp > rv {
-		return undoneTo(ctx, q, id, revs, cp, rv)
-	}
-	changes, err := changesIn(ctx, q, id, cp, rv, 0)
-	if err != nil {
-		return nil, err
-	}
-	return applyChanges(revs, changes), nil
 }
 
 // nearestCheckpoint is the resourceVersion of resource id's checkpoint
@@ -137,42 +115,6 @@ func (s *sqlStore) nearestCheckpoint(ctx context.Context, q querier, id int64, r
 
 func distance(a, b uint64) uint64 { return max(a, b) - min(a, b) }
 
-// undoneTo turns revs, the state at checkpoint cp, into the state at rv
-// before it: each object changed between them is what its latest revision
-// at or before rv says (none: it did not exist).
-func undoneTo(ctx context.Context, q querier, id int64, revs []Revision, cp, rv uint64) ([]Revision, error) {
-	rows, err := q.QueryContext(ctx, `SELECT DISTINCT namespace, name FROM revisions WHERE resource = ? AND rv > ? AND rv <= ?`, id, rv, cp)
-	if err != nil {
-		return nil, err
-	}
-	changed := map[string]bool{}
-	var keys []objectKey
-	for rows.Next() {
-		k := objectKey{resource: id}
-		if err := rows.Scan(&k.namespace, &k.name); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		changed[Key(k.namespace, k.name)] = true
-		keys = append(keys, k)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	revs = slices.DeleteFunc(revs, func(r Revision) bool { return changed[Key(r.Namespace, r.Name)] })
-	for _, k := range keys {
-		r, ok, err := revisionAt(ctx, q, k, rv)
-		if err != nil {
-			return nil, err
-		}
-		if ok && r.Op != Deleted {
-			revs = append(revs, r)
-		}
-	}
-	return revs, nil
-}
-
 // revisionAt is an object's latest revision at or before rv, decoded;
 // ok is false when it has none.
 func revisionAt(ctx context.Context, q querier, k objectKey, rv uint64) (Revision, bool, error) {
@@ -187,61 +129,4 @@ func revisionAt(ctx context.Context, q querier, k objectKey, rv uint64) (Revisio
 		r.Object, _, err = chain(ctx, q, k, base, r.RV)
 	}
 	return r, err == nil, err
-}
-
-// readCheckpoint reads the state of resource id's checkpoint at rv.
-func readCheckpoint(ctx context.Context, q querier, id int64, rv uint64) ([]Revision, error) {
-	rows, err := q.QueryContext(ctx, `SELECT data FROM checkpoints WHERE resource = ? AND rv = ? ORDER BY part`, id, rv)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var revs []Revision
-	for rows.Next() {
-		var part sql.RawBytes
-		if err := rows.Scan(&part); err != nil {
-			return nil, err
-		}
-		if revs, err = decodePart(revs, part); err != nil { // decoded into a buffer of its own: part may go
-			return nil, err
-		}
-	}
-	return revs, rows.Err()
-}
-
-// applyChanges returns the state revs with changes (in resourceVersion
-// order) applied.
-func applyChanges(revs, changes []Revision) []Revision {
-	if len(changes) == 0 {
-		return revs
-	}
-	at := make(map[string]int, len(revs))
-	for i := range revs {
-		at[Key(revs[i].Namespace, revs[i].Name)] = i
-	}
-	gone := false
-	for _, c := range changes {
-		k := Key(c.Namespace, c.Name)
-		i, ok := at[k]
-		switch {
-		case c.Op == Deleted && ok:
-			revs[i].Op, gone = Deleted, true
-		case c.Op == Deleted:
-		case ok:
-			revs[i] = c
-		default:
-			at[k] = len(revs)
-			revs = append(revs, c)
-		}
-	}
-	if gone {
-		out := revs[:0]
-		for _, r := range revs {
-			if r.Op != Deleted {
-				out = append(out, r)
-			}
-		}
-		revs = out
-	}
-	return revs
 }

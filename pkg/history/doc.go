@@ -11,9 +11,16 @@
 //
 //   - Store (store.go) is the contract: Begin (a recorder starts on a
 //     resource; the record says what it holds and marks a gap since its
-//     end), Write (one batch, atomic), StateAt, Revisions, Columns,
+//     end), Write (one batch, atomic), StateAt and EachAt (a state,
+//     whole or a batch at a time), Changes, Revisions, Columns,
 //     ResourceVersionAt and TimeOf (times to resourceVersions and back),
-//     Prune (retention). One writer per resource, any number of readers.
+//     Checkpoint, Prune (retention). One writer per resource, any number
+//     of readers.
+//   - A state (state.go) is read from the checkpoint nearest to it
+//     (checkpoint.go, checkpoints.go) and the objects changed between
+//     them, streamed a part at a time to a few goroutines that decode it
+//     into buffers they reuse; ObjectsAt (objects.go) decodes it into
+//     objects so, for get --at, an exact list and a warm restart.
 //   - sqlStore (sqldb.go, write.go, read.go, changes.go, prune.go) is the
 //     Store over database/sql, one set of queries for both engines; a
 //     dialect (dialect.go) binds their placeholders and keeps the schema

@@ -1,42 +1,58 @@
 package history
 
 import (
+	"context"
 	"fmt"
+	"runtime"
 	"slices"
 
-	"github.com/kubectl-reflect/kubectl-reflect/internal/parallel"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
-// Objects decodes with dec the objects of revs in namespace (every one
-// when ""), with their printer cells, in the API server's order
-// (store.CompareKeys): a state as get --at prints it and an exact list
-// answers it. Many are decoded on every core, a fork of dec each.
-func Objects(revs []Revision, namespace string, dec *object.Decoder) ([]*object.Object, error) {
-	if namespace != "" {
-		revs = slices.DeleteFunc(slices.Clone(revs), func(r Revision) bool { return r.Namespace != namespace })
-	}
-	objs := make([]*object.Object, len(revs))
-	decs := []*object.Decoder{dec}
-	for range parallel.Workers(len(revs)) - 1 {
-		decs = append(decs, dec.Fork())
-	}
-	err := parallel.Chunks(len(revs), len(decs), func(w, lo, hi int) error {
-		for i := lo; i < hi; i++ {
-			var err error
-			if objs[i], err = decs[w].Decode(revs[i].Object, revs[i].Cells, nil); err != nil {
-				return err
+// ObjectsAt decodes the state of res at rv in s, the objects keep says
+// (nil: every one), with their printer cells, in the API server's order
+// (store.CompareKeys): a state as get --at prints it, an exact list
+// answers it and a warm restart starts from it. decode[w] decodes on the
+// w-th of len(decode) goroutines at once, a batch of the state at a time
+// (Store.EachAt).
+func ObjectsAt(ctx context.Context, s Store, res string, rv uint64, keep func(*Revision) bool, decode []object.DecodeFunc) ([]*object.Object, error) {
+	outs := make([][]*object.Object, len(decode))
+	err := s.EachAt(ctx, res, rv, len(decode), func(w int, batch []Revision) error {
+		for i := range batch {
+			r := &batch[i]
+			if keep != nil && !keep(r) {
+				continue
 			}
+			o, err := decode[w](r.Object, r.Cells)
+			if err != nil {
+				return fmt.Errorf("decoding %s %s/%s at resourceVersion %d: %w", res, r.Namespace, r.Name, r.RV, err)
+			}
+			outs[w] = append(outs[w], o)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	objs := slices.Concat(outs...)
 	slices.SortFunc(objs, func(a, b *object.Object) int { return store.CompareKeys(store.KeyOf(a), store.KeyOf(b)) })
 	return objs, nil
+}
+
+// InNamespace is ObjectsAt's keep for the objects of namespace (every one
+// when "").
+func InNamespace(namespace string) func(*Revision) bool {
+	if namespace == "" {
+		return nil
+	}
+	return func(r *Revision) bool { return r.Namespace == namespace }
+}
+
+// Decoders are forks of dec for ObjectsAt, one per core.
+func Decoders(dec *object.Decoder) []object.DecodeFunc {
+	return dec.Forks(runtime.GOMAXPROCS(0))
 }
 
 // NotRecordedError is a query's one line for a resource the history at

@@ -10,27 +10,6 @@ import (
 	"time"
 )
 
-// StateAt implements Store.
-func (s *sqlStore) StateAt(ctx context.Context, res string, rv uint64) ([]Revision, error) {
-	id, err := s.resourceID(ctx, s.conn(), res)
-	if err != nil {
-		return nil, err
-	}
-	var out []Revision
-	err = s.inTx(ctx, true, func(q querier) error {
-		if err := s.covers(ctx, q, id, rv); err != nil {
-			return err
-		}
-		revs, err := s.stateIn(ctx, q, id, rv)
-		if err != nil {
-			return s.readError(res, err)
-		}
-		out = revs
-		return nil
-	})
-	return out, err
-}
-
 // latestRevisions is the state of resource id at rv from each object's
 // latest revision at or before it (no checkpoint holds it).
 func (s *sqlStore) latestRevisions(ctx context.Context, q querier, id int64, rv uint64) ([]Revision, error) {

@@ -94,6 +94,13 @@ type Store interface {
 	// *GapError inside a gap and ErrNotRecorded for a resource never
 	// recorded.
 	StateAt(ctx context.Context, res string, rv uint64) ([]Revision, error)
+	// EachAt gives fn the state StateAt returns, a batch at a time, on up
+	// to workers goroutines at once (w, below workers, says which; one
+	// goroutine's batches come one after another), and returns the first
+	// error fn returns as it is. A batch and its bytes are fn's during
+	// the call only: the next batch may reuse them. It is how a whole
+	// state is decoded without holding all of its JSON.
+	EachAt(ctx context.Context, res string, rv uint64, workers int, fn func(w int, batch []Revision) error) error
 	// Latest returns the resourceVersion the record of res is complete
 	// to: the state there is StateAt's, and a watch from it brings what
 	// came after (ErrNotRecorded for a resource never recorded).

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/parallel"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
@@ -259,27 +262,61 @@ func TestResourceVersionAtAcrossResources(t *testing.T) {
 	})
 }
 
-// TestObjects: many revisions are decoded (on every core) into the API
-// server's order, of the namespace asked.
-func TestObjects(t *testing.T) {
-	var revs []Revision
-	for i := range 3 * parallel.MinItems {
-		ns := []string{"b", "a"}[i%2]
-		revs = append(revs, Revision{Namespace: ns, Name: fmt.Sprintf("o%05d", 3*parallel.MinItems-i),
-			Object: fmt.Appendf(nil, `{"metadata":{"namespace":%q,"name":"o%05d"}}`, ns, 3*parallel.MinItems-i)})
-	}
-	for _, tc := range []struct {
-		namespace string
-		want      int
-	}{{"", 3 * parallel.MinItems}, {"a", 3 * parallel.MinItems / 2}} {
-		objs, err := Objects(revs, tc.namespace, object.NewDecoder(object.DecoderOptions{Pack: true}))
-		if err != nil || len(objs) != tc.want {
-			t.Fatalf("namespace %q: %d objects, %v", tc.namespace, len(objs), err)
+// TestObjectsAt: a state of several checkpoint parts and changes after
+// them is decoded on several goroutines, each reusing its buffer from one
+// part to the next, into the API server's order, of the namespace asked,
+// each object whole.
+func TestObjectsAt(t *testing.T) {
+	ctx := context.Background()
+	onEachEngine(t, func(t *testing.T, open opener) {
+		s := open(t)
+		const res = "configmaps.v1."
+		n := 3 * parallel.MinItems // of 1 KiB: two parts
+		s.Begin(ctx, res, 1)
+		r := rand.New(rand.NewPCG(1, 2))
+		b := Batch{RV: uint64(n + 1)}
+		want := map[string]string{} // name: value
+		for i := range n {
+			ns := []string{"b", "a"}[i%2]
+			name, value := fmt.Sprintf("o%05d", n-i), string(randomText(r, 1024))
+			b.Revisions = append(b.Revisions, Revision{Namespace: ns, Name: name, RV: uint64(i + 2), Time: time.Now(), Op: Added,
+				Object: fmt.Appendf(nil, `{"metadata":{"namespace":%q,"name":%q,"resourceVersion":"%d"},"data":{"v":%q}}`, ns, name, i+2, value)})
+			want[name] = value
 		}
-		for i := 1; i < len(objs); i++ {
-			if a, b := store.KeyOf(objs[i-1]), store.KeyOf(objs[i]); store.CompareKeys(a, b) >= 0 || tc.namespace != "" && b.Namespace != tc.namespace {
-				t.Fatalf("namespace %q: %v then %v", tc.namespace, a, b)
+		if err := s.Write(ctx, res, b); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Checkpoint(ctx, res); err != nil {
+			t.Fatal(err)
+		}
+		at := uint64(n + 1)
+		for _, name := range []string{"o00001", "o00002"} { // a's edited, b's deleted
+			at++
+			r := Revision{Namespace: "b", Name: name, RV: at, Time: time.Now(), Op: Deleted}
+			if name == "o00001" {
+				r.Namespace, r.Op = "a", Modified
+				r.Object = fmt.Appendf(nil, `{"metadata":{"namespace":"a","name":%q,"resourceVersion":"%d"},"data":{"v":"edited"}}`, name, at)
+				want[name] = "edited"
+			} else {
+				delete(want, name)
+			}
+			if err := s.Write(ctx, res, Batch{RV: at, Revisions: []Revision{r}}); err != nil {
+				t.Fatal(err)
 			}
 		}
-	}
+		for _, namespace := range []string{"", "a"} {
+			objs, err := ObjectsAt(ctx, s, res, at, InNamespace(namespace), object.NewDecoder(object.DecoderOptions{Pack: true}).Forks(2))
+			if wantN := map[string]int{"": n - 1, "a": n / 2}[namespace]; err != nil || len(objs) != wantN {
+				t.Fatalf("namespace %q: %d objects, %v; want %d", namespace, len(objs), err, wantN)
+			}
+			for i, o := range objs {
+				if i > 0 && store.CompareKeys(store.KeyOf(objs[i-1]), store.KeyOf(o)) >= 0 || namespace != "" && o.Namespace != namespace {
+					t.Fatalf("namespace %q: %v then %v", namespace, store.KeyOf(objs[i-1]), store.KeyOf(o))
+				}
+				if v := gjson.GetBytes(o.JSON(), "data.v").String(); v != want[o.Name] {
+					t.Fatalf("namespace %q: %s holds %.20q, want %.20q", namespace, o.Name, v, want[o.Name])
+				}
+			}
+		}
+	})
 }

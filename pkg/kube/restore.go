@@ -21,15 +21,11 @@ func (c *Client) Restore(raw, cells []byte) (*object.Object, error) {
 // decoder of its own (which packs with a codec it learns), so that n
 // goroutines restore a whole state at once: a decoder works under its
 // mutex, one object at a time.
-func (c *Client) Restorers(n int) []func(raw, cells []byte) (*object.Object, error) {
-	out := make([]func(raw, cells []byte) (*object.Object, error), n)
-	for i := range out {
-		dec := c.ep.Load().decoding.decoder.Fork()
-		out[i] = func(raw, cells []byte) (*object.Object, error) {
-			if !c.scope.Table {
-				cells = nil
-			}
-			return dec.Decode(raw, cells, nil)
+func (c *Client) Restorers(n int) []object.DecodeFunc {
+	out := c.ep.Load().decoding.decoder.Forks(n)
+	if !c.scope.Table {
+		for i, f := range out {
+			out[i] = func(raw, _ []byte) (*object.Object, error) { return f(raw, nil) } // no Table: no cells
 		}
 	}
 	return out

@@ -90,6 +90,20 @@ func NewDecoder(opts DecoderOptions) *Decoder {
 // another goroutine: each Decoder decodes one object at a time.
 func (d *Decoder) Fork() *Decoder { return NewDecoder(d.opts) }
 
+// DecodeFunc decodes one object from its JSON and printer cells (nil when
+// none) as Decoder.Decode does with nothing known; it keeps neither.
+type DecodeFunc func(raw, cells []byte) (*Object, error)
+
+// Forks returns n DecodeFuncs of forks of d, for n goroutines at once.
+func (d *Decoder) Forks(n int) []DecodeFunc {
+	out := make([]DecodeFunc, n)
+	for i := range out {
+		f := d.Fork()
+		out[i] = func(raw, cells []byte) (*Object, error) { return f.Decode(raw, cells, nil) }
+	}
+	return out
+}
+
 // Decode is a Decoder without packing or type metadata.
 func Decode(raw []byte, prune Prune) (*Object, error) {
 	return NewDecoder(DecoderOptions{Prune: prune}).Decode(raw, nil, nil)

@@ -2,9 +2,10 @@ package reflector
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"runtime"
 
-	"github.com/kubectl-reflect/kubectl-reflect/internal/parallel"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
@@ -15,7 +16,11 @@ import (
 // of the reflector's client would have brought them then, and what changed
 // after it, in order, up to Until ("": ResourceVersion).
 type Recorded struct {
-	Objects []RecordedObject
+	// Objects decodes the state's objects, decode[w] on the w-th of
+	// len(decode) goroutines at once, in the API server's order (nil: no
+	// object). It reads them as it decodes: a state of many objects is
+	// never all JSON in memory.
+	Objects func(decode []object.DecodeFunc) ([]*object.Object, error)
 	// Columns are the resource's Table columns (JSON), nil when unknown.
 	Columns         []byte
 	ResourceVersion string
@@ -23,16 +28,19 @@ type Recorded struct {
 	Until           string
 }
 
-// RecordedObject is one object's JSON and printer cells (nil when none).
-type RecordedObject struct{ JSON, Cells []byte }
-
 // RecordedChange is one change after a Recorded state: the object as it
-// became (its last state when Deleted), at ResourceVersion.
+// became (its JSON and printer cells, nil when none; its last state when
+// Deleted), at ResourceVersion.
 type RecordedChange struct {
-	RecordedObject
+	JSON, Cells     []byte
 	Deleted         bool
 	ResourceVersion string
 }
+
+// ErrUnseeded is what Recorded.Objects fails with when the record turns
+// out to be no start after all, and has said why itself: the reflector
+// then lists, without a word.
+var ErrUnseeded = errors.New("nothing recorded to start from")
 
 // Seeder returns what was recorded of res in scope, complete at its
 // ResourceVersion, and false when nothing usable was (the reflector then
@@ -53,7 +61,7 @@ var _ Restorer = (*kube.Client)(nil)
 // ParallelRestorer is a Restorer that restores on several goroutines at
 // once, each function one of them; *kube.Client is one.
 type ParallelRestorer interface {
-	Restorers(n int) []func(raw, cells []byte) (*object.Object, error)
+	Restorers(n int) []object.DecodeFunc
 }
 
 var _ ParallelRestorer = (*kube.Client)(nil)
@@ -72,6 +80,9 @@ func (r *Reflector) seedFrom(seed Seeder, scope kube.Scope, onError func(error))
 			return listwatch.Seed[*object.Object]{}, false
 		}
 		s, err := restore(restorer, rec)
+		if errors.Is(err, ErrUnseeded) {
+			return listwatch.Seed[*object.Object]{}, false
+		}
 		if err != nil {
 			onError(fmt.Errorf("restoring %s from its record: %w", r.client.Resource(), err))
 			return listwatch.Seed[*object.Object]{}, false
@@ -80,14 +91,20 @@ func (r *Reflector) seedFrom(seed Seeder, scope kube.Scope, onError func(error))
 	}
 }
 
-// restore decodes rec with restorer: its objects, its changes as events,
-// its columns.
+// restore decodes rec with restorer: its objects (on every core when the
+// restorer can: a ParallelRestorer), its changes as events, its columns.
 func restore(restorer Restorer, rec Recorded) (listwatch.Seed[*object.Object], error) {
 	s := listwatch.Seed[*object.Object]{ResourceVersion: rec.ResourceVersion, Until: rec.Until,
 		Changes: make([]listwatch.Event[*object.Object], 0, len(rec.Changes))}
-	var err error
-	if s.Items, err = restoreObjects(restorer, rec.Objects); err != nil {
-		return s, err
+	if rec.Objects != nil {
+		decode := []object.DecodeFunc{restorer.Restore}
+		if pr, ok := restorer.(ParallelRestorer); ok && runtime.GOMAXPROCS(0) > 1 {
+			decode = pr.Restorers(runtime.GOMAXPROCS(0))
+		}
+		var err error
+		if s.Items, err = rec.Objects(decode); err != nil {
+			return s, err
+		}
 	}
 	for _, c := range rec.Changes {
 		obj, err := restorer.Restore(c.JSON, c.Cells)
@@ -101,25 +118,4 @@ func restore(restorer Restorer, rec Recorded) (listwatch.Seed[*object.Object], e
 		s.Changes = append(s.Changes, ev)
 	}
 	return s, restorer.RestoreColumns(rec.Columns)
-}
-
-// restoreObjects decodes objs, on every core when there are many and the
-// restorer can (ParallelRestorer): a list of many objects on one core is
-// most of a warm restart.
-func restoreObjects(restorer Restorer, objs []RecordedObject) ([]*object.Object, error) {
-	out := make([]*object.Object, len(objs))
-	workers := parallel.Workers(len(objs))
-	restorers := []func(raw, cells []byte) (*object.Object, error){restorer.Restore}
-	if pr, ok := restorer.(ParallelRestorer); ok && workers > 1 {
-		restorers = pr.Restorers(workers)
-	}
-	return out, parallel.Chunks(len(objs), len(restorers), func(w, lo, hi int) error {
-		for i := lo; i < hi; i++ {
-			var err error
-			if out[i], err = restorers[w](objs[i].JSON, objs[i].Cells); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
 }

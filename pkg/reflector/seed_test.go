@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/kubectl-reflect/kubectl-reflect/internal/parallel"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 )
 
@@ -28,8 +27,8 @@ func (r *countingRestorer) Restore(raw, _ []byte) (*object.Object, error) {
 
 func (r *countingRestorer) RestoreColumns([]byte) error { return nil }
 
-func (r *countingRestorer) Restorers(n int) []func(raw, cells []byte) (*object.Object, error) {
-	out := make([]func(raw, cells []byte) (*object.Object, error), n)
+func (r *countingRestorer) Restorers(n int) []object.DecodeFunc {
+	out := make([]object.DecodeFunc, n)
 	for i := range out {
 		r.forks.Add(1)
 		out[i] = r.Restore
@@ -37,30 +36,39 @@ func (r *countingRestorer) Restorers(n int) []func(raw, cells []byte) (*object.O
 	return out
 }
 
-// TestRestoreObjects: a state of many objects is restored on every core,
-// in its order; a small one on the caller's; an object that fails fails it.
-func TestRestoreObjects(t *testing.T) {
-	for _, n := range []int{10, parallel.MinItems, 3*parallel.MinItems + 7} {
-		objs := make([]RecordedObject, n)
-		for i := range objs {
-			objs[i].JSON = fmt.Appendf(nil, `{"metadata":{"name":"o%d","resourceVersion":"%d"}}`, i, i+1)
-		}
-		r := &countingRestorer{}
-		got, err := restoreObjects(r, objs)
-		if err != nil || len(got) != n {
-			t.Fatalf("%d objects: %d restored, %v", n, len(got), err)
-		}
-		for i, o := range got {
-			if o.Name != fmt.Sprintf("o%d", i) {
-				t.Fatalf("%d objects: object %d is %s", n, i, o.Name)
+// TestRestore: a state is decoded with a restorer per core, its objects
+// in their order; an object that fails fails it.
+func TestRestore(t *testing.T) {
+	var raws [][]byte
+	for i := range 5 {
+		raws = append(raws, fmt.Appendf(nil, `{"metadata":{"name":"o%d","resourceVersion":"%d"}}`, i, i+1))
+	}
+	rec := Recorded{ResourceVersion: "5", Objects: func(decode []object.DecodeFunc) ([]*object.Object, error) {
+		var out []*object.Object
+		for i, raw := range raws {
+			o, err := decode[i%len(decode)](raw, nil)
+			if err != nil {
+				return nil, err
 			}
+			out = append(out, o)
 		}
-		if forked := r.forks.Load() > 0; forked != (n >= parallel.MinItems && runtime.GOMAXPROCS(0) > 1) {
-			t.Errorf("%d objects: restored on several goroutines: %v", n, forked)
+		return out, nil
+	}}
+	r := &countingRestorer{}
+	s, err := restore(r, rec)
+	if err != nil || len(s.Items) != len(raws) || s.ResourceVersion != "5" {
+		t.Fatalf("restored %d objects at %q, %v", len(s.Items), s.ResourceVersion, err)
+	}
+	for i, o := range s.Items {
+		if o.Name != fmt.Sprintf("o%d", i) {
+			t.Fatalf("object %d is %s", i, o.Name)
 		}
-		r.fail = fmt.Sprintf("o%d", n-1)
-		if _, err := restoreObjects(r, objs); err == nil {
-			t.Errorf("%d objects, the last failing: no error", n)
-		}
+	}
+	if forks, want := int(r.forks.Load()), runtime.GOMAXPROCS(0); want > 1 && forks != want {
+		t.Errorf("%d restorers, want one per core (%d)", forks, want)
+	}
+	r.fail = "o4"
+	if _, err := restore(r, rec); err == nil {
+		t.Error("the last object failing: no error")
 	}
 }

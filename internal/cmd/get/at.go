@@ -97,7 +97,12 @@ func (o *GetOptions) moment(ctx context.Context, s history.Store) (uint64, time.
 // targetAt is tg's snapshot at rv.
 func (o *GetOptions) targetAt(ctx context.Context, s history.Store, tg cli.Wanted, rv uint64, when time.Time, match func(*object.Object) bool) (snapshot, error) {
 	res := history.ResourceName(tg.Resource)
-	revs, err := s.StateAt(ctx, res, rv)
+	dec := object.NewDecoder(object.DecoderOptions{Prune: object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields}})
+	ns := tg.Namespace
+	if !tg.Resource.Namespaced {
+		ns = ""
+	}
+	all, err := history.ObjectsAt(ctx, s, res, rv, history.InNamespace(ns), history.Decoders(dec))
 	if errors.Is(err, history.ErrNotRecorded) {
 		return snapshot{}, history.NotRecordedError(tg.Resource, s.Location())
 	}
@@ -105,15 +110,6 @@ func (o *GetOptions) targetAt(ctx context.Context, s history.Store, tg cli.Wante
 		return snapshot{}, fmt.Errorf("%s at resourceVersion %d: %w", tg.Resource, rv, err)
 	}
 	columns, err := columnsOf(ctx, s, res)
-	if err != nil {
-		return snapshot{}, err
-	}
-	dec := object.NewDecoder(object.DecoderOptions{Prune: object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields}})
-	ns := tg.Namespace
-	if !tg.Resource.Namespaced {
-		ns = ""
-	}
-	all, err := history.Objects(revs, ns, dec)
 	if err != nil {
 		return snapshot{}, err
 	}

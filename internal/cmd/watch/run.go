@@ -33,10 +33,11 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	}
 	report := cli.NewReporter(o.ErrOut, o.progress)
 	opts := o.StreamOptions()
-	seed, err := o.replay(ctx)
+	seed, closeHistory, err := o.replay(ctx)
 	if err != nil {
 		return err
 	}
+	defer closeHistory()
 	leases, release, err := o.Acquire(reflector.SetOptions{Watch: &opts, Hooks: report.Hooks(true), Seed: seed}, o.read())
 	if err != nil {
 		return err

@@ -53,35 +53,40 @@ func (o *WatchOptions) validateSince() error {
 // state at the moment named, then every change the history holds since,
 // after which it resumes watching where the record ends (no gap, no
 // duplicate at the seam; a 410 there relists, and the stream shows what
-// the list found changed). nil without --since.
-func (o *WatchOptions) replay(ctx context.Context) (reflector.Seeder, error) {
+// the list found changed). nil without --since. The history stays open
+// until close is called (the reflectors read the states as they start).
+func (o *WatchOptions) replay(ctx context.Context) (_ reflector.Seeder, close func(), err error) {
 	if o.Since == "" {
-		return nil, nil
+		return nil, func() {}, nil
 	}
 	s, err := daemon.OpenHistory(ctx, o.Config, o.sinceFlags.DB)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer s.Close()
+	defer func() {
+		if err != nil {
+			s.Close()
+		}
+	}()
 	from, _, err := o.since.In(ctx, s, "--since")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	recorded := map[string]reflector.Recorded{}
 	for _, src := range o.Sources {
 		rec, err := daemon.Recorded(ctx, s, src.Resource, kube.Scope{Namespace: src.Namespace, Names: o.NamesOf(src)}, from)
 		if errors.Is(err, history.ErrNotRecorded) {
-			return nil, history.NotRecordedError(src.Resource, s.Location())
+			return nil, nil, history.NotRecordedError(src.Resource, s.Location())
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		recorded[seedKey(src.Resource, o.Scope(src, o.read()))] = rec
 	}
 	return func(_ context.Context, res kube.Resource, scope kube.Scope) (reflector.Recorded, bool) {
 		rec, ok := recorded[seedKey(res, scope)]
 		return rec, ok
-	}, nil
+	}, func() { s.Close() }, nil
 }
 
 // seedKey names a reflector's resource and scope (which objects).
