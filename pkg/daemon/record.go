@@ -74,8 +74,10 @@ type recording struct {
 	secretData bool
 
 	// resources are the names of the resources recorded, checkpointed
-	// (history.Store.Checkpoint) after each prune and at the end.
+	// (history.Store.Checkpoint) after each prune, when due, and at the
+	// end.
 	resources []string
+	due       *dueCheckpoints
 
 	mu        sync.Mutex // guards what follows, and writes to errOut
 	seeded    map[kube.Resource]string
@@ -104,7 +106,8 @@ func (d *daemonRun) openRecording(ctx context.Context) *recording {
 		fmt.Fprintf(d.cfg.ErrOut, "warning: not recording: %v\n", err)
 		return nil
 	}
-	r := &recording{store: s, errOut: d.cfg.ErrOut, subscribed: make(chan struct{}), checked: make(chan struct{}), secretData: rc.SecretData}
+	r := &recording{store: s, errOut: d.cfg.ErrOut, subscribed: make(chan struct{}), checked: make(chan struct{}), secretData: rc.SecretData,
+		due: newDueCheckpoints()}
 	go func() {
 		if c, ok := s.(checker); ok {
 			r.checkErr = c.Check(ctx)
@@ -143,7 +146,7 @@ func (r *recording) start(ctx context.Context, d *daemonRun, leases []*reflector
 	rc := d.cfg.Record
 	d.historyPath = r.store.Location()
 	fmt.Fprintf(d.cfg.ErrOut, "Recording to %s (kept %s)\n", d.historyPath, rc.Retention)
-	rec := history.NewRecorder(r.store, history.RecorderOptions{SecretData: rc.SecretData, OnError: r.recordErrors()})
+	rec := history.NewRecorder(r.store, history.RecorderOptions{SecretData: rc.SecretData, OnError: r.recordErrors(), OnWrite: r.due.wrote})
 	for _, l := range leases {
 		run := rec.Start(ctx, l)
 		r.wg.Go(func() { run() })
@@ -194,14 +197,32 @@ func (r *recording) prune(ctx context.Context, rc RecordConfig) {
 			err = r.checkpoint(ctx)
 		}
 		first = false
-		if err != nil && ctx.Err() == nil {
-			r.say("warning: history: %v\n", err)
+		r.warn(ctx, err)
+		if !r.awaitPrune(ctx, t) {
+			return
 		}
+	}
+}
+
+// awaitPrune waits for the next prune, checkpointing meanwhile whenever
+// one is due; false when ctx ended.
+func (r *recording) awaitPrune(ctx context.Context, t *time.Ticker) bool {
+	for {
 		select {
 		case <-ctx.Done():
-			return
+			return false
 		case <-t.C:
+			return true
+		case <-r.due.wake:
+			r.warn(ctx, r.checkpoint(ctx))
 		}
+	}
+}
+
+// warn says a failure of the pruner's, unless the daemon stops.
+func (r *recording) warn(ctx context.Context, err error) {
+	if err != nil && ctx.Err() == nil {
+		r.say("warning: history: %v\n", err)
 	}
 }
 
@@ -223,6 +244,7 @@ func (r *recording) checkpoint(ctx context.Context) error {
 			return err
 		}
 	}
+	r.due.taken()
 	return nil
 }
 

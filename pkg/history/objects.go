@@ -16,7 +16,7 @@ import (
 // (store.CompareKeys): a state as get --at prints it, an exact list
 // answers it and a warm restart starts from it. decode[w] decodes on the
 // w-th of len(decode) goroutines at once, a batch of the state at a time
-// (Store.EachAt).
+// (Store.EachAt); an object it decodes to nil is left out.
 func ObjectsAt(ctx context.Context, s Store, res string, rv uint64, keep func(*Revision) bool, decode []object.DecodeFunc) ([]*object.Object, error) {
 	outs := make([][]*object.Object, len(decode))
 	err := s.EachAt(ctx, res, rv, len(decode), func(w int, batch []Revision) error {
@@ -29,7 +29,9 @@ func ObjectsAt(ctx context.Context, s Store, res string, rv uint64, keep func(*R
 			if err != nil {
 				return fmt.Errorf("decoding %s %s/%s at resourceVersion %d: %w", res, r.Namespace, r.Name, r.RV, err)
 			}
-			outs[w] = append(outs[w], o)
+			if o != nil {
+				outs[w] = append(outs[w], o)
+			}
 		}
 		return nil
 	})

@@ -279,15 +279,19 @@ func columnPath(jsonPath string) (path string, ok bool) {
 	return strings.Join(parts, "."), true
 }
 
-// CellsAt returns o's printer cells as the API server would have printed
-// them at now: its cells with the time cells of res's columns (every Age,
-// and those of timeCells) computed at now. get --at prints a recorded
-// object so, as get printed it then.
-func CellsAt(res schema.GroupResource, columns []object.Column, o *object.Object, now time.Time) []byte {
+// CellsAt returns a function that returns an object's printer cells as
+// the API server would have printed them at now: its cells with the time
+// cells of res's columns (every Age, and those of timeCells) computed at
+// now. get --at prints a recorded object so, as get printed it then. The
+// function may be called on several goroutines at once.
+func CellsAt(res schema.GroupResource, columns []object.Column, now time.Time) func(*object.Object) []byte {
 	names := make([]string, len(columns))
 	for i, c := range columns {
 		names[i] = c.Name
 	}
-	raw := o.JSON()
-	return cellsAt(timeColumns(res, names, nil), o, raw, gjson.GetBytes(raw, "metadata"), now)
+	times := timeColumns(res, names, nil)
+	return func(o *object.Object) []byte {
+		raw := o.JSON()
+		return cellsAt(times, o, raw, gjson.GetBytes(raw, "metadata"), now)
+	}
 }

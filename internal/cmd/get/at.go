@@ -94,34 +94,39 @@ func (o *GetOptions) moment(ctx context.Context, s history.Store) (uint64, time.
 	return o.atFlags.at.In(ctx, s, "--at")
 }
 
-// targetAt is tg's snapshot at rv.
+// targetAt is tg's snapshot at rv: its objects that match, decoded, each
+// with its cells as printed at when, on every core.
 func (o *GetOptions) targetAt(ctx context.Context, s history.Store, tg cli.Wanted, rv uint64, when time.Time, match func(*object.Object) bool) (snapshot, error) {
 	res := history.ResourceName(tg.Resource)
-	dec := object.NewDecoder(object.DecoderOptions{Prune: object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields}})
-	ns := tg.Namespace
-	if !tg.Resource.Namespaced {
-		ns = ""
-	}
-	all, err := history.ObjectsAt(ctx, s, res, rv, history.InNamespace(ns), history.Decoders(dec))
+	columns, err := columnsOf(ctx, s, res)
 	if errors.Is(err, history.ErrNotRecorded) {
 		return snapshot{}, history.NotRecordedError(tg.Resource, s.Location())
 	}
 	if err != nil {
-		return snapshot{}, fmt.Errorf("%s at resourceVersion %d: %w", tg.Resource, rv, err)
-	}
-	columns, err := columnsOf(ctx, s, res)
-	if err != nil {
 		return snapshot{}, err
 	}
-	objs := all[:0]
-	for _, obj := range all {
-		if !match(obj) {
-			continue
+	ns := tg.Namespace
+	if !tg.Resource.Namespaced {
+		ns = ""
+	}
+	dec := object.NewDecoder(object.DecoderOptions{Prune: object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields}})
+	cellsAt := serve.CellsAt(tg.Resource.GVR.GroupResource(), columns, when)
+	decode := history.Decoders(dec)
+	for i, d := range decode {
+		decode[i] = func(raw, cells []byte) (*object.Object, error) {
+			obj, err := d(raw, cells)
+			if err != nil || !match(obj) {
+				return nil, err
+			}
+			if obj.Cells != nil && columns != nil {
+				obj.Cells = cellsAt(obj)
+			}
+			return obj, nil
 		}
-		if obj.Cells != nil && columns != nil {
-			obj.Cells = serve.CellsAt(tg.Resource.GVR.GroupResource(), columns, obj, when)
-		}
-		objs = append(objs, obj)
+	}
+	objs, err := history.ObjectsAt(ctx, s, res, rv, history.InNamespace(ns), decode)
+	if err != nil {
+		return snapshot{}, fmt.Errorf("%s at resourceVersion %d: %w", tg.Resource, rv, err)
 	}
 	return snapshot{res: tg.Resource, names: tg.Names, objs: pickNames(objs, tg.Names), columns: columns}, nil
 }
@@ -174,7 +179,7 @@ func (o *GetOptions) selector() (func(*object.Object) bool, error) {
 		}
 	}
 	return func(obj *object.Object) bool {
-		if !fs.Matches(fields.Set{"metadata.name": obj.Name, "metadata.namespace": obj.Namespace}) {
+		if !fs.Empty() && !fs.Matches(fields.Set{"metadata.name": obj.Name, "metadata.namespace": obj.Namespace}) {
 			return false
 		}
 		if ls.Empty() {
