@@ -3,18 +3,22 @@ package daemon
 import "sync"
 
 // checkpointAfter is how many revisions a resource's record gains before
-// a checkpoint is due, ahead of the next prune's: a state is read from the
-// checkpoint nearest to it and the revisions between, and without one
+// a checkpoint is due, ahead of the first prune's: a state is read from
+// the checkpoint nearest to it and the revisions between, and without one
 // from every object's latest revision. A daemon's first recording of
 // 100,000 ConfigMaps had none for ten minutes (get --at read the state
-// in 3.1 s; from a checkpoint, in about 1.3 s).
+// in 3.1 s; from a checkpoint, in about 1.3 s). Only the first one comes
+// early: after it, a checkpoint every ten minutes costs less than one per
+// so many revisions of a large kind would (a whole state each).
 const checkpointAfter = 10_000
 
-// dueCheckpoints counts the revisions each resource's record gained since
-// the last checkpoint, and wakes the pruner (wake) when one is due.
+// dueCheckpoints counts the revisions each resource's record gained until
+// the daemon's first checkpoint, and wakes the pruner (wake) when one is
+// due.
 type dueCheckpoints struct {
 	mu    sync.Mutex
 	since map[string]int
+	taken bool          // a checkpoint was taken: none is due early any more
 	wake  chan struct{} // holds one wake-up at most
 }
 
@@ -25,10 +29,14 @@ func newDueCheckpoints() *dueCheckpoints {
 // wrote is history.RecorderOptions.OnWrite: res's record gained n
 // revisions and is complete to rv (0 while a whole state is written: a
 // checkpoint then would be of the state before it). A checkpoint is due
-// once checkpointAfter revisions were written and the record moved.
+// once checkpointAfter revisions were written and the record moved, until
+// one was taken.
 func (d *dueCheckpoints) wrote(res string, rv uint64, n int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.taken {
+		return
+	}
 	d.since[res] += n
 	if rv > 0 && d.since[res] >= checkpointAfter {
 		select {
@@ -38,9 +46,9 @@ func (d *dueCheckpoints) wrote(res string, rv uint64, n int) {
 	}
 }
 
-// taken starts the counts again: every resource was checkpointed.
-func (d *dueCheckpoints) taken() {
+// checkpointed says that every resource was checkpointed.
+func (d *dueCheckpoints) checkpointed() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	clear(d.since)
+	d.taken, d.since = true, nil
 }

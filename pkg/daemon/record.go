@@ -244,7 +244,7 @@ func (r *recording) checkpoint(ctx context.Context) error {
 			return err
 		}
 	}
-	r.due.taken()
+	r.due.checkpointed()
 	return nil
 }
 
