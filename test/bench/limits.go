@@ -125,13 +125,17 @@ var whatLimitsUs = map[string]string{
 		"CONTEXT member and a wakeup per context's subscription.",
 
 	"history.record.cpu": "Each change is also encoded (its JSON, an s2 delta of the revision before) and inserted in SQLite, in one " +
-		"transaction per 100 ms of changes. Per revision remain the insert (SQLite in pure Go) and s2's dictionary set-up, 22% of a " +
-		"write in BenchmarkWriteBatch's profile.",
-	"history.at": "The process start, then the state read from the checkpoint nearest to the resourceVersion (BenchmarkStateAt: 0.2 s for " +
-		"100,000), each object decoded, its cells computed as of then, and printed: the printing alone is most of the live get's time.",
+		"transaction per 100 ms of changes. Per revision remain the insert (SQLite in pure Go), s2's dictionary set-up (22% of a " +
+		"write in BenchmarkWriteBatch's profile) and, when an object's chain head is not among the 4,096 kept in memory (updates " +
+		"spread over 100,000 objects), reading its chain back from the file (28% of the recording's CPU in a profile of 5,000 " +
+		"updates over 10,000 ConfigMaps).",
+	"history.at": "The process start, then the state read from the checkpoint nearest to the resourceVersion a part at a time (the " +
+		"daemon's first one is written once 10,000 revisions are recorded), each part decoded, its objects' cells computed as of " +
+		"then, on every core, and printed: as long as the live get, whose time is mostly the printing.",
 	"history.at.live": "The live get reads a Table from the daemon's memory; --at decodes every object from the file and computes its cells.",
-	"history.warm": "Both start a process and read discovery; the warm one then reads the checkpoint its last stop wrote (0.2 s for 100,000 " +
-		"ConfigMaps in-process) beside the file's quick_check, and decodes and packs each object as a list's are, on every core (a " +
-		"decoder each: 0.8 s of one core's 1.0 s on two loaded ones), where the fresh list's decoding overlaps the API server's encoding.",
+	"history.warm": "Both start a process and read discovery; the warm one then reads the checkpoint its last stop wrote a part at a " +
+		"time, beside the file's quick_check, each part decoded and its objects packed as a list's are, on every core, into buffers " +
+		"reused from part to part (memory first touched costs about 3 ms per MB on this VM); the fresh list's decoding overlaps the " +
+		"API server's encoding.",
 	"history.size": "Each revision is a delta of the one before (s2, the revision before as its dictionary), a keyframe every 32; a row holds its key, times and manager.",
 }
