@@ -14,6 +14,13 @@ import (
 // base is the sqlStore under a store, for tests of its parts.
 func (s *sqlStore) base() *sqlStore { return s }
 
+// stateIn is the state of resource id at rv, whole.
+func (s *sqlStore) stateIn(ctx context.Context, q querier, id int64, rv uint64) ([]Revision, error) {
+	var out []Revision
+	err := s.stateEach(ctx, q, id, rv, collect(&out))
+	return out, err
+}
+
 // stateString is a state as name@rv, sorted, with each object's JSON
 // checked against its resourceVersion.
 func stateString(t *testing.T, revs []Revision) string {

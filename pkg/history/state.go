@@ -32,13 +32,6 @@ func (s *sqlStore) StateAt(ctx context.Context, res string, rv uint64) ([]Revisi
 	return out, err
 }
 
-// stateIn is the state of resource id at rv, whole.
-func (s *sqlStore) stateIn(ctx context.Context, q querier, id int64, rv uint64) ([]Revision, error) {
-	var out []Revision
-	err := s.stateEach(ctx, q, id, rv, collect(&out))
-	return out, err
-}
-
 func (s *sqlStore) eachAt(ctx context.Context, res string, rv uint64, st stream) error {
 	id, err := s.resourceID(ctx, s.conn(), res)
 	if err != nil {
@@ -244,14 +237,15 @@ func eachPart(ctx context.Context, q querier, id int64, cp uint64, st stream, ov
 		})
 	}
 	err = readParts(gctx, rows, free, parts)
-	if werr := g.Wait(); err == nil {
-		err = werr
+	if werr := g.Wait(); werr != nil {
+		err = werr // the reading stopped for it
 	}
 	return err
 }
 
 // readParts sends each part of rows to parts, in a buffer from free, and
-// closes parts at the end.
+// closes parts at the end; it stops when ctx ends (the caller's, or a
+// worker failed).
 func readParts(ctx context.Context, rows *sql.Rows, free, parts chan []byte) error {
 	defer close(parts)
 	for rows.Next() {
@@ -263,12 +257,12 @@ func readParts(ctx context.Context, rows *sql.Rows, free, parts chan []byte) err
 		select {
 		case p = <-free:
 		case <-ctx.Done():
-			return nil // a reader failed: its error is the one
+			return ctx.Err()
 		}
 		select {
 		case parts <- append(p[:0], raw...):
 		case <-ctx.Done():
-			return nil
+			return ctx.Err()
 		}
 	}
 	return rows.Err()
