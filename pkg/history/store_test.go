@@ -318,5 +318,18 @@ func TestObjectsAt(t *testing.T) {
 				}
 			}
 		}
+		// Its reader's context ending midway: an error, never part of the state.
+		cctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		decode := object.NewDecoder(object.DecoderOptions{}).Forks(2)
+		for i, d := range decode {
+			decode[i] = func(raw, cells []byte) (*object.Object, error) {
+				cancel()
+				return d(raw, cells)
+			}
+		}
+		if objs, err := ObjectsAt(cctx, s, res, at, nil, decode); err == nil && len(objs) != n-1 {
+			t.Errorf("canceled midway: %d objects and no error", len(objs))
+		}
 	})
 }
