@@ -37,4 +37,7 @@ type Event[T any] struct {
 	Type            EventType
 	Object          T
 	ResourceVersion string
+	// Size, on Init, is how many InitApply follow when known (a state
+	// restored from a record), else 0: a hint to size a buffer by.
+	Size int
 }

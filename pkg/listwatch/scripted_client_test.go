@@ -387,8 +387,13 @@ func describe(err error) string {
 	return err.Error()
 }
 
-// show is an Event in one line: "Init", "InitApply a@5", "InitDone 10".
+// show is an Event in one line: "Init" ("Init of 2" with a size),
+// "InitApply a@5", "InitDone 10".
 func show(ev Event[obj]) string {
+	switch {
+	case ev.Type == Init && ev.Size > 0:
+		return fmt.Sprintf("Init of %d", ev.Size)
+	}
 	switch ev.Type {
 	case Init:
 		return "Init"

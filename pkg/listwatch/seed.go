@@ -47,7 +47,7 @@ func (m *machine[T]) seeded(ctx context.Context) (bool, error) {
 	if !ok || s.ResourceVersion == "" {
 		return false, nil
 	}
-	if err := m.send(ctx, Event[T]{Type: Init}); err != nil {
+	if err := m.send(ctx, Event[T]{Type: Init, Size: len(s.Items)}); err != nil {
 		return true, err
 	}
 	for _, obj := range s.Items {

@@ -33,7 +33,7 @@ func TestSeed(t *testing.T) {
 		ok:         true,
 		script:     []reply{watchOK(eof, modified("a", "11"), deleted("b", "12"))},
 		wantCalls:  []string{watchCallFrom("10"), watchCallFrom("12")},
-		wantEvents: []string{"Init", "InitApply a", "InitApply b", "InitDone 10", "Apply a@11", "Delete b@12"},
+		wantEvents: []string{"Init of 2", "InitApply a", "InitApply b", "InitDone 10", "Apply a@11", "Delete b@12"},
 	}, {
 		name: "a seed with changes: the state, its changes as live events, a bookmark where they end; the watch resumes there",
 		seed: func() Seed[obj] {
@@ -45,7 +45,7 @@ func TestSeed(t *testing.T) {
 		ok:         true,
 		script:     []reply{watchOK(eof, added("c", "21"))},
 		wantCalls:  []string{watchCallFrom("20"), watchCallFrom("21")},
-		wantEvents: []string{"Init", "InitApply a", "InitApply b", "InitDone 10", "Apply a@12", "Delete b@14", "Bookmark 20", "Apply c@21"},
+		wantEvents: []string{"Init of 2", "InitApply a", "InitApply b", "InitDone 10", "Apply a@12", "Delete b@14", "Bookmark 20", "Apply c@21"},
 	}, {
 		name: "410 at the opening: a relist (the seeder is not asked again)",
 		seed: seedAt("10", "a"),
@@ -54,7 +54,7 @@ func TestSeed(t *testing.T) {
 			watchFails(expired), listOK("30", "", "c")},
 		wantCalls: []string{watchCallFrom("10"), call{Kind: listCall}.String(), watchCallFrom("20"), watchCallFrom("21"),
 			call{Kind: listCall}.String(), watchCallFrom("30")},
-		wantEvents: []string{"Init", "InitApply a", "InitDone 10", "Init", "InitApply b", "InitDone 20", "Apply c@21",
+		wantEvents: []string{"Init of 1", "InitApply a", "InitDone 10", "Init", "InitApply b", "InitDone 20", "Apply c@21",
 			"Init", "InitApply c", "InitDone 30"},
 		wantRelists: []string{"Expired(410)", "Expired(410)"},
 	}, {
@@ -63,7 +63,7 @@ func TestSeed(t *testing.T) {
 		ok:          true,
 		script:      []reply{watchOK(block, errorEvent(expired)), listOK("20", "", "b")},
 		wantCalls:   []string{watchCallFrom("10"), call{Kind: listCall}.String(), watchCallFrom("20")},
-		wantEvents:  []string{"Init", "InitApply a", "InitDone 10", "Init", "InitApply b", "InitDone 20"},
+		wantEvents:  []string{"Init of 1", "InitApply a", "InitDone 10", "Init", "InitApply b", "InitDone 20"},
 		wantRelists: []string{"Expired(410)"},
 	}, {
 		name:       "no seed: a list",

@@ -153,8 +153,10 @@ func BenchmarkDispatch(b *testing.B) {
 // BenchmarkFirstList: an empty store's first list, per object, at 20k and
 // 100k objects (each beside 1 KiB of its own, as decoded objects are spread
 // over the heap), with nobody listening (get's store, the benchmarks'
-// in-process caches) and with one subscriber draining its changes (watch's).
-// Per object, the cost must not grow with the number of objects.
+// in-process caches) and with one subscriber draining its changes (watch's),
+// and a list whose size is known (sized: a state restored from a record,
+// whose Init says how many objects follow). Per object, the cost must not
+// grow with the number of objects.
 func BenchmarkFirstList(b *testing.B) {
 	for _, n := range []int{20_000, 100_000} {
 		objs := benchObjects(n)
@@ -162,8 +164,12 @@ func BenchmarkFirstList(b *testing.B) {
 		for i := range spread {
 			spread[i] = make([]byte, 1024)
 		}
-		for _, subscribed := range []bool{false, true} {
-			b.Run(fmt.Sprintf("objects=%d/subscribed=%v", n, subscribed), func(b *testing.B) {
+		for _, c := range []struct{ subscribed, sized bool }{{false, false}, {true, false}, {false, true}} {
+			subscribed, size := c.subscribed, 0
+			if c.sized {
+				size = n
+			}
+			b.Run(fmt.Sprintf("objects=%d/subscribed=%v/sized=%v", n, subscribed, c.sized), func(b *testing.B) {
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
 				for b.Loop() {
@@ -172,7 +178,7 @@ func BenchmarkFirstList(b *testing.B) {
 					if subscribed {
 						sub = s.Subscribe(ctx, SubscribeOptions{})
 					}
-					mustApply(b, s, ev{Type: listwatch.Init})
+					mustApply(b, s, ev{Type: listwatch.Init, Size: size})
 					for _, o := range objs {
 						mustApply(b, s, ev{Type: listwatch.InitApply, Object: o})
 					}

@@ -84,7 +84,7 @@ type relistBuffer[T Object] struct {
 func (s *Store[T]) Apply(_ context.Context, ev listwatch.Event[T]) error {
 	switch ev.Type {
 	case listwatch.Init:
-		s.relist = s.newRelistBuffer()
+		s.relist = s.newRelistBuffer(ev.Size)
 	case listwatch.InitApply:
 		s.bufferRelist(ev.Object)
 	case listwatch.InitDone:
@@ -103,10 +103,11 @@ func (s *Store[T]) Apply(_ context.Context, ev listwatch.Event[T]) error {
 	return nil
 }
 
-// newRelistBuffer sizes the buffer for as many objects as the store holds:
-// growing a map of thousands of entries would allocate it twice over.
-func (s *Store[T]) newRelistBuffer() *relistBuffer[T] {
-	n := s.Len()
+// newRelistBuffer sizes the buffer for as many objects as the store holds,
+// or as the list brings when it says (size): growing a map of thousands of
+// entries would allocate it twice over.
+func (s *Store[T]) newRelistBuffer(size int) *relistBuffer[T] {
+	n := max(s.Len(), size)
 	return &relistBuffer[T]{order: make([]Key, 0, n), items: make(map[Key]T, n)}
 }
 
@@ -115,7 +116,7 @@ func (s *Store[T]) newRelistBuffer() *relistBuffer[T] {
 // memory of unchanged objects.
 func (s *Store[T]) bufferRelist(obj T) {
 	if s.relist == nil { // InitApply without Init: treat as the start of one
-		s.relist = s.newRelistBuffer()
+		s.relist = s.newRelistBuffer(0)
 	}
 	k := KeyOf(obj)
 	s.mu.RLock()
