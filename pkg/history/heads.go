@@ -1,16 +1,34 @@
 package history
 
-import "sync"
+import (
+	"hash/maphash"
+	"sync"
+)
 
 // maxHeads bounds the chain heads a store keeps in memory to encode
 // revisions against: the objects that change often stay, and a miss
-// costs one read of the object's chain from the store.
+// costs one read of the object's chain from the store, unless the writer
+// has the head's JSON (Revision.Before) and its sum says it is the same.
 const maxHeads = 4096
 
-// heads caches the chain heads (codec.go) of recently written objects.
+// maxSums bounds the heads' sums kept (about 100 bytes each): one per
+// object written, for a million objects.
+const maxSums = 1 << 20
+
+// heads caches the chain heads (codec.go) of recently written objects,
+// and a sum of every written object's head.
 type heads struct {
-	mu sync.Mutex
-	m  map[objectKey]*chainHead
+	mu   sync.Mutex
+	m    map[objectKey]*chainHead
+	sums map[objectKey]headSum
+	seed maphash.Seed
+}
+
+// headSum is a chain head without its JSON: the JSON's sum instead.
+type headSum struct {
+	frame uint64
+	depth int
+	sum   uint64
 }
 
 // objectKey names one object of one resource.
@@ -19,27 +37,52 @@ type objectKey struct {
 	namespace, name string
 }
 
-func newHeads() *heads { return &heads{m: map[objectKey]*chainHead{}} }
+func newHeads() *heads {
+	return &heads{m: map[objectKey]*chainHead{}, sums: map[objectKey]headSum{}, seed: maphash.MakeSeed()}
+}
 
-func (h *heads) get(key objectKey) (*chainHead, bool) {
+// get returns the head of key's chain: the one kept, or one with before
+// as its JSON when before is the JSON of the head written last (its sum
+// says so). ok is false when the chain must be read.
+func (h *heads) get(key objectKey, before []byte) (head *chainHead, ok bool) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	head, ok := h.m[key]
-	return head, ok
+	head, ok = h.m[key]
+	s, summed := h.sums[key]
+	h.mu.Unlock()
+	if ok || !summed || before == nil || maphash.Bytes(h.seed, before) != s.sum {
+		return head, ok
+	}
+	return &chainHead{frame: s.frame, depth: s.depth, json: before}, true
 }
 
 // put keeps head (nil: the object has no revision), dropping some entry
 // when full.
 func (h *heads) put(key objectKey, head *chainHead) {
+	var sum uint64
+	if head != nil {
+		sum = maphash.Bytes(h.seed, head.json)
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if _, ok := h.m[key]; !ok && len(h.m) >= maxHeads {
-		for old := range h.m { // any one: map order is random enough
-			delete(h.m, old)
-			break
-		}
-	}
+	evict(h.m, key, maxHeads)
 	h.m[key] = head
+	if head == nil {
+		delete(h.sums, key)
+		return
+	}
+	evict(h.sums, key, maxSums)
+	h.sums[key] = headSum{frame: head.frame, depth: head.depth, sum: sum}
+}
+
+// evict drops some entry of m other than key when m is full and lacks key.
+func evict[V any](m map[objectKey]V, key objectKey, limit int) {
+	if _, ok := m[key]; ok || len(m) < limit {
+		return
+	}
+	for old := range m { // any one: map order is random enough
+		delete(m, old)
+		return
+	}
 }
 
 // forget empties the cache (after a prune rewrote chains, or a write
@@ -48,4 +91,5 @@ func (h *heads) forget() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	clear(h.m)
+	clear(h.sums)
 }

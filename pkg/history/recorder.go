@@ -334,6 +334,10 @@ func (rs *recording) add(k store.Key, rv uint64, op Op, obj, old *object.Object,
 		}
 		rev.Manager = Manager(rev.Object, prev)
 		rev.Cells = obj.Cells
+		if prev != nil && rs.secrets {
+			prev = HashSecretData(prev)
+		}
+		rev.Before = prev // the revision before, as recorded when the store says so
 	}
 	rs.batch.Revisions = append(rs.batch.Revisions, rev)
 }

@@ -50,6 +50,12 @@ type Revision struct {
 	// Cells are the API server's printer cells of the object (a JSON
 	// array), nil when none were recorded.
 	Cells []byte
+	// Before, when the writer has it, is the object's JSON at the
+	// revision before (as recorded, Secrets hashed alike): the store
+	// encodes Object against it, rather than read that revision back,
+	// when it is the one the store wrote last (a sum of each object's
+	// latest revision says so). Anything else is ignored.
+	Before []byte
 }
 
 // Batch is what a recorder writes of one resource at once: its changes, in

@@ -85,12 +85,7 @@ func (s *sqlStore) Write(ctx context.Context, res string, b Batch) error {
 					return err
 				}
 			}
-			if _, ok := s.get(key); !ok { // read from the revisions written
-				if err := rows.flush(ctx); err != nil {
-					return err
-				}
-			}
-			head, err := s.headOf(ctx, q, key)
+			head, err := s.headOf(ctx, q, &rows, key, r.Before)
 			if err != nil {
 				return err
 			}
@@ -209,10 +204,15 @@ func endBatch(ctx context.Context, q querier, id int64, b Batch) error {
 }
 
 // headOf returns the head of an object's chain, nil when it has no
-// revision, from the cache or the store.
-func (s *sqlStore) headOf(ctx context.Context, q querier, key objectKey) (*chainHead, error) {
-	if head, ok := s.get(key); ok {
+// revision: from the cache (before, the JSON the writer had of the
+// object's latest revision, may stand for it), or read from the store
+// once rows are written.
+func (s *sqlStore) headOf(ctx context.Context, q querier, rows *insertRows, key objectKey, before []byte) (*chainHead, error) {
+	if head, ok := s.get(key, before); ok {
 		return head, nil
+	}
+	if err := rows.flush(ctx); err != nil { // read from the revisions written
+		return nil, err
 	}
 	var rv, base uint64
 	err := q.QueryRowContext(ctx, `SELECT rv, base FROM revisions WHERE resource = ? AND namespace = ? AND name = ? ORDER BY rv DESC LIMIT 1`,

@@ -1,0 +1,104 @@
+package history
+
+import (
+	"context"
+	"testing"
+)
+
+// TestWriteBefore: a revision is encoded against the JSON its writer had
+// of the revision before (Revision.Before) only when that is what the
+// store wrote last, whatever the writer says: each object's state then
+// reads back as written, on each engine, with the heads kept in memory
+// dropped so that only their sums are left.
+func TestWriteBefore(t *testing.T) {
+	ctx := context.Background()
+	onEachEngine(t, func(t *testing.T, open opener) {
+		s := open(t)
+		h := headsOf(t, s)
+		const res = "configmaps.v1."
+		if _, err := s.Begin(ctx, res, 1); err != nil {
+			t.Fatal(err)
+		}
+		write := func(revs ...Revision) {
+			t.Helper()
+			if err := s.Write(ctx, res, Batch{RV: revs[len(revs)-1].RV, Revisions: revs}); err != nil {
+				t.Fatal(err)
+			}
+			h.mu.Lock()
+			clear(h.m) // as if other objects had pushed them out
+			h.mu.Unlock()
+		}
+		write(rev("a", 2, Added, "a1"), rev("b", 3, Added, "b1"), rev("c", 4, Added, "c1"))
+		tests := []struct {
+			name   string
+			before []byte
+		}{
+			{"a: the revision before", cm("a", 2, "a1")},
+			{"b: a stale one", cm("b", 1, "an older value, longer")},
+			{"c: none", nil},
+		}
+		var revs []Revision
+		for i, tc := range tests {
+			r := rev(tc.name[:1], uint64(5+i), Modified, tc.name[:1]+"2")
+			r.Before = tc.before
+			revs = append(revs, r)
+		}
+		write(revs...)
+		write(rev("a", 8, Modified, "a3")) // a delta of a delta of a keyframe
+		got, err := s.StateAt(ctx, res, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string][]byte{"a": cm("a", 8, "a3"), "b": cm("b", 6, "b2"), "c": cm("c", 7, "c2")}
+		for _, r := range got {
+			if string(r.Object) != string(want[r.Name]) {
+				t.Errorf("%s at 8: %s, want %s", r.Name, r.Object, want[r.Name])
+			}
+		}
+		if len(got) != len(want) {
+			t.Errorf("state at 8: %s", names(got))
+		}
+	})
+}
+
+// headsOf is the chain heads of an engine's store.
+func headsOf(t *testing.T, s Store) *heads {
+	switch s := s.(type) {
+	case *SQLite:
+		return s.heads
+	case *Postgres:
+		return s.heads
+	}
+	t.Fatalf("a store of type %T", s)
+	return nil
+}
+
+func TestHeadsGet(t *testing.T) {
+	h := newHeads()
+	key := objectKey{1, "default", "a"}
+	doc := []byte(`{"v":1}`)
+	h.put(key, &chainHead{frame: 3, depth: 2, json: doc})
+	clear(h.m)
+	tests := []struct {
+		name   string
+		key    objectKey
+		before []byte
+		ok     bool
+	}{
+		{"the head's JSON", key, []byte(`{"v":1}`), true},
+		{"another JSON", key, []byte(`{"v":2}`), false},
+		{"no JSON", key, nil, false},
+		{"another object", objectKey{1, "default", "b"}, doc, false},
+	}
+	for _, tc := range tests {
+		head, ok := h.get(tc.key, tc.before)
+		if ok != tc.ok || ok && (head.frame != 3 || head.depth != 2 || string(head.json) != string(doc)) {
+			t.Errorf("%s: get = %+v, %t; want ok %t", tc.name, head, ok, tc.ok)
+		}
+	}
+	h.put(key, nil) // no revision: no sum left
+	clear(h.m)
+	if head, ok := h.get(key, doc); ok {
+		t.Errorf("the head of an object without revision: %+v", head)
+	}
+}
