@@ -56,6 +56,9 @@ type GetOptions struct {
 	// Now is the time AGE is computed at (zero: the time of printing);
 	// get --at prints a past moment's.
 	Now time.Time
+	// TimesAtNow: the objects' cells have their times (AGE, ...) computed
+	// at Now already, as get --at computes them while it decodes.
+	TimesAtNow bool
 }
 
 func (o GetOptions) sortBy() string { return *o.Flags.HumanReadableFlags.SortBy }
@@ -141,6 +144,7 @@ func PrintTables(w io.Writer, tables []Group, withKind bool, opts GetOptions) (w
 				Labels:      *opts.Flags.HumanReadableFlags.ShowLabels || len(*opts.Flags.HumanReadableFlags.ColumnLabels) > 0,
 				FullObjects: opts.sortBy() != "",
 				Now:         now,
+				TimesAtNow:  opts.TimesAtNow,
 			}
 			if t.Contexts != nil {
 				topts.Contexts, topts.Namespace = t.Contexts[from:from+len(objs)], namespace

@@ -2,6 +2,8 @@ package output
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"reflect"
 	"regexp"
 	"testing"
@@ -102,4 +104,24 @@ func TestPrintTablesContexts(t *testing.T) {
 			t.Errorf("-o %s: got %q, want %q", format, out.String(), want)
 		}
 	}
+}
+
+// BenchmarkPrintTables is `get cm -A`'s printing of 100,000 ConfigMaps
+// from their objects and cells (what the live get and get --at share):
+// the cost reported is per object.
+func BenchmarkPrintTables(b *testing.B) {
+	const n = 100_000
+	objs := make([]*object.Object, n)
+	for i := range objs {
+		objs[i] = configMap(b, fmt.Sprintf("ns-%d", i%100), fmt.Sprintf("cm-%06d", i), time.Duration(i)*time.Second, map[string]string{"k": "v"})
+	}
+	tables := Tables([]Group{{Kind: cmKind, Objects: objs, Columns: configMapColumns}})
+	opts := GetOptions{Flags: get.NewGetPrintFlags(), AllNamespaces: true, Now: testNow}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := PrintTables(io.Discard, tables, false, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/object")
 }

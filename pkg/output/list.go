@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/kubectl-reflect/kubectl-reflect/internal/parallel"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 )
 
@@ -23,6 +24,9 @@ type TableOptions struct {
 	FullObjects bool
 	// Now is the time AGE is computed at.
 	Now time.Time
+	// TimesAtNow: the cells' times are as of Now already (get --at
+	// computed them), so AGE is not computed again.
+	TimesAtNow bool
 	// Contexts, if set, are the context of each object: the table's first
 	// column, CONTEXT, then NAMESPACE if Namespace.
 	Contexts  []string
@@ -37,7 +41,8 @@ var defaultColumns = []object.Column{
 
 // Table builds the meta.k8s.io Table that `kubectl get` would have received
 // for objs, from the server's columns and each object's cells, so that
-// kubectl's own printers print it. AGE is recomputed at opts.Now. Without
+// kubectl's own printers print it. AGE is recomputed at opts.Now (unless
+// opts.TimesAtNow says the server's cells are as of then). Without
 // columns (a server that cannot print the kind) the table has NAME and AGE.
 func Table(kind Kind, columns []object.Column, objs []*object.Object, opts TableOptions) (*metav1.Table, error) {
 	t := &metav1.Table{TypeMeta: metav1.TypeMeta{APIVersion: "meta.k8s.io/v1", Kind: "Table"}}
@@ -54,20 +59,30 @@ func Table(kind Kind, columns []object.Column, objs []*object.Object, opts Table
 			ageAt = i
 		}
 	}
+	if server && opts.TimesAtNow {
+		ageAt = -1 // the server's cells, computed at Now already
+	}
 	t.Rows = make([]metav1.TableRow, len(objs))
-	for i, obj := range objs {
-		row, err := tableRow(kind, obj, server, opts)
-		if err != nil {
-			return nil, err
+	// A row is its cells decoded and its AGE computed: on every core.
+	err := parallel.Chunks(len(objs), parallel.Workers(len(objs)), func(_, lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			row, err := tableRow(kind, objs[i], server, opts)
+			if err != nil {
+				return err
+			}
+			if ageAt >= 0 && ageAt < len(row.Cells) {
+				served, _ := row.Cells[ageAt].(string)
+				row.Cells[ageAt] = age(objs[i].JSON(), served, opts.Now)
+			}
+			if opts.Contexts != nil {
+				row.Cells = slices.Insert(row.Cells, 0, contextCells(opts, i, objs[i])...)
+			}
+			t.Rows[i] = row
 		}
-		if ageAt >= 0 && ageAt < len(row.Cells) {
-			served, _ := row.Cells[ageAt].(string)
-			row.Cells[ageAt] = age(obj.JSON(), served, opts.Now)
-		}
-		if opts.Contexts != nil {
-			row.Cells = slices.Insert(row.Cells, 0, contextCells(opts, i, obj)...)
-		}
-		t.Rows[i] = row
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if opts.Contexts != nil {
 		t.ColumnDefinitions = slices.Insert(t.ColumnDefinitions, 0, contextColumns(opts)...)

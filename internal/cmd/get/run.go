@@ -249,7 +249,8 @@ func (o *GetOptions) printOptions() output.GetOptions {
 		SingleItem:     o.SingleItem(),
 		IgnoreNotFound: o.IgnoreNotFound,
 		NamesOnly:      o.namesOnly(),
-		Now:            o.atFlags.when, // zero but for --at
+		Now:            o.atFlags.when,     // zero but for --at
+		TimesAtNow:     o.atFlags.At != "", // targetAt computed them
 	}
 }
 
