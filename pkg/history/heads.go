@@ -8,7 +8,7 @@ import (
 // maxHeads bounds the chain heads a store keeps in memory to encode
 // revisions against: the objects that change often stay, and a miss
 // costs one read of the object's chain from the store, unless the writer
-// has the head's JSON (Revision.Before) and its sum says it is the same.
+// gives the JSON of the revision before (Revision.Before): see get.
 const maxHeads = 4096
 
 // maxSums bounds the heads' sums kept (about 100 bytes each): one per
@@ -41,18 +41,25 @@ func newHeads() *heads {
 	return &heads{m: map[objectKey]*chainHead{}, sums: map[objectKey]headSum{}, seed: maphash.MakeSeed()}
 }
 
-// get returns the head of key's chain: the one kept, or one with before
-// as its JSON when before is the JSON of the head written last (its sum
-// says so). ok is false when the chain must be read.
+// get returns the head to encode key's next revision against: the one
+// kept; else, when the writer has the JSON of the object's revision
+// before (before), a head with it when its sum is that of the head
+// written last, or none (a new chain: a keyframe, rather than a read of
+// an object's chain that could be any JSON, for each object written the
+// first time since the store was opened). ok is false when the chain must
+// be read.
 func (h *heads) get(key objectKey, before []byte) (head *chainHead, ok bool) {
 	h.mu.Lock()
 	head, ok = h.m[key]
 	s, summed := h.sums[key]
 	h.mu.Unlock()
-	if ok || !summed || before == nil || maphash.Bytes(h.seed, before) != s.sum {
+	switch {
+	case ok || before == nil:
 		return head, ok
+	case summed && maphash.Bytes(h.seed, before) == s.sum:
+		return &chainHead{frame: s.frame, depth: s.depth, json: before}, true
 	}
-	return &chainHead{frame: s.frame, depth: s.depth, json: before}, true
+	return nil, true
 }
 
 // put keeps head (nil: the object has no revision), dropping some entry

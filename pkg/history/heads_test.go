@@ -7,9 +7,9 @@ import (
 
 // TestWriteBefore: a revision is encoded against the JSON its writer had
 // of the revision before (Revision.Before) only when that is what the
-// store wrote last, whatever the writer says: each object's state then
-// reads back as written, on each engine, with the heads kept in memory
-// dropped so that only their sums are left.
+// store wrote last, else it starts a new chain, whatever the writer says:
+// each object's state then reads back as written, on each engine, with
+// the heads kept in memory dropped so that only their sums are left.
 func TestWriteBefore(t *testing.T) {
 	ctx := context.Background()
 	onEachEngine(t, func(t *testing.T, open opener) {
@@ -58,21 +58,37 @@ func TestWriteBefore(t *testing.T) {
 		if len(got) != len(want) {
 			t.Errorf("state at 8: %s", names(got))
 		}
+		q := sqlOf(t, s).conn()
+		for rv, delta := range map[uint64]bool{5: true, 6: false, 7: true} { // a, b, c
+			var base uint64
+			if err := q.QueryRowContext(ctx, `SELECT base FROM revisions WHERE rv = ?`, rv).Scan(&base); err != nil {
+				t.Fatal(err)
+			}
+			if (base != 0) != delta {
+				t.Errorf("the revision at %d: base %d, want a delta %t", rv, base, delta)
+			}
+		}
 	})
 }
 
 // headsOf is the chain heads of an engine's store.
-func headsOf(t *testing.T, s Store) *heads {
+func headsOf(t *testing.T, s Store) *heads { return sqlOf(t, s).heads }
+
+// sqlOf is an engine's store as both engines share it.
+func sqlOf(t *testing.T, s Store) *sqlStore {
 	switch s := s.(type) {
 	case *SQLite:
-		return s.heads
+		return &s.sqlStore
 	case *Postgres:
-		return s.heads
+		return &s.sqlStore
 	}
 	t.Fatalf("a store of type %T", s)
 	return nil
 }
 
+// TestHeadsGet: with the JSON of the revision before, a head not kept is
+// that JSON when its sum is the head's, else none (a new chain), never a
+// read; without it, a read.
 func TestHeadsGet(t *testing.T) {
 	h := newHeads()
 	key := objectKey{1, "default", "a"}
@@ -83,22 +99,23 @@ func TestHeadsGet(t *testing.T) {
 		name   string
 		key    objectKey
 		before []byte
-		ok     bool
+		head   bool // the head, with before as its JSON; else none
+		ok     bool // else a read
 	}{
-		{"the head's JSON", key, []byte(`{"v":1}`), true},
-		{"another JSON", key, []byte(`{"v":2}`), false},
-		{"no JSON", key, nil, false},
-		{"another object", objectKey{1, "default", "b"}, doc, false},
+		{"the head's JSON", key, []byte(`{"v":1}`), true, true},
+		{"another JSON", key, []byte(`{"v":2}`), false, true},
+		{"no JSON", key, nil, false, false},
+		{"an object not written", objectKey{1, "default", "b"}, doc, false, true},
 	}
 	for _, tc := range tests {
 		head, ok := h.get(tc.key, tc.before)
-		if ok != tc.ok || ok && (head.frame != 3 || head.depth != 2 || string(head.json) != string(doc)) {
-			t.Errorf("%s: get = %+v, %t; want ok %t", tc.name, head, ok, tc.ok)
+		if ok != tc.ok || (head != nil) != tc.head || head != nil && (head.frame != 3 || head.depth != 2 || string(head.json) != string(doc)) {
+			t.Errorf("%s: get = %+v, %t; want a head %t, ok %t", tc.name, head, ok, tc.head, tc.ok)
 		}
 	}
 	h.put(key, nil) // no revision: no sum left
 	clear(h.m)
-	if head, ok := h.get(key, doc); ok {
-		t.Errorf("the head of an object without revision: %+v", head)
+	if head, ok := h.get(key, doc); head != nil || !ok {
+		t.Errorf("the head of an object without revision: %+v, %t", head, ok)
 	}
 }
