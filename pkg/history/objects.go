@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
@@ -18,14 +19,26 @@ import (
 // w-th of len(decode) goroutines at once, a batch of the state at a time
 // (Store.EachAt); an object it decodes to nil is left out.
 func ObjectsAt(ctx context.Context, s Store, res string, rv uint64, keep func(*Revision) bool, decode []object.DecodeFunc) ([]*object.Object, error) {
-	outs := make([][]*object.Object, len(decode))
-	err := s.EachAt(ctx, res, rv, len(decode), func(w int, batch []Revision) error {
+	build := make([]func(*Revision) (*object.Object, error), len(decode))
+	for w, d := range decode {
+		build[w] = func(r *Revision) (*object.Object, error) { return d(r.Object, r.Cells) }
+	}
+	return BuildAt(ctx, s, res, rv, keep, build)
+}
+
+// BuildAt is ObjectsAt with objects built by the caller from their
+// revisions, build[w] on the w-th goroutine; it may read a revision's
+// Object and Cells only while it is called (they are buffers EachAt
+// reuses), its Namespace and Name are its own.
+func BuildAt(ctx context.Context, s Store, res string, rv uint64, keep func(*Revision) bool, build []func(*Revision) (*object.Object, error)) ([]*object.Object, error) {
+	outs := make([][]*object.Object, len(build))
+	err := s.EachAt(ctx, res, rv, len(build), func(w int, batch []Revision) error {
 		for i := range batch {
 			r := &batch[i]
 			if keep != nil && !keep(r) {
 				continue
 			}
-			o, err := decode[w](r.Object, r.Cells)
+			o, err := build[w](r)
 			if err != nil {
 				return fmt.Errorf("decoding %s %s/%s at resourceVersion %d: %w", res, r.Namespace, r.Name, r.RV, err)
 			}
@@ -39,8 +52,17 @@ func ObjectsAt(ctx context.Context, s Store, res string, rv uint64, keep func(*R
 		return nil, err
 	}
 	objs := slices.Concat(outs...)
-	slices.SortFunc(objs, func(a, b *object.Object) int { return store.CompareKeys(store.KeyOf(a), store.KeyOf(b)) })
+	slices.SortFunc(objs, compareObjects)
 	return objs, nil
+}
+
+// compareObjects is store.CompareKeys of a's and b's keys, quicker where
+// they share their namespace (most pairs a sort compares).
+func compareObjects(a, b *object.Object) int {
+	if a.Namespace == b.Namespace {
+		return strings.Compare(a.Name, b.Name)
+	}
+	return store.CompareKeys(store.Key{Namespace: a.Namespace, Name: a.Name}, store.Key{Namespace: b.Namespace, Name: b.Name})
 }
 
 // InNamespace is ObjectsAt's keep for the objects of namespace (every one

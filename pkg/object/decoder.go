@@ -110,25 +110,27 @@ func Decode(raw []byte, prune Prune) (*Object, error) {
 }
 
 // identity reads what Decode keeps of an object's metadata, and whether
-// the object names its kind, without allocating (gjson.GetMany would).
+// the object names its kind, without allocating (gjson.GetMany would),
+// and without reading the rest of the metadata once it has them.
 func identity(doc string) (ns, name, uid, rv string, hasKind bool) {
 	hasKind = gjson.Get(doc, "kind").Exists()
 	md := gjson.Get(doc, "metadata")
 	if !md.IsObject() {
 		return "", "", "", "", hasKind
 	}
+	found := 0
 	md.ForEach(func(k, v gjson.Result) bool {
 		switch k.Str {
 		case "namespace":
-			ns = v.Str
+			ns, found = v.Str, found|1
 		case "name":
-			name = v.Str
+			name, found = v.Str, found|2
 		case "uid":
-			uid = v.Str
+			uid, found = v.Str, found|4
 		case "resourceVersion":
-			rv = v.Str
+			rv, found = v.Str, found|8
 		}
-		return true
+		return found != 15 // the API server writes them first: managedFields are not read
 	})
 	return ns, name, uid, rv, hasKind
 }

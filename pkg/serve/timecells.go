@@ -28,8 +28,8 @@ import (
 type timeCell func(row timedRow, now time.Time) (value string, ok bool)
 
 // timedRow is what a timeCell reads: an object's JSON, its metadata (read
-// once per row: the object's other members can be long to skip), and its
-// cells as cached.
+// once per row when the row needs it whole: the object's other members
+// can be long to skip; else not read), and its cells as cached.
 type timedRow struct {
 	obj   []byte
 	meta  gjson.Result
@@ -58,6 +58,9 @@ var timeCells = map[schema.GroupResource]map[string]timeCell{
 
 // ageCell is the Age of any object: the time since its creation.
 func ageCell(row timedRow, now time.Time) (string, bool) {
+	if !row.meta.Exists() { // not read: look up to the field only
+		return since(gjson.GetBytes(row.obj, "metadata.creationTimestamp"), now), true
+	}
 	return since(row.meta.Get("creationTimestamp"), now), true
 }
 
@@ -291,7 +294,6 @@ func CellsAt(res schema.GroupResource, columns []object.Column, now time.Time) f
 	}
 	times := timeColumns(res, names, nil)
 	return func(o *object.Object) []byte {
-		raw := o.JSON()
-		return cellsAt(times, o, raw, gjson.GetBytes(raw, "metadata"), now)
+		return cellsAt(times, o, o.JSON(), gjson.Result{}, now) // the metadata read only as far as needed
 	}
 }

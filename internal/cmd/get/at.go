@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"time"
 
@@ -109,12 +110,40 @@ func (o *GetOptions) targetAt(ctx context.Context, s history.Store, tg cli.Wante
 	if !tg.Resource.Namespaced {
 		ns = ""
 	}
-	dec := object.NewDecoder(object.DecoderOptions{Prune: object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields}})
+	objs, err := history.BuildAt(ctx, s, res, rv, history.InNamespace(ns), o.buildersAt(tg, columns, when, match))
+	if err != nil {
+		return snapshot{}, fmt.Errorf("%s at resourceVersion %d: %w", tg.Resource, rv, err)
+	}
+	return snapshot{res: tg.Resource, names: tg.Names, objs: pickNames(objs, tg.Names), columns: columns}, nil
+}
+
+// buildersAt build tg's objects at when, one builder per core: each
+// object that matches, with its cells computed at when. A table of the
+// server's columns that needs nothing else of them (no labels, no
+// --sort-by) keeps only those cells and the objects' names, read where the
+// history's buffers hold them, not each JSON decoded and copied.
+func (o *GetOptions) buildersAt(tg cli.Wanted, columns []object.Column, when time.Time, match func(*object.Object) bool) []func(*history.Revision) (*object.Object, error) {
 	cellsAt := serve.CellsAt(tg.Resource.GVR.GroupResource(), columns, when)
-	decode := history.Decoders(dec)
+	if columns != nil && o.serverColumns() && o.sortBy() == "" && !o.labelColumns() {
+		lean := func(r *history.Revision) (*object.Object, error) {
+			v := object.View(r.Namespace, r.Name, r.Object, r.Cells)
+			if !match(v) {
+				return nil, nil
+			}
+			if v.Cells == nil {
+				return v.Lean(nil), nil
+			}
+			return v.Lean(cellsAt(v)), nil
+		}
+		return slices.Repeat([]func(*history.Revision) (*object.Object, error){lean}, runtime.GOMAXPROCS(0))
+	}
+	// Printed objects lose their managedFields, as get's do.
+	prune := object.Prune{ManagedFields: !o.humanReadable() && !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields}
+	decode := history.Decoders(object.NewDecoder(object.DecoderOptions{Prune: prune}))
+	build := make([]func(*history.Revision) (*object.Object, error), len(decode))
 	for i, d := range decode {
-		decode[i] = func(raw, cells []byte) (*object.Object, error) {
-			obj, err := d(raw, cells)
+		build[i] = func(r *history.Revision) (*object.Object, error) {
+			obj, err := d(r.Object, r.Cells)
 			if err != nil || !match(obj) {
 				return nil, err
 			}
@@ -124,11 +153,7 @@ func (o *GetOptions) targetAt(ctx context.Context, s history.Store, tg cli.Wante
 			return obj, nil
 		}
 	}
-	objs, err := history.ObjectsAt(ctx, s, res, rv, history.InNamespace(ns), decode)
-	if err != nil {
-		return snapshot{}, fmt.Errorf("%s at resourceVersion %d: %w", tg.Resource, rv, err)
-	}
-	return snapshot{res: tg.Resource, names: tg.Names, objs: pickNames(objs, tg.Names), columns: columns}, nil
+	return build
 }
 
 // columnsOf reads res's recorded Table columns.

@@ -148,6 +148,12 @@ func (o *GetOptions) namesOnly() bool {
 	return *o.PrintFlags.OutputFormat == "name" && o.Subresource == ""
 }
 
+// labelColumns says whether a table shows labels (--show-labels, -L).
+func (o *GetOptions) labelColumns() bool {
+	h := o.PrintFlags.HumanReadableFlags
+	return *h.ShowLabels || len(*h.ColumnLabels) > 0
+}
+
 // humanReadable is true for the table formats (the default and wide).
 func (o *GetOptions) humanReadable() bool {
 	f := *o.PrintFlags.OutputFormat
