@@ -43,11 +43,11 @@ func newHeads() *heads {
 
 // get returns the head to encode key's next revision against: the one
 // kept; else, when the writer has the JSON of the object's revision
-// before (before), a head with it when its sum is that of the head
-// written last, or none (a new chain: a keyframe, rather than a read of
-// an object's chain that could be any JSON, for each object written the
-// first time since the store was opened). ok is false when the chain must
-// be read.
+// before (before), a head with that JSON when its sum is the sum of the
+// head written last, or none: a new chain, its keyframe costing bytes on
+// disk rather than a read of the chain back (each object's first change
+// since the store was opened, or a before that is not the head). ok is
+// false when the chain must be read.
 func (h *heads) get(key objectKey, before []byte) (head *chainHead, ok bool) {
 	h.mu.Lock()
 	head, ok = h.m[key]
