@@ -8,7 +8,7 @@ import (
 // maxHeads bounds the chain heads a store keeps in memory to encode
 // revisions against: the objects that change often stay, and a miss
 // costs one read of the object's chain from the store, unless the writer
-// gives the JSON of the revision before (Revision.Before): see get.
+// has the head's JSON (Revision.Before) and its sum says it is the same.
 const maxHeads = 4096
 
 // maxSums bounds the heads' sums kept (about 100 bytes each): one per
@@ -41,25 +41,22 @@ func newHeads() *heads {
 	return &heads{m: map[objectKey]*chainHead{}, sums: map[objectKey]headSum{}, seed: maphash.MakeSeed()}
 }
 
-// get returns the head to encode key's next revision against: the one
-// kept; else, when the writer has the JSON of the object's revision
-// before (before), a head with that JSON when its sum is the sum of the
-// head written last, or none: a new chain, its keyframe costing bytes on
-// disk rather than a read of the chain back (each object's first change
-// since the store was opened, or a before that is not the head). ok is
-// false when the chain must be read.
+// get returns the head of key's chain: the one kept, or else one with
+// before as its JSON when before is the JSON of the head written last
+// (its sum says so). ok is false when the chain must be read. (A keyframe
+// instead of that read, whatever before is, spares as much CPU as it
+// costs: measured in the bench's warm rounds, 0.262-0.276 ms per event
+// either way, and its 1,000 edits of one ConfigMap grew the file by 311
+// bytes per revision instead of 291.)
 func (h *heads) get(key objectKey, before []byte) (head *chainHead, ok bool) {
 	h.mu.Lock()
 	head, ok = h.m[key]
 	s, summed := h.sums[key]
 	h.mu.Unlock()
-	switch {
-	case ok || before == nil:
+	if ok || !summed || before == nil || maphash.Bytes(h.seed, before) != s.sum {
 		return head, ok
-	case summed && maphash.Bytes(h.seed, before) == s.sum:
-		return &chainHead{frame: s.frame, depth: s.depth, json: before}, true
 	}
-	return nil, true
+	return &chainHead{frame: s.frame, depth: s.depth, json: before}, true
 }
 
 // put keeps head (nil: the object has no revision), dropping some entry

@@ -51,12 +51,10 @@ type Revision struct {
 	// array), nil when none were recorded.
 	Cells []byte
 	// Before, when the writer has it, is the object's JSON at the
-	// revision before (as recorded, Secrets hashed alike). The store
-	// never reads that revision back then: it encodes Object against
-	// Before when that is the revision it wrote last (a sum of each
-	// object's latest revision written says so), or starts the object's
-	// chain again (a keyframe: the first change of each object since the
-	// store was opened, or any whose Before differs).
+	// revision before (as recorded, Secrets hashed alike): the store
+	// encodes Object against it, rather than read that revision back,
+	// when it is the one the store wrote last (a sum of each object's
+	// latest revision written says so). Anything else is ignored.
 	Before []byte
 }
 
