@@ -2,6 +2,7 @@ package history
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 )
 
@@ -115,5 +116,38 @@ func TestHeadsGet(t *testing.T) {
 	clear(h.m)
 	if head, ok := h.get(key, doc); ok {
 		t.Errorf("the head of an object without revision: %+v", head)
+	}
+}
+
+// TestFlushFor: a row waits in its statement until a read of its own
+// object's revisions needs it, not another object's.
+func TestFlushFor(t *testing.T) {
+	ctx := context.Background()
+	s := openAt(filepath.Join(t.TempDir(), "h.db"))(t)
+	if _, err := s.Begin(ctx, "configmaps.v1.", 1); err != nil {
+		t.Fatal(err)
+	}
+	ss := sqlOf(t, s)
+	id, err := ss.resourceID(ctx, ss.conn(), "configmaps.v1.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := insertRows{q: ss.conn()}
+	a, b := objectKey{id, "default", "a"}, objectKey{id, "default", "b"}
+	blob, _, _ := encode(nil, 2, cm("a", 2, "a1"))
+	if err := rows.add(ctx, a, 2, id, "default", "a", 2, int64(0), Added, "", 0, blob, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		key  objectKey
+		head bool // a's row written, and read
+	}{{b, false}, {a, true}} {
+		if err := rows.flushFor(ctx, tc.key); err != nil {
+			t.Fatal(err)
+		}
+		head, err := readHead(ctx, ss.conn(), a)
+		if err != nil || (head != nil) != tc.head {
+			t.Errorf("after flushFor(%s): a's head %+v, %v; want one %t", tc.key.name, head, err, tc.head)
+		}
 	}
 }

@@ -78,7 +78,7 @@ func (s *sqlStore) Write(ctx context.Context, res string, b Batch) error {
 			r := &b.Revisions[i]
 			key := objectKey{id, r.Namespace, r.Name}
 			if r.Object == nil { // a deletion found by a list: its last state
-				if err := rows.flush(ctx); err != nil {
+				if err := rows.flushFor(ctx, key); err != nil {
 					return err
 				}
 				if err := lastState(ctx, q, id, r); err != nil {
@@ -126,11 +126,13 @@ func (s *sqlStore) dropCheckpoints(ctx context.Context, q querier, id int64, rev
 // after a failed commit), up to insertMany in one statement: a round trip
 // per revision was most of what a batch cost on PostgreSQL
 // (BenchmarkWriteBatch). A revision's row waits until the statement is
-// full, the batch ends, or a read of the revisions needs it written.
+// full, the batch ends, or a read of its object's revisions needs it
+// written.
 type insertRows struct {
 	q       querier
 	args    []any
 	pending map[revisionKey]bool // one row each: a statement updates a row once
+	objects map[objectKey]bool   // the objects of the rows pending
 }
 
 type revisionKey struct {
@@ -155,9 +157,9 @@ func (ir *insertRows) add(ctx context.Context, key objectKey, rv uint64, row ...
 		}
 	}
 	if ir.pending == nil {
-		ir.pending = map[revisionKey]bool{}
+		ir.pending, ir.objects = map[revisionKey]bool{}, map[objectKey]bool{}
 	}
-	ir.pending[k] = true
+	ir.pending[k], ir.objects[key] = true, true
 	ir.args = append(ir.args, row...)
 	if len(ir.pending) == insertMany {
 		return ir.flush(ctx)
@@ -175,7 +177,17 @@ func (ir *insertRows) flush(ctx context.Context) error {
 	_, err := ir.q.ExecContext(ctx, query, ir.args...)
 	ir.args = ir.args[:0]
 	clear(ir.pending)
+	clear(ir.objects)
 	return err
+}
+
+// flushFor writes the rows queued when one is of the object key, whose
+// revisions are about to be read.
+func (ir *insertRows) flushFor(ctx context.Context, key objectKey) error {
+	if !ir.objects[key] {
+		return nil
+	}
+	return ir.flush(ctx)
 }
 
 // endBatch moves where the record of resource id is complete to (b.RV),
@@ -211,26 +223,53 @@ func (s *sqlStore) headOf(ctx context.Context, q querier, rows *insertRows, key 
 	if head, ok := s.get(key, before); ok {
 		return head, nil
 	}
-	if err := rows.flush(ctx); err != nil { // read from the revisions written
+	if err := rows.flushFor(ctx, key); err != nil { // read from the revisions written
 		return nil, err
 	}
-	var rv, base uint64
-	err := q.QueryRowContext(ctx, `SELECT rv, base FROM revisions WHERE resource = ? AND namespace = ? AND name = ? ORDER BY rv DESC LIMIT 1`,
-		key.resource, key.namespace, key.name).Scan(&rv, &base)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
+	return readHead(ctx, q, key)
+}
+
+// headChain is the chain of an object's latest revision, keyframe first,
+// in one statement (where a read of the latest revision's base, then of
+// the chain, was two: most of what writing a change of an object not in
+// memory cost).
+const headChain = `SELECT rv, object FROM revisions WHERE resource = ? AND namespace = ? AND name = ? AND rv >= (
+	SELECT CASE WHEN base = 0 THEN rv ELSE base END FROM revisions
+	WHERE resource = ? AND namespace = ? AND name = ? ORDER BY rv DESC LIMIT 1) ORDER BY rv`
+
+// readHead reads the head of an object's chain, nil when it has no
+// revision.
+func readHead(ctx context.Context, q querier, key objectKey) (*chainHead, error) {
+	rows, err := q.QueryContext(ctx, headChain, key.resource, key.namespace, key.name, key.resource, key.namespace, key.name)
 	if err != nil {
 		return nil, err
 	}
-	if base == 0 {
-		base = rv
+	defer rows.Close()
+	var (
+		frame uint64
+		blobs [][]byte
+	)
+	for rows.Next() {
+		var (
+			rv   uint64
+			blob []byte
+		)
+		if err := rows.Scan(&rv, &blob); err != nil {
+			return nil, err
+		}
+		if blobs == nil {
+			frame = rv
+		}
+		blobs = append(blobs, blob)
 	}
-	doc, n, err := chain(ctx, q, key, base, rv)
-	if err != nil {
+	if err := rows.Err(); err != nil || blobs == nil {
 		return nil, err
 	}
-	return &chainHead{frame: base, depth: n, json: doc}, nil
+	doc, err := decodeChain(blobs)
+	if err != nil {
+		return nil, fmt.Errorf("%s/%s: %w", key.namespace, key.name, err)
+	}
+	return &chainHead{frame: frame, depth: len(blobs), json: doc}, nil
 }
 
 // lastState sets r's object and cells to its object's latest revision's.

@@ -130,9 +130,11 @@ var whatLimitsUs = map[string]string{
 		"spread over 100,000 objects), reading its chain back from the file (28% of the recording's CPU in a profile of 5,000 " +
 		"updates over 10,000 ConfigMaps).",
 	"history.at": "The process start, then the state read from the checkpoint nearest to the resourceVersion a part at a time (the " +
-		"daemon's first one is written once 10,000 revisions are recorded), each part decoded, its objects' cells computed as of " +
-		"then, on every core, and printed: as long as the live get, whose time is mostly the printing.",
-	"history.at.live": "The live get reads a Table from the daemon's memory; --at decodes every object from the file and computes its cells.",
+		"daemon's first one is written once 10,000 revisions are recorded), each object's cells computed as of then where the " +
+		"part's buffer holds it, on every core (a plain table keeps of an object its name and cells, not its JSON), the rows " +
+		"built on every core and printed by kubectl's table printer.",
+	"history.at.live": "The live get decodes the daemon's Table (every row with its object's metadata) before it prints; --at " +
+		"reads the file and keeps only what the table prints.",
 	"history.warm": "Both start a process and read discovery; the warm one then reads the checkpoint its last stop wrote a part at a " +
 		"time, beside the file's quick_check, each part decoded and its objects packed as a list's are, on every core, into buffers " +
 		"reused from part to part (memory first touched costs about 3 ms per MB on this VM); the fresh list's decoding overlaps the " +
