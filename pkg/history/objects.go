@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"strings"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
@@ -56,12 +55,10 @@ func BuildAt(ctx context.Context, s Store, res string, rv uint64, keep func(*Rev
 	return objs, nil
 }
 
-// compareObjects is store.CompareKeys of a's and b's keys, quicker where
-// they share their namespace (most pairs a sort compares).
+// compareObjects is store.CompareKeys of a's and b's keys, read from the
+// objects' fields (store.KeyOf, generic, calls their methods through a
+// dictionary: most of what sorting 100,000 objects cost).
 func compareObjects(a, b *object.Object) int {
-	if a.Namespace == b.Namespace {
-		return strings.Compare(a.Name, b.Name)
-	}
 	return store.CompareKeys(store.Key{Namespace: a.Namespace, Name: a.Name}, store.Key{Namespace: b.Namespace, Name: b.Name})
 }
 
