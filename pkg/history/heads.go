@@ -1,8 +1,10 @@
 package history
 
 import (
-	"hash/maphash"
 	"sync"
+	"sync/atomic"
+
+	"github.com/cespare/xxhash/v2"
 )
 
 // maxHeads bounds the chain heads a store keeps in memory to encode
@@ -16,15 +18,17 @@ const maxHeads = 4096
 const maxSums = 1 << 20
 
 // heads caches the chain heads (codec.go) of recently written objects,
-// and a sum of every written object's head.
+// and a sum of every written object's head, kept from one writer to the
+// next (savedheads.go).
 type heads struct {
-	mu   sync.Mutex
-	m    map[objectKey]*chainHead
-	sums map[objectKey]headSum
-	seed maphash.Seed
+	mu    sync.Mutex
+	m     map[objectKey]*chainHead
+	sums  map[objectKey]headSum
+	reads atomic.Int64 // chains read back because neither said the head (tests)
 }
 
-// headSum is a chain head without its JSON: the JSON's sum instead.
+// headSum is a chain head without its JSON: the JSON's sum instead
+// (xxhash, the same in every process).
 type headSum struct {
 	frame uint64
 	depth int
@@ -38,7 +42,7 @@ type objectKey struct {
 }
 
 func newHeads() *heads {
-	return &heads{m: map[objectKey]*chainHead{}, sums: map[objectKey]headSum{}, seed: maphash.MakeSeed()}
+	return &heads{m: map[objectKey]*chainHead{}, sums: map[objectKey]headSum{}}
 }
 
 // get returns the head of key's chain: the one kept, or else one with
@@ -53,7 +57,7 @@ func (h *heads) get(key objectKey, before []byte) (head *chainHead, ok bool) {
 	head, ok = h.m[key]
 	s, summed := h.sums[key]
 	h.mu.Unlock()
-	if ok || !summed || before == nil || maphash.Bytes(h.seed, before) != s.sum {
+	if ok || !summed || before == nil || xxhash.Sum64(before) != s.sum {
 		return head, ok
 	}
 	return &chainHead{frame: s.frame, depth: s.depth, json: before}, true
@@ -64,7 +68,7 @@ func (h *heads) get(key objectKey, before []byte) (head *chainHead, ok bool) {
 func (h *heads) put(key objectKey, head *chainHead) {
 	var sum uint64
 	if head != nil {
-		sum = maphash.Bytes(h.seed, head.json)
+		sum = xxhash.Sum64(head.json)
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()

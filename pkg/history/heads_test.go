@@ -151,3 +151,63 @@ func TestFlushFor(t *testing.T) {
 		}
 	}
 }
+
+// TestSavedHeads: a writer's Close saves its heads' sums and the next
+// writer takes them, so that a change given with the JSON before it is
+// written without reading its object's chain; a writer that ended without
+// Close (a SIGKILL) left none, and a saved row that does not decode is
+// dropped.
+func TestSavedHeads(t *testing.T) {
+	ctx := context.Background()
+	const res = "configmaps.v1."
+	onEachEngine(t, func(t *testing.T, open opener) {
+		first := open(t)
+		if _, err := first.Begin(ctx, res, 1); err != nil {
+			t.Fatal(err)
+		}
+		if err := first.Write(ctx, res, Batch{RV: 3, Revisions: []Revision{rev("a", 2, Added, "a1"), rev("b", 3, Added, "b1")}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := first.Close(); err != nil {
+			t.Fatal(err)
+		}
+		second := open(t)
+		if n := len(headsOf(t, second).sums); n != 2 {
+			t.Fatalf("sums taken: %d, want 2", n)
+		}
+		var left int
+		if err := sqlOf(t, second).conn().QueryRowContext(ctx, `SELECT count(*) FROM heads`).Scan(&left); err != nil || left != 0 {
+			t.Fatalf("heads left in the table: %d (%v), want 0", left, err)
+		}
+		a := rev("a", 4, Modified, "a2")
+		a.Before = cm("a", 2, "a1")
+		b := rev("b", 5, Modified, "b2")
+		b.Before = cm("b", 1, "not what was recorded")
+		if err := second.Write(ctx, res, Batch{RV: 5, Revisions: []Revision{a, b}}); err != nil {
+			t.Fatal(err)
+		}
+		if n := headsOf(t, second).reads.Load(); n != 1 {
+			t.Errorf("chains read: %d, want 1 (b's)", n)
+		}
+		got, err := second.StateAt(ctx, res, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string][]byte{"a": cm("a", 4, "a2"), "b": cm("b", 5, "b2")}
+		for _, r := range got {
+			if string(r.Object) != string(want[r.Name]) {
+				t.Errorf("%s at 5: %s, want %s", r.Name, r.Object, want[r.Name])
+			}
+		}
+		killed := open(t) // while second runs: second took the sums, none are left
+		if n := len(headsOf(t, killed).sums); n != 0 {
+			t.Errorf("sums taken after a writer that did not close: %d, want 0", n)
+		}
+		if _, err := sqlOf(t, second).conn().ExecContext(ctx, `INSERT INTO heads (resource, data) VALUES (?, ?)`, 99, []byte("not s2")); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(headsOf(t, open(t)).sums); n != 0 {
+			t.Errorf("sums taken from a row that does not decode: %d, want 0", n)
+		}
+	})
+}

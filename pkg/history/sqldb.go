@@ -21,6 +21,8 @@ type sqlStore struct {
 	ids map[string]int64 // resource name -> id
 	// checkpoints: the history has the checkpoints' table (checkpoints.go).
 	checkpoints bool
+	// writable: opened to write; Close saves the heads' sums.
+	writable bool
 }
 
 func newSQLStore(db *sql.DB, location string, d *dialect) sqlStore {
@@ -36,6 +38,10 @@ func (s *sqlStore) open(ctx context.Context, readOnly bool) error {
 	err := s.checkSchema(ctx, readOnly)
 	if err == nil {
 		err = s.withCheckpoints(ctx, readOnly)
+	}
+	if err == nil && !readOnly {
+		err = s.takeHeads(ctx)
+		s.writable = err == nil
 	}
 	switch {
 	case err == nil:
@@ -120,8 +126,15 @@ func (s *sqlStore) inTx(ctx context.Context, readOnly bool, f func(querier) erro
 // Location implements Store.
 func (s *sqlStore) Location() string { return s.location }
 
-// Close implements Store.
-func (s *sqlStore) Close() error { return s.db.Close() }
+// Close implements Store. A writer's also saves its heads' sums for the
+// next one (savedheads.go): a failure to is only that writer's loss.
+func (s *sqlStore) Close() error {
+	var err error
+	if s.writable {
+		err, s.writable = s.saveHeads(), false
+	}
+	return errors.Join(err, s.db.Close())
+}
 
 // resourceID returns the id of res, or ErrNotRecorded.
 func (s *sqlStore) resourceID(ctx context.Context, q querier, res string) (int64, error) {

@@ -226,6 +226,7 @@ func (s *sqlStore) headOf(ctx context.Context, q querier, rows *insertRows, key 
 	if err := rows.flushFor(ctx, key); err != nil { // read from the revisions written
 		return nil, err
 	}
+	s.reads.Add(1)
 	return readHead(ctx, q, key)
 }
 
