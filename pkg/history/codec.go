@@ -57,14 +57,25 @@ func dictionary(doc []byte) *s2.Dict {
 // its object's chain after it.
 func encode(head *chainHead, rv uint64, doc []byte) (blob []byte, base uint64, next *chainHead) {
 	if head != nil && head.depth < maxChain {
-		if dict := dictionary(head.json); dict != nil {
-			delta := append([]byte{kindDelta}, dict.Encode(nil, doc)...)
-			if len(delta)*2 <= len(doc) {
-				return delta, head.frame, &chainHead{frame: head.frame, depth: head.depth + 1, json: doc}
-			}
+		if delta, ok := encodeDelta(head.json, doc); ok && len(delta)*2 <= len(doc) {
+			return delta, head.frame, &chainHead{frame: head.frame, depth: head.depth + 1, json: doc}
 		}
 	}
 	return encodeKeyframe(doc), 0, &chainHead{frame: rv, depth: 1, json: doc}
+}
+
+// encodeDelta returns doc's blob as a delta of prev (appendDelta; s2's
+// encoder where that does not apply), false when prev cannot be a
+// dictionary.
+func encodeDelta(prev, doc []byte) ([]byte, bool) {
+	if delta, ok := appendDelta([]byte{kindDelta}, prev, doc); ok {
+		return delta, true
+	}
+	dict := dictionary(prev)
+	if dict == nil {
+		return nil, false
+	}
+	return append([]byte{kindDelta}, dict.Encode(nil, doc)...), true
 }
 
 // decode returns the JSON of blob; prev is the JSON of the revision before
