@@ -269,7 +269,11 @@ func (r *recording) stop() {
 // close closes the history (once).
 func (r *recording) close() {
 	if r != nil {
-		r.closeOnce.Do(func() { r.store.Close() })
+		r.closeOnce.Do(func() {
+			if err := r.store.Close(); err != nil {
+				r.say("warning: history: %v\n", err)
+			}
+		})
 	}
 }
 

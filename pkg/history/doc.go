@@ -36,7 +36,12 @@
 //     test/postgres: the store's tests run on both engines.
 //   - The codec (codec.go) keeps each object's revisions as chains: a
 //     keyframe, then deltas (s2 blocks whose dictionary is the revision
-//     before), at most 32 long; the measurements are in its comment.
+//     before, made by a matcher of our own: delta.go), at most 32 long;
+//     the measurements are in its comment. A writer encodes a change
+//     against its object's chain head: kept in memory (heads.go), or the
+//     JSON the recorder gives when a sum of the head says it is the same;
+//     the sums outlive a clean restart in the heads' table
+//     (savedheads.go), so a restarted daemon does not read chains back.
 //   - Recorder (recorder.go) turns a store's ordered subscription into
 //     batches: what the store holds when it first syncs, diffed against
 //     the record (changes and deletions made while nothing recorded, and

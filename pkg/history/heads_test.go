@@ -203,11 +203,21 @@ func TestSavedHeads(t *testing.T) {
 		if n := len(headsOf(t, killed).sums); n != 0 {
 			t.Errorf("sums taken after a writer that did not close: %d, want 0", n)
 		}
-		if _, err := sqlOf(t, second).conn().ExecContext(ctx, `INSERT INTO heads (resource, data) VALUES (?, ?)`, 99, []byte("not s2")); err != nil {
+		if _, err := sqlOf(t, second).conn().ExecContext(ctx, `INSERT INTO heads (resource, rv, data) SELECT id, latest, ? FROM resources`, []byte("not s2")); err != nil {
 			t.Fatal(err)
 		}
 		if n := len(headsOf(t, open(t)).sums); n != 0 {
 			t.Errorf("sums taken from a row that does not decode: %d, want 0", n)
+		}
+		if err := second.Close(); err != nil { // saves a's and b's sums
+			t.Fatal(err)
+		}
+		// another writer (an older kubectl-reflect) records on without taking them
+		if _, err := sqlOf(t, killed).conn().ExecContext(ctx, `UPDATE resources SET latest = latest + 1`); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(headsOf(t, open(t)).sums); n != 0 {
+			t.Errorf("sums taken after the record moved on: %d, want 0", n)
 		}
 	})
 }

@@ -16,11 +16,14 @@ import (
 // JSON its recorder gives (Revision.Before) without reading the object's
 // chain back, one query each (most of what recording a change cost in
 // the bench's rounds after a restart). A writer that ends without Close
-// (SIGKILL) leaves none: the next one reads each chain once, as before.
-// Like the checkpoints' table, it is made in a history of any age when
-// opened to write.
+// (SIGKILL) leaves none: the next one reads each chain once, as before;
+// a row is also kept only while its resource's record ends where it did
+// when saved (rv), against a writer that did not take it (an older
+// kubectl-reflect). Like the checkpoints' table, it is made in a history
+// of any age when opened to write.
 const headsTable = `CREATE TABLE IF NOT EXISTS heads (
 	resource BIGINT PRIMARY KEY,
+	rv BIGINT NOT NULL,
 	data %s NOT NULL
 )`
 
@@ -35,7 +38,7 @@ func (s *sqlStore) takeHeads(ctx context.Context) error {
 		return fmt.Errorf("making the heads' table: %w", err)
 	}
 	return s.inTx(ctx, false, func(q querier) error {
-		rows, err := q.QueryContext(ctx, `SELECT resource, data FROM heads`)
+		rows, err := q.QueryContext(ctx, `SELECT h.resource, h.data FROM heads h JOIN resources r ON r.id = h.resource AND r.latest = h.rv`)
 		if err != nil {
 			return err
 		}
@@ -67,15 +70,19 @@ func (s *sqlStore) saveHeads() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return s.inTx(ctx, false, func(q querier) error {
+	err := s.inTx(ctx, false, func(q querier) error {
 		for id, data := range saved {
-			if _, err := q.ExecContext(ctx, `INSERT INTO heads (resource, data) VALUES (?, ?)
-				ON CONFLICT (resource) DO UPDATE SET data = excluded.data`, id, data); err != nil {
+			if _, err := q.ExecContext(ctx, `INSERT INTO heads (resource, rv, data) SELECT id, latest, ? FROM resources WHERE id = ?
+				ON CONFLICT (resource) DO UPDATE SET rv = excluded.rv, data = excluded.data`, data, id); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+	if err != nil {
+		return fmt.Errorf("keeping its chain heads in %s for the next start (it will read them back): %w", s.location, err)
+	}
+	return nil
 }
 
 // save encodes the sums kept, by resource: after a version byte, each
