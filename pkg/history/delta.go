@@ -11,11 +11,15 @@ import (
 // (what dictionary(prev).Decode reads back), made by a matcher of our
 // own: s2's dictionary encoder builds and zeroes 96 KiB of hash tables
 // for each dictionary, most of what encoding a revision cost when each
-// object's previous JSON is a dictionary used once (BenchmarkEncodeDelta:
-// s2 24 us, this one a few, for deltas of about the same size). It finds
-// in doc the runs prev holds, first where the last run's alignment says
-// (an edit that keeps the length), else by a hash of 8 bytes, and emits
-// them as copies from the dictionary, the bytes between as literals. ok
+// object's previous JSON is a dictionary used once (BenchmarkDelta, a
+// 1 KiB ConfigMap three letters apart: s2 12.1 us and 32 KiB allocated,
+// this one 2.6 us and none, 33 and 34 bytes). It finds in doc the runs
+// prev holds, first where the last run's alignment says (an edit that
+// keeps the length), else by a hash of 8 bytes, and emits them as copies
+// from the dictionary, the bytes between as literals. Where s2 skips ahead
+// through literals it finds the run after each edit: the bench's edits
+// (four letters of a 1 KiB payload each) are 68-byte deltas instead of
+// 137, the history 217 bytes per revision instead of 291. ok
 // is false where it does not apply (prev not a dictionary, doc past the
 // offsets a dictionary's copies reach).
 func appendDelta(dst, prev, doc []byte) (out []byte, ok bool) {

@@ -39,7 +39,12 @@ func (s *sqlStore) Prune(ctx context.Context, t time.Time) error {
 		ids[id] = name
 	}
 	rows.Close()
-	defer s.forget()
+	if len(ids) > 0 { // chains change: the heads kept go, and any another writer saved meanwhile
+		defer s.forget()
+		if _, err := s.conn().ExecContext(ctx, `DELETE FROM heads`); err != nil {
+			return fmt.Errorf("pruning the history in %s: %w", s.location, err)
+		}
+	}
 	for id, name := range ids {
 		if err := s.inTx(ctx, false, func(q querier) error { return s.pruneResource(ctx, q, id, cut) }); err != nil {
 			return fmt.Errorf("pruning the history of %s in %s: %w", name, s.location, err)

@@ -158,8 +158,16 @@ func TestPrune(t *testing.T) {
 			}
 		}
 		// every revision of a after the first is a delta of it
+		q := sqlOf(t, s).conn()
+		if _, err := q.ExecContext(ctx, `INSERT INTO heads (resource, rv, data) SELECT id, latest, ? FROM resources`, []byte("saved by another writer")); err != nil {
+			t.Fatal(err)
+		}
 		if err := s.Prune(ctx, time.Now().Add(time.Hour)); err != nil {
 			t.Fatal(err)
+		}
+		var heads int
+		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM heads`).Scan(&heads); err != nil || heads != 0 || len(headsOf(t, s).sums) != 0 {
+			t.Errorf("after a prune: %d heads saved (%v), %d in memory; want none", heads, err, len(headsOf(t, s).sums))
 		}
 		if _, err := s.StateAt(ctx, res, 50); !errors.As(err, new(*BeforeError)) {
 			t.Errorf("StateAt before the cut: %v", err)
