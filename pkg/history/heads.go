@@ -93,8 +93,17 @@ func evict[V any](m map[objectKey]V, key objectKey, limit int) {
 	}
 }
 
-// forget empties the cache (after a prune rewrote chains, or a write
-// failed).
+// drop forgets the heads of keys.
+func (h *heads) drop(keys []objectKey) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, k := range keys {
+		delete(h.m, k)
+		delete(h.sums, k)
+	}
+}
+
+// forget empties the cache (after a write failed).
 func (h *heads) forget() {
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -39,14 +39,20 @@ func (s *sqlStore) Prune(ctx context.Context, t time.Time) error {
 		ids[id] = name
 	}
 	rows.Close()
-	if len(ids) > 0 { // chains change: the heads kept go, and any another writer saved meanwhile
-		defer s.forget()
+	if len(ids) > 0 { // chains change: any sums another writer saved meanwhile go
 		if _, err := s.conn().ExecContext(ctx, `DELETE FROM heads`); err != nil {
 			return fmt.Errorf("pruning the history in %s: %w", s.location, err)
 		}
 	}
 	for id, name := range ids {
-		if err := s.inTx(ctx, false, func(q querier) error { return s.pruneResource(ctx, q, id, cut) }); err != nil {
+		var rekeyed []objectKey
+		err := s.inTx(ctx, false, func(q querier) error {
+			var err error
+			rekeyed, err = s.pruneResource(ctx, q, id, cut)
+			return err
+		})
+		s.drop(rekeyed) // their chains start elsewhere now (or would have, had the prune gone through)
+		if err != nil {
 			return fmt.Errorf("pruning the history of %s in %s: %w", name, s.location, err)
 		}
 	}
@@ -61,32 +67,37 @@ type floor struct {
 	deleted         bool
 }
 
-// pruneResource prunes one resource at cut.
-func (s *sqlStore) pruneResource(ctx context.Context, tx querier, id int64, cut uint64) error {
+// pruneResource prunes one resource at cut, and returns the objects
+// whose chains it made start elsewhere (rekey).
+func (s *sqlStore) pruneResource(ctx context.Context, tx querier, id int64, cut uint64) (rekeyed []objectKey, err error) {
 	floors, err := s.floorsAt(ctx, tx, id, cut)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, f := range floors {
-		if err := rekey(ctx, tx, id, f); err != nil {
-			return err
+		again, err := rekey(ctx, tx, id, f)
+		if again || f.deleted { // a chain starts elsewhere, or an object's revisions go
+			rekeyed = append(rekeyed, objectKey{id, f.namespace, f.name})
+		}
+		if err != nil {
+			return rekeyed, err
 		}
 		drop := `DELETE FROM revisions WHERE resource = ? AND namespace = ? AND name = ? AND rv < ?`
 		if f.deleted {
 			drop = `DELETE FROM revisions WHERE resource = ? AND namespace = ? AND name = ? AND rv <= ?`
 		}
 		if _, err := tx.ExecContext(ctx, drop, id, f.namespace, f.name, f.rv); err != nil {
-			return err
+			return rekeyed, err
 		}
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM gaps WHERE resource = ? AND to_rv <= ?`, id, cut); err != nil {
-		return err
+		return rekeyed, err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM checkpoints WHERE resource = ? AND rv < ?`, id, cut); err != nil {
-		return err
+		return rekeyed, err
 	}
 	_, err = tx.ExecContext(ctx, `UPDATE resources SET oldest = ? WHERE id = ? AND oldest < ?`, cut, id, cut)
-	return err
+	return rekeyed, err
 }
 
 func (s *sqlStore) floorsAt(ctx context.Context, tx querier, id int64, cut uint64) ([]floor, error) {
@@ -112,31 +123,31 @@ func (s *sqlStore) floorsAt(ctx context.Context, tx querier, id int64, cut uint6
 
 // rekey makes the first revision of f's object that stays a keyframe
 // when it is a delta (its chain starts with revisions that go), and the
-// rest of its chain start there.
-func rekey(ctx context.Context, tx querier, id int64, f floor) error {
+// rest of its chain start there; again says it did (or was about to).
+func rekey(ctx context.Context, tx querier, id int64, f floor) (again bool, err error) {
 	first := `rv >= ?`
 	if f.deleted {
 		first = `rv > ?`
 	}
 	var rv, base uint64
-	err := tx.QueryRowContext(ctx, `SELECT rv, base FROM revisions WHERE resource = ? AND namespace = ? AND name = ? AND `+first+` ORDER BY rv LIMIT 1`,
+	err = tx.QueryRowContext(ctx, `SELECT rv, base FROM revisions WHERE resource = ? AND namespace = ? AND name = ? AND `+first+` ORDER BY rv LIMIT 1`,
 		id, f.namespace, f.name, f.rv).Scan(&rv, &base)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && base == 0) {
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	key := objectKey{id, f.namespace, f.name}
 	doc, _, err := chain(ctx, tx, key, base, rv)
 	if err != nil {
-		return err
+		return true, err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE revisions SET base = 0, object = ? WHERE resource = ? AND namespace = ? AND name = ? AND rv = ?`,
 		encodeKeyframe(doc), id, f.namespace, f.name, rv); err != nil {
-		return err
+		return true, err
 	}
 	_, err = tx.ExecContext(ctx, `UPDATE revisions SET base = ? WHERE resource = ? AND namespace = ? AND name = ? AND base = ? AND rv > ?`,
 		rv, id, f.namespace, f.name, base, rv)
-	return err
+	return true, err
 }
