@@ -58,8 +58,8 @@ func appendDelta(dst, prev, doc []byte) (out []byte, ok bool) {
 	return appendLiteral(dst, doc[emit:]), true
 }
 
-// deltaTable maps the hash of 8 bytes of a dictionary to the position
-// after them (0: none), reused between calls.
+// deltaTable maps the hash of 8 bytes of a dictionary to their position
+// plus one (0: none), reused between calls.
 type deltaTable struct {
 	pos [1 << maxDeltaBits]uint16
 }
