@@ -129,28 +129,42 @@ func scanRevision(sc rowScanner) (Revision, uint64, error) {
 // chain decodes the revision of an object at rv, whose chain starts with
 // the keyframe at base, and says how many revisions the chain has up to it.
 func chain(ctx context.Context, q querier, key objectKey, base, rv uint64) ([]byte, int, error) {
-	rows, err := q.QueryContext(ctx, `SELECT object FROM revisions WHERE resource = ? AND namespace = ? AND name = ? AND rv >= ? AND rv <= ? ORDER BY rv`,
+	doc, _, n, err := queryChain(ctx, q, `SELECT rv, object FROM revisions WHERE resource = ? AND namespace = ? AND name = ? AND rv >= ? AND rv <= ? ORDER BY rv`,
 		key.resource, key.namespace, key.name, base, rv)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("%s/%s at %d: %w", key.namespace, key.name, rv, err)
+	}
+	return doc, n, nil
+}
+
+// queryChain decodes the chain a query's rows hold (rv, object; keyframe
+// first): the last revision's JSON, the first one's resourceVersion and
+// the revisions read (none: a nil JSON).
+func queryChain(ctx context.Context, q querier, query string, args ...any) (doc []byte, frame uint64, n int, err error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, 0, 0, err
 	}
 	defer rows.Close()
 	var blobs [][]byte
 	for rows.Next() {
-		var blob []byte
-		if err := rows.Scan(&blob); err != nil {
-			return nil, 0, err
+		var (
+			rv   uint64
+			blob []byte
+		)
+		if err := rows.Scan(&rv, &blob); err != nil {
+			return nil, 0, 0, err
+		}
+		if blobs == nil {
+			frame = rv
 		}
 		blobs = append(blobs, blob)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
-	doc, err := decodeChain(blobs)
-	if err != nil {
-		return nil, 0, fmt.Errorf("%s/%s at %d: %w", key.namespace, key.name, rv, err)
-	}
-	return doc, len(blobs), nil
+	doc, err = decodeChain(blobs)
+	return doc, frame, len(blobs), err
 }
 
 // Revisions implements Store.

@@ -241,36 +241,14 @@ const headChain = `SELECT rv, object FROM revisions WHERE resource = ? AND names
 // readHead reads the head of an object's chain, nil when it has no
 // revision.
 func readHead(ctx context.Context, q querier, key objectKey) (*chainHead, error) {
-	rows, err := q.QueryContext(ctx, headChain, key.resource, key.namespace, key.name, key.resource, key.namespace, key.name)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var (
-		frame uint64
-		blobs [][]byte
-	)
-	for rows.Next() {
-		var (
-			rv   uint64
-			blob []byte
-		)
-		if err := rows.Scan(&rv, &blob); err != nil {
-			return nil, err
-		}
-		if blobs == nil {
-			frame = rv
-		}
-		blobs = append(blobs, blob)
-	}
-	if err := rows.Err(); err != nil || blobs == nil {
-		return nil, err
-	}
-	doc, err := decodeChain(blobs)
+	doc, frame, n, err := queryChain(ctx, q, headChain, key.resource, key.namespace, key.name, key.resource, key.namespace, key.name)
 	if err != nil {
 		return nil, fmt.Errorf("%s/%s: %w", key.namespace, key.name, err)
 	}
-	return &chainHead{frame: frame, depth: len(blobs), json: doc}, nil
+	if n == 0 {
+		return nil, nil
+	}
+	return &chainHead{frame: frame, depth: n, json: doc}, nil
 }
 
 // lastState sets r's object and cells to its object's latest revision's.
