@@ -23,10 +23,12 @@ type sqlStore struct {
 	checkpoints bool
 	// writable: opened to write; Close saves the heads' sums.
 	writable bool
+	// prepared: the statements of transactions (dialect.prepare).
+	prepared *preparedStmts
 }
 
 func newSQLStore(db *sql.DB, location string, d *dialect) sqlStore {
-	return sqlStore{db: db, location: location, dialect: d, heads: newHeads(), ids: map[string]int64{}}
+	return sqlStore{db: db, location: location, dialect: d, heads: newHeads(), ids: map[string]int64{}, prepared: newPreparedStmts(db)}
 }
 
 // conn is the database, queried outside a transaction.
@@ -111,8 +113,9 @@ func (s *sqlStore) inTx(ctx context.Context, readOnly bool, f func(querier) erro
 		return err
 	}
 	var q querier = tx
+	var c *stmtCache
 	if s.dialect.prepare {
-		c := newStmtCache(tx)
+		c = newStmtCache(tx, s.prepared)
 		defer c.close()
 		q = c
 	}
@@ -120,7 +123,13 @@ func (s *sqlStore) inTx(ctx context.Context, readOnly bool, f func(querier) erro
 		tx.Rollback()
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	if c != nil && len(c.fresh) > 0 {
+		s.prepared.add(ctx, c.fresh)
+	}
+	return nil
 }
 
 // Location implements Store.
@@ -133,6 +142,7 @@ func (s *sqlStore) Close() error {
 	if s.writable {
 		err, s.writable = s.saveHeads(), false
 	}
+	s.prepared.close()
 	return errors.Join(err, s.db.Close())
 }
 

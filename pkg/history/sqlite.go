@@ -42,6 +42,7 @@ func OpenSQLite(ctx context.Context, path string, opts OpenOptions) (*SQLite, er
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "mmap_size(1073741824)") // pages read as memory, not one pread each: a checkpoint is many pages
+	q.Add("_pragma", "temp_store(MEMORY)")    // statement journals (an upsert of many rows keeps one) in memory, not a file's writes
 	q.Add("_txlock", "immediate")
 	if opts.ReadOnly {
 		q.Add("mode", "ro")
