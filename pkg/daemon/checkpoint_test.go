@@ -4,7 +4,8 @@ import "testing"
 
 // TestDueCheckpoints: a checkpoint is due once checkpointAfter revisions
 // were written and the record moved, not while a whole state is written;
-// once one was taken, none is due early again.
+// once one was taken, none is due early again; none is due early for a
+// record that has one.
 func TestDueCheckpoints(t *testing.T) {
 	woken := func(d *dueCheckpoints) bool {
 		select {
@@ -32,5 +33,16 @@ func TestDueCheckpoints(t *testing.T) {
 	d.wrote("configmaps.v1.", 14, 2*checkpointAfter)
 	if woken(d) {
 		t.Fatal("due early after a checkpoint")
+	}
+
+	d = newDueCheckpoints() // a restart: configmaps' record has a checkpoint
+	d.hasOne("configmaps.v1.")
+	d.wrote("configmaps.v1.", 20, 2*checkpointAfter)
+	if woken(d) {
+		t.Fatal("due early for a record that has a checkpoint")
+	}
+	d.wrote("secrets.v1.", 21, checkpointAfter)
+	if !woken(d) {
+		t.Fatal("not due for a record without one")
 	}
 }

@@ -124,6 +124,12 @@ type checker interface {
 	Check(ctx context.Context) error
 }
 
+// checkpointed is a history that says whether a resource's record has a
+// checkpoint (history's SQL stores), which makes none due early.
+type checkpointed interface {
+	Checkpointed(ctx context.Context, res string) (bool, error)
+}
+
 // shrinker is a history that can keep itself within a size
 // (history.SQLite.Shrink).
 type shrinker interface {
@@ -148,9 +154,15 @@ func (r *recording) start(ctx context.Context, d *daemonRun, leases []*reflector
 	fmt.Fprintf(d.cfg.ErrOut, "Recording to %s (kept %s)\n", d.historyPath, rc.Retention)
 	rec := history.NewRecorder(r.store, history.RecorderOptions{SecretData: rc.SecretData, OnError: r.recordErrors(), OnWrite: r.due.wrote})
 	for _, l := range leases {
+		res := history.ResourceName(l.Resource())
+		if c, ok := r.store.(checkpointed); ok {
+			if has, err := c.Checkpointed(ctx, res); err == nil && has {
+				r.due.hasOne(res)
+			}
+		}
 		run := rec.Start(ctx, l)
 		r.wg.Go(func() { run() })
-		r.resources = append(r.resources, history.ResourceName(l.Resource()))
+		r.resources = append(r.resources, res)
 	}
 	close(r.subscribed) // the reflectors may start from the history now (seed)
 	r.wg.Go(func() { r.prune(ctx, *rc) })

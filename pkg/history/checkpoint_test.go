@@ -186,3 +186,29 @@ func TestCheckpointKeepsTheFileSize(t *testing.T) {
 		t.Errorf("pages: %d, then after each checkpoint %v: the file holds more than one state", before, sizes)
 	}
 }
+
+// TestCheckpointed: a resource never recorded, or recorded without a
+// checkpoint, has none; once checkpointed, it has one.
+func TestCheckpointed(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	const res = "configmaps.v1."
+	check := func(when string, want bool) {
+		t.Helper()
+		if got, err := s.Checkpointed(ctx, res); err != nil || got != want {
+			t.Fatalf("%s: Checkpointed = %v, %v; want %v", when, got, err, want)
+		}
+	}
+	check("never recorded", false)
+	if _, err := s.Begin(ctx, res, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Write(ctx, res, Batch{RV: 2, Revisions: []Revision{rev("a", 2, Added, "x")}}); err != nil {
+		t.Fatal(err)
+	}
+	check("recorded", false)
+	if err := s.Checkpoint(ctx, res); err != nil {
+		t.Fatal(err)
+	}
+	check("checkpointed", true)
+}

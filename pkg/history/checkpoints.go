@@ -31,6 +31,24 @@ func (s *sqlStore) withCheckpoints(ctx context.Context, readOnly bool) error {
 	return nil
 }
 
+// Checkpointed reports whether res's record has a checkpoint (false for a
+// resource never recorded).
+func (s *sqlStore) Checkpointed(ctx context.Context, res string) (bool, error) {
+	id, err := s.resourceID(ctx, s.conn(), res)
+	if errors.Is(err, ErrNotRecorded) || err == nil && !s.checkpoints {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	var one int
+	err = s.conn().QueryRowContext(ctx, `SELECT 1 FROM checkpoints WHERE resource = ? LIMIT 1`, id).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // Checkpoint implements Store.
 func (s *sqlStore) Checkpoint(ctx context.Context, res string) error {
 	id, err := s.resourceID(ctx, s.conn(), res)
