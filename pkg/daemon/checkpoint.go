@@ -23,7 +23,7 @@ type dueCheckpoints struct {
 	since map[string]int
 	has   map[string]bool // the resources whose record has a checkpoint
 	taken bool            // a checkpoint was taken: none is due early any more
-	wake  chan struct{} // holds one wake-up at most
+	wake  chan struct{}   // holds one wake-up at most
 }
 
 func newDueCheckpoints() *dueCheckpoints {
