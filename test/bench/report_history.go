@@ -30,7 +30,8 @@ func (r historyResult) sections(cfg config) []section {
 	secs := func(s getSample) string { return fmt.Sprintf("%.2f", s.elapsed.Seconds()) }
 	return []section{{
 		title: "History: `serve --record`, `get --at`",
-		about: fmt.Sprintf("One `serve cm` at a time on the benchmark's %s ConfigMaps of %d bytes, with and without `--record`, "+
+		about: fmt.Sprintf("A first recording daemon records the benchmark's %s ConfigMaps of %d bytes and stops (not counted; "+
+			"its CPU is in the notes). Then one `serve cm` at a time, with and without `--record`, "+
 			"taking turns: %s updates of the ConfigMaps, then one of a sentinel; the daemon's CPU (/proc) from before the updates "+
 			"to when it has the sentinel (in its store; in its history file when it records). `get --at` reads the history the "+
 			"recording daemon wrote, at the sentinel's resourceVersion, a new process timed to its exit, taking turns with `get` "+
@@ -42,6 +43,7 @@ func (r historyResult) sections(cfg config) []section {
 			count(r.objects), cfg.size, count(cfg.events), historyEdits),
 		rows: r.rows(),
 		notes: []string{
+			fmt.Sprintf("the first recording daemon, from its start to every ConfigMap recorded (not counted): %.1f s of CPU", r.firstCPU),
 			"CPU per event, `serve cm --record` (ms): " + joinf(r.recordCPU, f),
 			"CPU per event, `serve cm` (ms): " + joinf(r.plainCPU, f),
 			"`get cm -A --at RV` (s): " + joinf(r.at, secs),
