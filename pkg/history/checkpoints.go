@@ -35,18 +35,14 @@ func (s *sqlStore) withCheckpoints(ctx context.Context, readOnly bool) error {
 // resource never recorded).
 func (s *sqlStore) Checkpointed(ctx context.Context, res string) (bool, error) {
 	id, err := s.resourceID(ctx, s.conn(), res)
-	if errors.Is(err, ErrNotRecorded) || err == nil && !s.checkpoints {
+	if errors.Is(err, ErrNotRecorded) {
 		return false, nil
 	}
 	if err != nil {
 		return false, err
 	}
-	var one int
-	err = s.conn().QueryRowContext(ctx, `SELECT 1 FROM checkpoints WHERE resource = ? LIMIT 1`, id).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	return err == nil, err
+	_, ok, err := s.nearestCheckpoint(ctx, s.conn(), id, 0) // any: each one is after 0
+	return ok, err
 }
 
 // Checkpoint implements Store.
