@@ -86,18 +86,11 @@ func measureHistory(ctx context.Context, e *env) (historyResult, error) {
 // checkpoint (which the median would not count either, but which left it
 // the slower of the other two rounds).
 func (he *historyEnv) firstRecording(ctx context.Context) (float64, error) {
-	d, err := startDaemon(ctx, he.env, "--record")
+	d, err := he.startReached(ctx, true, "history-first")
 	if err != nil {
 		return 0, err
 	}
 	defer he.stopDaemon(d) // which writes a checkpoint
-	sentinel, err := he.touchSentinel(ctx, "history-first")
-	if err != nil {
-		return 0, err
-	}
-	if err := he.reached(ctx, d, sentinel, true); err != nil {
-		return 0, err
-	}
 	cpu, err := readCPU(d.c.pid())
 	if err != nil {
 		return 0, err
@@ -110,22 +103,11 @@ func (he *historyEnv) firstRecording(ctx context.Context) (float64, error) {
 // waits until it has them (recorded, when recording) and reads its CPU;
 // the first recording round then times get --at against get.
 func (he *historyEnv) cpuRound(ctx context.Context, r *historyResult, round int, record bool) error {
-	var extra []string
-	if record {
-		extra = []string{"--record"}
-	}
-	d, err := startDaemon(ctx, he.env, extra...)
+	d, err := he.startReached(ctx, record, fmt.Sprintf("history-%d-%v-start", round, record))
 	if err != nil {
 		return err
 	}
 	defer he.stopDaemon(d)
-	sentinel, err := he.touchSentinel(ctx, fmt.Sprintf("history-%d-%v-start", round, record))
-	if err != nil {
-		return err
-	}
-	if err := he.reached(ctx, d, sentinel, record); err != nil {
-		return err
-	}
 	cpu0, err := readCPU(d.c.pid())
 	if err != nil {
 		return err
@@ -137,7 +119,8 @@ func (he *historyEnv) cpuRound(ctx context.Context, r *historyResult, round int,
 	if err != nil {
 		return err
 	}
-	if sentinel, err = he.touchSentinel(ctx, fmt.Sprintf("history-%d-%v-end", round, record)); err != nil {
+	sentinel, err := he.touchSentinel(ctx, fmt.Sprintf("history-%d-%v-end", round, record))
+	if err != nil {
 		return err
 	}
 	if err := he.reached(ctx, d, sentinel, record); err != nil {
@@ -158,6 +141,29 @@ func (he *historyEnv) cpuRound(ctx context.Context, r *historyResult, round int,
 		return he.timeGets(ctx, r, sentinel)
 	}
 	return nil
+}
+
+// startReached starts a daemon (recording or not), writes value to the
+// sentinel and waits until the daemon has it (reached); the caller stops
+// the daemon.
+func (he *historyEnv) startReached(ctx context.Context, record bool, value string) (*daemon, error) {
+	var extra []string
+	if record {
+		extra = []string{"--record"}
+	}
+	d, err := startDaemon(ctx, he.env, extra...)
+	if err != nil {
+		return nil, err
+	}
+	sentinel, err := he.touchSentinel(ctx, value)
+	if err == nil {
+		err = he.reached(ctx, d, sentinel, record)
+	}
+	if err != nil {
+		he.stopDaemon(d)
+		return nil, err
+	}
+	return d, nil
 }
 
 // timeGets times get cm -A --at the sentinel's resourceVersion (the
