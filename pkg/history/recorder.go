@@ -117,33 +117,47 @@ func (rs *recording) run(ctx context.Context, sub *store.Subscription[*object.Ob
 
 // gather adds to the batch what comes within linger of its first change,
 // up to maxBatch, so that a transaction's own cost (begin, the resource's
-// row, a mark, commit) is paid once per batch, not per change.
+// row, a mark, commit) is paid once per batch, not per change. It sleeps
+// out the linger rather than wait for each change: a change the store
+// queues meanwhile wakes no goroutine (a wakeup per change cost about as
+// much as the change's encoding), and the queue holds a whole state and
+// more (store.DefaultOrderedLimit) before it overflows; what is queued
+// beyond maxBatch starts the next batch at once.
 func (rs *recording) gather(ctx context.Context, sub *store.Subscription[*object.Object]) error {
 	deadline := time.Now().Add(rs.r.opts.Linger)
+	slept := false
 	for len(rs.batch.Revisions) < maxBatch {
 		c, ok, err := sub.TryNext()
 		if err != nil {
 			return nil
 		}
 		if !ok {
-			if !time.Now().Before(deadline) {
+			if slept || !time.Now().Before(deadline) {
 				return nil
 			}
-			wait, cancel := context.WithDeadline(ctx, deadline)
-			c, err = sub.Next(wait)
-			cancel()
-			if ctx.Err() != nil {
-				return ctx.Err()
+			if err := sleepUntil(ctx, deadline); err != nil {
+				return err
 			}
-			if err != nil {
-				return nil // linger passed
-			}
+			slept = true
+			continue
 		}
 		if err := rs.take(ctx, c); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// sleepUntil returns at t, or with ctx's error when ctx ends first.
+func sleepUntil(ctx context.Context, t time.Time) error {
+	timer := time.NewTimer(time.Until(t))
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // recording is one Record's state.
