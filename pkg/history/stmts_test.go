@@ -3,6 +3,8 @@ package history
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -18,7 +20,7 @@ func TestPreparedStatements(t *testing.T) {
 	if _, err := s.Begin(ctx, res, 1); err != nil {
 		t.Fatal(err)
 	}
-	insertOne := insertHead + revisionRow + insertUpsert
+	insertOne := insertQueries[0]
 	var first *sql.Stmt
 	for i, name := range []string{"a", "b", "c"} {
 		rv := uint64(2 + i)
@@ -41,5 +43,48 @@ func TestPreparedStatements(t *testing.T) {
 	}
 	if len(got) != 3 {
 		t.Fatalf("state at 4: %s, want a, b and c", names(got))
+	}
+}
+
+// TestInsertSizes: batches of every size up to and past insertMany are
+// written whole, in inserts of a few sizes only (powers of two), which the
+// store prepares once each.
+func TestInsertSizes(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	res := "configmaps.v1."
+	if _, err := s.Begin(ctx, res, 1); err != nil {
+		t.Fatal(err)
+	}
+	rv, want := uint64(1), 0
+	for size := 1; size <= insertMany+3; size++ {
+		b := Batch{}
+		for range size {
+			rv++
+			b.Revisions = append(b.Revisions, rev(fmt.Sprintf("cm-%d", rv), rv, Added, "x"))
+		}
+		b.RV = rv
+		if err := s.Write(ctx, res, b); err != nil {
+			t.Fatal(err)
+		}
+		want += size
+	}
+	got, err := s.StateAt(ctx, res, rv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != want {
+		t.Fatalf("state at %d: %d objects, want %d", rv, len(got), want)
+	}
+	s.prepared.mu.Lock()
+	defer s.prepared.mu.Unlock()
+	inserts := 0
+	for query := range s.prepared.stmts {
+		if strings.HasPrefix(query, insertHead) {
+			inserts++
+		}
+	}
+	if inserts != len(insertQueries) {
+		t.Fatalf("%d inserts prepared, want %d (one per power of two up to %d rows)", inserts, len(insertQueries), insertMany)
 	}
 }
