@@ -68,16 +68,15 @@ func HashSecretData(doc []byte) []byte {
 // changed tells them apart); without prev, or when none changed, the
 // manager of the entry with the latest time. "" when it has none.
 func Manager(doc, prev []byte) string {
-	before := map[string]string{}
-	gjson.GetBytes(prev, "metadata.managedFields").ForEach(func(_, e gjson.Result) bool {
-		before[e.Raw] = ""
-		return true
-	})
+	// An entry of doc is in prev when its text is in prev's list: an
+	// entry's text starts with "{" and ends where its braces balance, so it
+	// can be found in the list only as a whole entry (a string's braces and
+	// quotes are escaped). One scan of prev, no set of its entries.
+	before := gjson.GetBytes(prev, "metadata.managedFields").Raw
 	var manager, latest string
 	changed := false
 	gjson.GetBytes(doc, "metadata.managedFields").ForEach(func(_, e gjson.Result) bool {
-		_, same := before[e.Raw]
-		isNew := prev != nil && !same
+		isNew := prev != nil && !strings.Contains(before, e.Raw)
 		t := e.Get("time").Str
 		switch {
 		case isNew && !changed: // the first changed entry beats any unchanged
