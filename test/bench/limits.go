@@ -125,13 +125,13 @@ var whatLimitsUs = map[string]string{
 		"CONTEXT member and a wakeup per context's subscription.",
 
 	"history.record.cpu": "Each change is also encoded (its JSON, a delta of the revision before in s2's format, by a matcher " +
-		"of our own) and inserted in SQLite, up to 100 rows a statement, in one transaction per 100 ms of changes, its " +
-		"statements prepared once for all transactions and its statement journal in memory (BenchmarkWriteBatch/SQLite: 33 us " +
-		"per revision, 42.5 before). The daemon keeps a sum of each object's latest revision and encodes against its store's " +
-		"object when they agree; the sums outlive a clean restart, so no chain is read back. What remains per revision (about " +
-		"0.03 ms): the recorder's copy of the object and the one before it out of the store's packed form, the managedFields " +
-		"compared, the row's insert (SQLite in pure Go) and the commit's page writes, and the garbage they leave. Per-row " +
-		"SQLite is the floor: 10% of this daemon's 0.07 ms is 7 us, less than one insert.",
+		"of our own) and inserted in SQLite, in statements of a power of two rows up to 64 (seven inserts, each prepared once " +
+		"for all transactions), in one transaction per 100 ms of changes, its statement journal in memory. The recorder " +
+		"sleeps out those 100 ms rather than wake for each change. The daemon keeps a sum of each object's latest revision " +
+		"and encodes against its store's object when they agree; the sums outlive a clean restart, so no chain is read back. " +
+		"What remains per revision: the recorder's copy of the object and the one before it out of the store's packed form, " +
+		"the managedFields compared, the row's insert (SQLite in pure Go) and the commit's page writes, and the garbage they " +
+		"leave. Per-row SQLite is the floor: 10% of this daemon's 0.07 ms is 7 us, less than one insert.",
 	"history.at": "The process start, then the state read from the checkpoint nearest to the resourceVersion a part at a time (the " +
 		"daemon's first one is written once 10,000 revisions are recorded), each object's cells computed as of then where the " +
 		"part's buffer holds it, on every core (a plain table keeps of an object its name and cells, not its JSON), the rows " +
