@@ -126,7 +126,7 @@ func (s *sqlStore) inTx(ctx context.Context, readOnly bool, f func(querier) erro
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	if c != nil && len(c.fresh) > 0 {
+	if c != nil && len(c.fresh) > 0 && s.writable { // a store opened to read (get --at) runs a few transactions, then exits
 		s.prepared.add(ctx, c.fresh)
 	}
 	return nil

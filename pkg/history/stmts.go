@@ -79,7 +79,9 @@ func (c *stmtCache) close() {
 // transaction, it would need a second connection, which a pool of one
 // never frees, and could not see the tables the transaction made).
 // database/sql then prepares a statement once on each connection it runs
-// on, and a transaction's StmtContext uses the connection's.
+// on, and a transaction's StmtContext uses the connection's. Only a store
+// opened to write keeps them (sqlStore.inTx): a reader's process ends
+// after a few transactions.
 type preparedStmts struct {
 	db    *sql.DB
 	mu    sync.Mutex

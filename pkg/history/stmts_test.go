@@ -11,10 +11,11 @@ import (
 // TestPreparedStatements: a transaction's queries are prepared for the
 // store after it, the next transactions run them as prepared, and with a
 // pool of one connection (which preparing during a transaction would wait
-// for forever) writes go on.
+// for forever) writes go on; a store opened to read prepares nothing
+// beyond its transactions.
 func TestPreparedStatements(t *testing.T) {
 	ctx := context.Background()
-	s, _ := openTemp(t)
+	s, path := openTemp(t)
 	s.db.SetMaxOpenConns(1)
 	res := "configmaps.v1."
 	if _, err := s.Begin(ctx, res, 1); err != nil {
@@ -43,6 +44,21 @@ func TestPreparedStatements(t *testing.T) {
 	}
 	if len(got) != 3 {
 		t.Fatalf("state at 4: %s, want a, b and c", names(got))
+	}
+
+	// A store opened to read runs its queries in its transactions alone.
+	r, err := OpenSQLite(ctx, path, OpenOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if got, err := r.StateAt(ctx, res, 4); err != nil || len(got) != 3 {
+		t.Fatalf("read-only state at 4: %s, %v; want a, b and c", names(got), err)
+	}
+	r.prepared.mu.Lock()
+	defer r.prepared.mu.Unlock()
+	if n := len(r.prepared.stmts); n != 0 {
+		t.Fatalf("a store opened to read prepared %d statements for later transactions, want none", n)
 	}
 }
 
