@@ -125,20 +125,18 @@ func (rs *recording) run(ctx context.Context, sub *store.Subscription[*object.Ob
 // beyond maxBatch starts the next batch at once.
 func (rs *recording) gather(ctx context.Context, sub *store.Subscription[*object.Object]) error {
 	deadline := time.Now().Add(rs.r.opts.Linger)
-	slept := false
 	for len(rs.batch.Revisions) < maxBatch {
 		c, ok, err := sub.TryNext()
 		if err != nil {
 			return nil
 		}
 		if !ok {
-			if slept || !time.Now().Before(deadline) {
+			if !time.Now().Before(deadline) {
 				return nil
 			}
-			if err := sleepUntil(ctx, deadline); err != nil {
+			if err := sleep(ctx, time.Until(deadline)); err != nil {
 				return err
 			}
-			slept = true
 			continue
 		}
 		if err := rs.take(ctx, c); err != nil {
@@ -148,9 +146,9 @@ func (rs *recording) gather(ctx context.Context, sub *store.Subscription[*object
 	return nil
 }
 
-// sleepUntil returns at t, or with ctx's error when ctx ends first.
-func sleepUntil(ctx context.Context, t time.Time) error {
-	timer := time.NewTimer(time.Until(t))
+// sleep returns after d, or with ctx's error when ctx ends first.
+func sleep(ctx context.Context, d time.Duration) error {
+	timer := time.NewTimer(d)
 	defer timer.Stop()
 	select {
 	case <-timer.C:
@@ -405,10 +403,8 @@ func (rs *recording) retry(ctx context.Context, f func() error) error {
 		}
 		failed = true
 		rs.r.opts.OnError(rs.res, err)
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(delay):
+		if err := sleep(ctx, delay); err != nil {
+			return err
 		}
 		delay = min(2*delay, 30*time.Second)
 	}
