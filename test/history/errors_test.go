@@ -34,6 +34,8 @@ func TestBadInputOneLine(t *testing.T) {
 		{[]string{"history", "cm/x", "--history-db", text}, "error: " + text + " is not a kubectl-reflect history: not an SQLite database"},
 		{[]string{"history", "cm/x", "--revision", "abc"}, `error: invalid --revision "abc": want a resourceVersion (a number, from the REVISION column)`},
 		{[]string{"history", "cm"}, "error: history lists one object: give KIND/NAME (or KIND NAME)"},
+		{[]string{"history", "cm", "a", "b"}, "error: history lists one object: give KIND/NAME (or KIND NAME)"},
+		{[]string{"history", "cm/a", "cm/b"}, "error: history lists one object: give KIND/NAME (or KIND NAME)"},
 		{[]string{"watch", "cm", "--since", "yesterday"}, `error: invalid --since "yesterday": want a time (2026-12-04T07:00:00Z), a duration ago (90m) or a resourceVersion`},
 		{[]string{"watch", "cm", "--history-db", "x.db"}, "error: --history-db is where --since reads: give --since too"},
 		{[]string{"watch", "cm", "--since", "1h", "-l", "a=b"}, "error: --since replays kinds, in a namespace or by name: it cannot select by labels or fields"},

@@ -97,6 +97,10 @@ func TestHistoryOfAnObject(t *testing.T) {
 		}
 	}
 
+	if apart := e.mustRun("history", "configmaps", "settings", "-n", e.ns); apart != out {
+		t.Errorf("history configmaps settings:\n%s\nwant what history cm/settings printed:\n%s", apart, out)
+	}
+
 	diff := e.mustRun("history", "cm/settings", "-n", e.ns, "--diff")
 	for _, s := range []string{
 		"ADDED configmaps/settings (resourceVersion " + created.ResourceVersion + ")",

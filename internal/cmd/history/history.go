@@ -20,6 +20,9 @@ import (
 const historyExample = `  # Every revision of a config map: resourceVersion, time, operation, manager
   kubectl reflect history cm/settings -n web
 
+  # The same, the kind and the name apart
+  kubectl reflect history cm settings -n web
+
   # What each revision changed, as unified diffs of its YAML
   kubectl reflect history deploy/api --diff
 
@@ -44,7 +47,7 @@ type HistoryOptions struct {
 func NewCmdHistory(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &HistoryOptions{Target: cli.Target{ConfigFlags: flags}, IOStreams: streams}
 	c := &cobra.Command{
-		Use:     "history KIND/NAME [flags]",
+		Use:     "history (KIND/NAME | KIND NAME) [flags]",
 		Short:   "List every recorded revision of an object (serve --record)",
 		Example: historyExample,
 		Long: `History lists every revision of one object that a daemon started with
@@ -54,7 +57,6 @@ latest managedFields entry (who made it). --diff prints what each revision
 changed; --revision prints one revision's object. It reads the history file
 of the kubeconfig's cluster and user (the running daemon's, or the default
 under $XDG_STATE_HOME/kubectl-reflect/history), or --history-db.`,
-		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completion.KindArgs(flags, 1),
 		RunE:              cli.RunE(o),
 	}
