@@ -9,7 +9,10 @@
 // kind's initial state (its first list) prints at once when listed, but
 // only after the kinds before it have printed theirs or ended for good
 // (Stream.End): the changes of a later kind wait in its subscription,
-// in order, and nothing is lost. One goroutine prints (Stream.Print),
-// woken through one channel every subscription shares (Stream.Wake), so
-// a slow terminal slows the printer, never a store's writer.
+// in order, and nothing is lost. A replay (watch --since, Stream.Replay)
+// is held whole instead: the states in the order given, then every
+// kind's replayed changes merged in resourceVersion order (replay.go).
+// One goroutine prints (Stream.Print), woken through one channel every
+// subscription shares (Stream.Wake), so a slow terminal slows the
+// printer, never a store's writer.
 package flatten

@@ -40,6 +40,8 @@ type Stream struct {
 
 	mu    sync.Mutex // guards kinds
 	kinds []*kind
+
+	replaying bool // a replay is held (Replay); Print's alone once it runs
 }
 
 // New returns an empty stream.
@@ -118,6 +120,8 @@ type kind struct {
 	initial []output.Event                 // events before the first Synced
 	synced  bool
 	ended   atomic.Bool // its reflector failed for good: it will never sync
+
+	replay // what Print holds of it while a replay is held
 }
 
 // listed says whether the kinds after k may print: k printed its initial
@@ -125,16 +129,30 @@ type kind struct {
 func (k *kind) listed() bool { return k.synced || k.ended.Load() }
 
 // Print prints what the subscriptions carry until ctx ends or MaxEvents
-// is reached, flushing whenever they have nothing more.
+// is reached, flushing whenever they have nothing more. While a replay is
+// held (Replay), it gathers instead, and prints the replay whole once it
+// is over.
 func (s *Stream) Print(ctx context.Context, p output.Printer) error {
-	printed := 0
+	e := &emitter{p: p, max: s.opts.MaxEvents}
 	var batch []output.Event
 	waiting := map[string]bool{} // contexts whose kinds wait for a kind's list
 	for {
 		n := 0
+		if s.replaying {
+			over, err := s.hold()
+			if err != nil {
+				return p.Flush() // closed: ctx ended
+			}
+			if over {
+				s.replaying = false
+				if done, err := s.release(e); done || err != nil {
+					return err
+				}
+			}
+		}
 		clear(waiting)
 		for _, k := range s.snapshot() {
-			if waiting[k.context] {
+			if s.replaying || waiting[k.context] {
 				continue // the kinds of a context print in the order given
 			}
 			var err error
@@ -142,11 +160,8 @@ func (s *Stream) Print(ctx context.Context, p output.Printer) error {
 				return p.Flush() // closed: ctx ended
 			}
 			for _, ev := range batch {
-				if err := p.Print(ev); err != nil {
+				if done, err := e.emit(ev); done || err != nil {
 					return err
-				}
-				if printed++; s.opts.MaxEvents > 0 && printed >= s.opts.MaxEvents {
-					return p.Flush()
 				}
 			}
 			n += len(batch)
@@ -165,6 +180,24 @@ func (s *Stream) Print(ctx context.Context, p output.Printer) error {
 			return p.Flush()
 		}
 	}
+}
+
+// emitter prints events and counts them, up to max (0: no limit).
+type emitter struct {
+	p            output.Printer
+	printed, max int
+}
+
+// emit prints ev; done says the stream has printed max events (and is
+// flushed).
+func (e *emitter) emit(ev output.Event) (done bool, err error) {
+	if err := e.p.Print(ev); err != nil {
+		return true, err
+	}
+	if e.printed++; e.max > 0 && e.printed >= e.max {
+		return true, e.p.Flush()
+	}
+	return false, nil
 }
 
 // drain appends to out the events queued for k: nothing until its first

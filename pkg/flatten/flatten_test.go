@@ -147,3 +147,52 @@ func TestUnlisted(t *testing.T) {
 		t.Errorf("Unlisted = %v, want secrets only", got)
 	}
 }
+
+// TestReplayMergesKinds: a replay (watch --since) holds every kind's
+// events until each has come to its seam, then prints the states in the
+// order given and the changes of both kinds in resourceVersion order;
+// what comes after prints live.
+func TestReplayMergesKinds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel() // on failure too: print returns
+		f := newOrderFixture(ctx, t)
+		f.stream.Replay(0, 5) // secrets: one change recorded, at 5
+		f.stream.Replay(1, 6) // config maps: two, at 4 and 6
+		printer, err := output.New(&f.out, output.Options{Format: "name"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- f.stream.Print(ctx, printer) }()
+
+		f.list(ctx, 1, "settings")
+		f.change(ctx, 1, "c4", "4")
+		f.change(ctx, 1, "c6", "6")
+		f.list(ctx, 0, "token")
+		synctest.Wait()
+		if f.out.Len() != 0 {
+			t.Fatalf("printed before the secrets' replay came to its seam:\n%s", f.out.String())
+		}
+		f.change(ctx, 0, "s5", "5")
+		synctest.Wait()
+		if got, want := f.out.String(), "secret/token\nconfigmap/settings\nconfigmap/c4\nsecret/s5\nconfigmap/c6\n"; got != want {
+			t.Errorf("the replay printed\n%s\nwant\n%s", got, want)
+		}
+		f.out.Reset()
+		f.change(ctx, 0, "live", "7")
+		synctest.Wait()
+		if got, want := f.out.String(), "secret/live\n"; got != want {
+			t.Errorf("after the replay, printed\n%s\nwant\n%s", got, want)
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// change applies a watch event of the i-th kind: name at rv.
+func (f *orderFixture) change(ctx context.Context, i int, name, rv string) {
+	f.apply(ctx, i, listwatch.Event[*object.Object]{Type: listwatch.Apply, Object: f.object(i, name), ResourceVersion: rv})
+}

@@ -120,6 +120,16 @@ func (e *env) updateCM(name, manager string, kv ...string) *corev1.ConfigMap {
 	return out
 }
 
+func (e *env) createSecret(name string) *corev1.Secret {
+	e.t.Helper()
+	sec := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name}, StringData: map[string]string{"k": name}}
+	out, err := e.cs.CoreV1().Secrets(e.ns).Create(context.Background(), sec, metav1.CreateOptions{FieldManager: "creator"})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return out
+}
+
 func (e *env) deleteCM(name string) {
 	e.t.Helper()
 	if err := e.cs.CoreV1().ConfigMaps(e.ns).Delete(context.Background(), name, metav1.DeleteOptions{}); err != nil {

@@ -56,6 +56,41 @@ func TestWatchSince(t *testing.T) {
 	}
 }
 
+// TestWatchSinceKinds: a replay of several kinds prints their states in
+// the order given, then the changes of both in the order they happened
+// (resourceVersion), not one kind's after the other's.
+func TestWatchSinceKinds(t *testing.T) {
+	e := newEnv(t)
+	e.serve("configmaps,secrets", "--record")
+	a := e.createCM("a", nil, "k", "1")
+	s0 := e.createSecret("s0")
+	a1 := e.updateCM("a", "editor", "k", "2")
+	s1 := e.createSecret("s1")
+	a2 := e.updateCM("a", "editor", "k", "3")
+	s2 := e.createSecret("s2")
+	e.recorded("a", a2.ResourceVersion)
+	e.recordedAs("secret/s2", s2.ResourceVersion)
+
+	want := []string{
+		"APPLIED a@" + a.ResourceVersion, "APPLIED s0@" + s0.ResourceVersion, // the states, configmaps first
+		"APPLIED a@" + a1.ResourceVersion, "APPLIED s1@" + s1.ResourceVersion,
+		"APPLIED a@" + a2.ResourceVersion, "APPLIED s2@" + s2.ResourceVersion,
+	}
+	p := testkit.StartProc(t, e.cmd(binary, "watch", "configmaps,secrets", "-n", e.ns, "--since", s0.ResourceVersion, "-o", "json", "--output-watch-events"))
+	var got []string
+	for range want {
+		got = append(got, event(t, p.Next()))
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("watch configmaps,secrets --since replayed:\n got %v\nwant %v", got, want)
+	}
+	live := e.createSecret("live")
+	if got, want := event(t, p.Next()), "APPLIED live@"+live.ResourceVersion; got != want {
+		t.Errorf("after the replay, %s; want the live change %s", got, want)
+	}
+	stopServe(t, p)
+}
+
 // event is one line of watch -o json --output-watch-events as
 // "TYPE name@resourceVersion".
 func event(t *testing.T, line string) string {

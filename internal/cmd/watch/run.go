@@ -33,12 +33,12 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	}
 	report := cli.NewReporter(o.ErrOut, o.progress)
 	opts := o.StreamOptions()
-	seed, closeHistory, err := o.replay(ctx)
+	replayed, closeHistory, err := o.replay(ctx)
 	if err != nil {
 		return err
 	}
 	defer closeHistory()
-	leases, release, err := o.Acquire(reflector.SetOptions{Watch: &opts, Hooks: report.Hooks(true), Seed: seed}, o.read())
+	leases, release, err := o.Acquire(reflector.SetOptions{Watch: &opts, Hooks: report.Hooks(true), Seed: replayed.Seed()}, o.read())
 	if err != nil {
 		return err
 	}
@@ -53,6 +53,11 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 		// Ordered: a printed stream shows every change, in the order
 		// applied, as kubectl's get -w does.
 		stream.Add(cli.KindOf(l.Resource()), l, l.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered, Wake: stream.Wake()}))
+	}
+	if replayed != nil { // leases follow o.Sources
+		for i, src := range o.Sources {
+			stream.Replay(i, replayed.Seam(src.Resource, o.Scope(src, o.read())))
+		}
 	}
 	for i, l := range leases { // every kind added: End may be called from now on
 		wg.Go(func() { o.awaitFailure(ctx, i, l, report, stream, failed) })

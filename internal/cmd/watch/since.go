@@ -13,6 +13,7 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
 // sinceFlags are watch's --since and --history-db: a replay from the
@@ -55,7 +56,7 @@ func (o *WatchOptions) validateSince() error {
 // duplicate at the seam; a 410 there relists, and the stream shows what
 // the list found changed). nil without --since. The history stays open
 // until close is called (the reflectors read the states as they start).
-func (o *WatchOptions) replay(ctx context.Context) (_ reflector.Seeder, close func(), err error) {
+func (o *WatchOptions) replay(ctx context.Context) (_ *replaySet, close func(), err error) {
 	if o.Since == "" {
 		return nil, func() {}, nil
 	}
@@ -72,7 +73,7 @@ func (o *WatchOptions) replay(ctx context.Context) (_ reflector.Seeder, close fu
 	if err != nil {
 		return nil, nil, err
 	}
-	recorded := map[string]reflector.Recorded{}
+	set := &replaySet{recorded: map[string]reflector.Recorded{}}
 	for _, src := range o.Sources {
 		rec, err := daemon.Recorded(ctx, s, src.Resource, kube.Scope{Namespace: src.Namespace, Names: o.NamesOf(src)}, from)
 		if errors.Is(err, history.ErrNotRecorded) {
@@ -81,12 +82,36 @@ func (o *WatchOptions) replay(ctx context.Context) (_ reflector.Seeder, close fu
 		if err != nil {
 			return nil, nil, err
 		}
-		recorded[seedKey(src.Resource, o.Scope(src, o.read()))] = rec
+		set.recorded[seedKey(src.Resource, o.Scope(src, o.read()))] = rec
+	}
+	return set, func() { s.Close() }, nil
+}
+
+// replaySet is what --since replays of each kind in its scope.
+type replaySet struct {
+	recorded map[string]reflector.Recorded // by seedKey
+}
+
+// Seed is the reflectors' seeder; a nil set seeds none.
+func (rs *replaySet) Seed() reflector.Seeder {
+	if rs == nil {
+		return nil
 	}
 	return func(_ context.Context, res kube.Resource, scope kube.Scope) (reflector.Recorded, bool) {
-		rec, ok := recorded[seedKey(res, scope)]
+		rec, ok := rs.recorded[seedKey(res, scope)]
 		return rec, ok
-	}, func() { s.Close() }, nil
+	}
+}
+
+// Seam is the resourceVersion of the last change replayed of res in
+// scope (flatten.Stream.Replay), 0 when none is.
+func (rs *replaySet) Seam(res kube.Resource, scope kube.Scope) uint64 {
+	changes := rs.recorded[seedKey(res, scope)].Changes
+	if len(changes) == 0 {
+		return 0
+	}
+	rv, _ := store.ParseRV(changes[len(changes)-1].ResourceVersion)
+	return rv
 }
 
 // seedKey names a reflector's resource and scope (which objects).
