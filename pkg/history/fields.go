@@ -61,6 +61,13 @@ func HashSecretData(doc []byte) []byte {
 	return doc
 }
 
+// untimedChange is the time Manager gives an entry that changed but has
+// none: the API server writes a subresource's entry without a time
+// (kubectl scale's, for /scale), and the writer whose fields it took
+// loses them in an older entry that changes too; the entry without a
+// time is the change's.
+const untimedChange = "9999-12-31T23:59:59Z"
+
 // Manager returns who made an object's change from prev (nil: unknown)
 // to doc: the manager of the managedFields entry of doc that is new or
 // differs from prev's, the latest if several (their times have a
@@ -78,6 +85,9 @@ func Manager(doc, prev []byte) string {
 	gjson.GetBytes(doc, "metadata.managedFields").ForEach(func(_, e gjson.Result) bool {
 		isNew := prev != nil && !strings.Contains(before, e.Raw)
 		t := e.Get("time").Str
+		if t == "" && isNew {
+			t = untimedChange
+		}
 		switch {
 		case isNew && !changed: // the first changed entry beats any unchanged
 			manager, latest, changed = e.Get("manager").Str, t, true

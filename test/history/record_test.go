@@ -1,9 +1,15 @@
 package history
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // TestGetAtPrintsWhatGetPrinted captures what kubectl get printed (which
@@ -114,4 +120,44 @@ func TestHistoryOfAnObject(t *testing.T) {
 	if !strings.Contains(obj, "mode: safe") || !strings.Contains(obj, "resourceVersion: \""+first.ResourceVersion+"\"") || strings.Contains(obj, "managedFields") {
 		t.Errorf("history --revision %s:\n%s", first.ResourceVersion, obj)
 	}
+}
+
+// TestHistoryManagerOfAScale: a change through a subresource (kubectl
+// scale's /scale) is its manager's, though the API server writes that
+// entry without a time and the creator's entry, which lost the replicas,
+// changes too.
+func TestHistoryManagerOfAScale(t *testing.T) {
+	e := newEnv(t)
+	e.serve("deployments", "--record")
+	ctx := context.Background()
+	labels := map[string]string{"app": "web"}
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web"},
+		Spec: appsv1.DeploymentSpec{
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx"}}},
+			},
+		},
+	}
+	deploys := e.cs.AppsV1().Deployments(e.ns)
+	if _, err := deploys.Create(ctx, d, metav1.CreateOptions{FieldManager: "creator"}); err != nil {
+		t.Fatal(err)
+	}
+	scale := &autoscalingv1.Scale{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: e.ns}, Spec: autoscalingv1.ScaleSpec{Replicas: 3}}
+	scaled, err := deploys.UpdateScale(ctx, "web", scale, metav1.UpdateOptions{FieldManager: "scaler"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := e.recordedAs("deployments/web", scaled.ResourceVersion)
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) == 4 && f[0] == scaled.ResourceVersion {
+			if f[3] != "scaler" {
+				t.Errorf("the scale's revision is %s's, want scaler's:\n%s", f[3], out)
+			}
+			return
+		}
+	}
+	t.Errorf("no revision %s:\n%s", scaled.ResourceVersion, out)
 }
