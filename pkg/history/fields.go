@@ -61,40 +61,77 @@ func HashSecretData(doc []byte) []byte {
 	return doc
 }
 
-// untimedChange is the time Manager gives an entry that changed but has
-// none: the API server writes a subresource's entry without a time
-// (kubectl scale's, for /scale), and the writer whose fields it took
-// loses them in an older entry that changes too; the entry without a
-// time is the change's.
-const untimedChange = "9999-12-31T23:59:59Z"
-
 // Manager returns who made an object's change from prev (nil: unknown)
-// to doc: the manager of the managedFields entry of doc that is new or
-// differs from prev's, the latest if several (their times have a
-// second's precision: two writers in one second tie, the entry that
-// changed tells them apart); without prev, or when none changed, the
-// manager of the entry with the latest time. "" when it has none.
+// to doc: the manager of the managedFields entry of doc that the change
+// wrote; without prev, or when no entry changed, the manager of the entry
+// with the latest time. "" when it has none.
+//
+// An entry the change wrote is new (no entry of its manager, operation
+// and subresource in prev) or has a new time. An entry that changed under
+// its old time only lost fields to the writer (kubectl scale takes
+// spec.replicas from the creator's entry); it is the change's only when
+// no entry was written. Among several, the latest time wins (a second's
+// precision: two writers in one second tie); an entry written without a
+// time, as the API server writes /scale's, is the latest.
 func Manager(doc, prev []byte) string {
 	// An entry of doc is in prev when its text is in prev's list: an
 	// entry's text starts with "{" and ends where its braces balance, so it
 	// can be found in the list only as a whole entry (a string's braces and
 	// quotes are escaped). One scan of prev, no set of its entries.
-	before := gjson.GetBytes(prev, "metadata.managedFields").Raw
-	var manager, latest string
-	changed := false
+	before := gjson.GetBytes(prev, "metadata.managedFields")
+	var (
+		manager, latest string
+		best            = -1
+	)
 	gjson.GetBytes(doc, "metadata.managedFields").ForEach(func(_, e gjson.Result) bool {
-		isNew := prev != nil && !strings.Contains(before, e.Raw)
-		t := e.Get("time").Str
-		if t == "" && isNew {
-			t = untimedChange
-		}
-		switch {
-		case isNew && !changed: // the first changed entry beats any unchanged
-			manager, latest, changed = e.Get("manager").Str, t, true
-		case isNew == changed && (manager == "" || t >= latest): // RFC 3339 in UTC sorts as text
-			manager, latest = e.Get("manager").Str, t
+		rank, t := entryRank(before, e, prev != nil)
+		if rank > best || rank == best && t >= latest { // RFC 3339 in UTC sorts as text
+			manager, latest, best = e.Get("manager").Str, t, rank
 		}
 		return true
 	})
 	return manager
+}
+
+// The ranks of Manager's entries, and the time of an entry written
+// without one.
+const (
+	unchanged = iota
+	lostFields
+	written
+
+	untimedWrite = "9999-12-31T23:59:59Z"
+)
+
+// entryRank ranks entry e of an object's managedFields against before,
+// the list before the change (compared: there was one), and gives the
+// time it is ranked by.
+func entryRank(before, e gjson.Result, compared bool) (rank int, t string) {
+	t = e.Get("time").Str
+	if !compared || strings.Contains(before.Raw, e.Raw) {
+		return unchanged, t
+	}
+	if t == "" || strings.Contains(before.Raw, t) { // else no entry had its time: it was written
+		if old, ok := sameEntry(before, e); ok && old == t {
+			return lostFields, t
+		}
+	}
+	if t == "" {
+		t = untimedWrite
+	}
+	return written, t
+}
+
+// sameEntry finds in list the entry of e's manager, operation and
+// subresource, and returns its time.
+func sameEntry(list, e gjson.Result) (time string, ok bool) {
+	key := [3]string{e.Get("manager").Str, e.Get("operation").Str, e.Get("subresource").Str}
+	list.ForEach(func(_, o gjson.Result) bool {
+		if [3]string{o.Get("manager").Str, o.Get("operation").Str, o.Get("subresource").Str} == key {
+			time, ok = o.Get("time").Str, true
+			return false
+		}
+		return true
+	})
+	return time, ok
 }

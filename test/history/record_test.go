@@ -125,7 +125,8 @@ func TestHistoryOfAnObject(t *testing.T) {
 // TestHistoryManagerOfAScale: a change through a subresource (kubectl
 // scale's /scale) is its manager's, though the API server writes that
 // entry without a time and the creator's entry, which lost the replicas,
-// changes too.
+// changes too; an update that takes the replicas back is its writer's,
+// though the scale's entry changes too.
 func TestHistoryManagerOfAScale(t *testing.T) {
 	e := newEnv(t)
 	e.serve("deployments", "--record")
@@ -150,14 +151,30 @@ func TestHistoryManagerOfAScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := e.recordedAs("deployments/web", scaled.ResourceVersion)
-	for _, line := range strings.Split(out, "\n") {
-		if f := strings.Fields(line); len(f) == 4 && f[0] == scaled.ResourceVersion {
-			if f[3] != "scaler" {
-				t.Errorf("the scale's revision is %s's, want scaler's:\n%s", f[3], out)
-			}
-			return
+	d, err = deploys.Get(ctx, "web", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	five := int32(5)
+	d.Spec.Replicas = &five
+	edited, err := deploys.Update(ctx, d, metav1.UpdateOptions{FieldManager: "editor"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := e.recordedAs("deployments/web", edited.ResourceVersion)
+	for rv, want := range map[string]string{scaled.ResourceVersion: "scaler", edited.ResourceVersion: "editor"} {
+		if got := managerOf(out, rv); got != want {
+			t.Errorf("revision %s is %q's, want %s's:\n%s", rv, got, want, out)
 		}
 	}
-	t.Errorf("no revision %s:\n%s", scaled.ResourceVersion, out)
+}
+
+// managerOf is the MANAGER of revision rv in history's table out.
+func managerOf(out, rv string) string {
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) == 4 && f[0] == rv {
+			return f[3]
+		}
+	}
+	return ""
 }
