@@ -71,8 +71,10 @@ func HashSecretData(doc []byte) []byte {
 // its old time only lost fields to the writer (kubectl scale takes
 // spec.replicas from the creator's entry); it is the change's only when
 // no entry was written. Among several, the latest time wins (a second's
-// precision: two writers in one second tie); an entry written without a
-// time, as the API server writes /scale's, is the latest.
+// precision: two writers in one second tie); an entry without a time, as
+// the API server writes /scale's, is the latest: when no entry changed at
+// all, the change was most likely its writer's again (a second scale
+// changes no entry; any other writer's re-stamps its own).
 func Manager(doc, prev []byte) string {
 	// An entry of doc is in prev when its text is in prev's list: an
 	// entry's text starts with "{" and ends where its braces balance, so it
@@ -108,7 +110,13 @@ const (
 // time it is ranked by.
 func entryRank(before, e gjson.Result, compared bool) (rank int, t string) {
 	t = e.Get("time").Str
-	if !compared || strings.Contains(before.Raw, e.Raw) {
+	if !compared {
+		return unchanged, t
+	}
+	if strings.Contains(before.Raw, e.Raw) {
+		if t == "" { // a subresource's entry: its writer may have written again (a second kubectl scale)
+			t = untimedWrite
+		}
 		return unchanged, t
 	}
 	if t == "" || strings.Contains(before.Raw, t) { // else no entry had its time: it was written

@@ -261,6 +261,9 @@ func TestManager(t *testing.T) {
 			doc(strings.Replace(entry("create", t1, "x"), `{}}}}`, `{},"f:replicas":{}}}}`, 1)), "kubectl"},
 		{"an apply that took a field from a subresource's entry", doc(`{"manager":"kubectl","operation":"Update","subresource":"scale","fieldsV1":{}}`, entry("applier", t2, "replicas")),
 			doc(`{"manager":"kubectl","operation":"Update","subresource":"scale","fieldsV1":{"f:spec":{"f:replicas":{}}}}`, entry("applier", t1, "x")), "applier"},
+		{"a subresource's entry again", doc(entry("create", t1, "x"), `{"manager":"kubectl","operation":"Update","subresource":"scale","fieldsV1":{"f:spec":{"f:replicas":{}}}}`),
+			doc(entry("create", t1, "x"), `{"manager":"kubectl","operation":"Update","subresource":"scale","fieldsV1":{"f:spec":{"f:replicas":{}}}}`), "kubectl"},
+		{"an untimed entry without prev", doc(entry("create", t1, "x"), `{"manager":"kubectl","operation":"Update","subresource":"scale","fieldsV1":{}}`), nil, "create"},
 		{"an entry as a field's key in prev", doc(entry("a", t2, "x"), entry("b", t1, "y")),
 			doc(entry("a", t2, "x"), `{"manager":"b","time":"`+t1+`","fieldsV1":{"k:`+strings.ReplaceAll(entry("b", t1, "y"), `"`, `\"`)+`":{}}}`), "b"},
 	}

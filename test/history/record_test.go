@@ -125,8 +125,8 @@ func TestHistoryOfAnObject(t *testing.T) {
 // TestHistoryManagerOfAScale: a change through a subresource (kubectl
 // scale's /scale) is its manager's, though the API server writes that
 // entry without a time and the creator's entry, which lost the replicas,
-// changes too; an update that takes the replicas back is its writer's,
-// though the scale's entry changes too.
+// changes too; so is a second scale, which changes no entry at all; an
+// update that takes the replicas back is its writer's.
 func TestHistoryManagerOfAScale(t *testing.T) {
 	e := newEnv(t)
 	e.serve("deployments", "--record")
@@ -151,6 +151,12 @@ func TestHistoryManagerOfAScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	scale = scaled.DeepCopy()
+	scale.Spec.Replicas = 4
+	again, err := deploys.UpdateScale(ctx, "web", scale, metav1.UpdateOptions{FieldManager: "scaler"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	d, err = deploys.Get(ctx, "web", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -162,7 +168,7 @@ func TestHistoryManagerOfAScale(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := e.recordedAs("deployments/web", edited.ResourceVersion)
-	for rv, want := range map[string]string{scaled.ResourceVersion: "scaler", edited.ResourceVersion: "editor"} {
+	for rv, want := range map[string]string{scaled.ResourceVersion: "scaler", again.ResourceVersion: "scaler", edited.ResourceVersion: "editor"} {
 		if got := managerOf(out, rv); got != want {
 			t.Errorf("revision %s is %q's, want %s's:\n%s", rv, got, want, out)
 		}
