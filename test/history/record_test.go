@@ -10,6 +10,7 @@ import (
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // TestGetAtPrintsWhatGetPrinted captures what kubectl get printed (which
@@ -151,19 +152,12 @@ func TestHistoryManagerOfAScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scale = scaled.DeepCopy()
-	scale.Spec.Replicas = 4
+	scale.Spec.Replicas = 4 // no resourceVersion: no conflict with another writer
 	again, err := deploys.UpdateScale(ctx, "web", scale, metav1.UpdateOptions{FieldManager: "scaler"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err = deploys.Get(ctx, "web", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	five := int32(5)
-	d.Spec.Replicas = &five
-	edited, err := deploys.Update(ctx, d, metav1.UpdateOptions{FieldManager: "editor"})
+	edited, err := deploys.Patch(ctx, "web", types.MergePatchType, []byte(`{"spec":{"replicas":5}}`), metav1.PatchOptions{FieldManager: "editor"})
 	if err != nil {
 		t.Fatal(err)
 	}
