@@ -205,23 +205,36 @@ func (e *emitter) emit(ev output.Event) (done bool, err error) {
 // change.
 func (s *Stream) drain(k *kind, out []output.Event) ([]output.Event, error) {
 	for {
-		c, ok, err := k.sub.TryNext()
-		if err != nil || !ok {
+		var (
+			ok  bool
+			err error
+		)
+		if out, _, ok, err = s.take(k, out); err != nil || !ok {
 			return out, err
 		}
-		if k.synced {
-			out = s.track(k, c, out)
-			continue
-		}
-		k.initial = s.track(k, c, k.initial)
-		if c.Type == store.Synced {
-			k.synced = true
-			if !s.opts.WatchOnly {
-				out = append(out, k.initial...)
-			}
-			k.initial = nil
-		}
 	}
+}
+
+// take reads the next change queued for k, if any, and appends to out
+// the events it makes printable: none before k's first sync, the initial
+// state whole at it (unless WatchOnly), a change's own after it.
+func (s *Stream) take(k *kind, out []output.Event) (_ []output.Event, c store.Change[*object.Object], ok bool, err error) {
+	c, ok, err = k.sub.TryNext()
+	if err != nil || !ok {
+		return out, c, ok, err
+	}
+	if k.synced {
+		return s.track(k, c, out), c, true, nil
+	}
+	k.initial = s.track(k, c, k.initial)
+	if c.Type == store.Synced {
+		k.synced = true
+		if !s.opts.WatchOnly {
+			out = append(out, k.initial...)
+		}
+		k.initial = nil
+	}
+	return out, c, true, nil
 }
 
 // track appends the printable events of c to dst: the exact changes of

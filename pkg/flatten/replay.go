@@ -55,7 +55,8 @@ func (s *Stream) hold() (over bool, err error) {
 // holdKind reads k's subscription into k's state and held changes.
 func (s *Stream) holdKind(k *kind) error {
 	for {
-		c, ok, err := k.sub.TryNext()
+		synced := k.synced
+		evs, c, ok, err := s.take(k, nil)
 		if err != nil || !ok {
 			return err
 		}
@@ -63,19 +64,12 @@ func (s *Stream) holdKind(k *kind) error {
 		if rv >= k.seam {
 			k.reached = true // a list instead of the replay comes to it too
 		}
-		if k.synced {
-			for _, ev := range s.track(k, c, nil) {
-				k.held = append(k.held, heldEvent{ev: ev, rv: rv})
-			}
+		if !synced {
+			k.states = append(k.states, evs...) // the state, at the first sync
 			continue
 		}
-		k.initial = s.track(k, c, k.initial)
-		if c.Type == store.Synced {
-			k.synced = true
-			if !s.opts.WatchOnly {
-				k.states = k.initial
-			}
-			k.initial = nil
+		for _, ev := range evs {
+			k.held = append(k.held, heldEvent{ev: ev, rv: rv})
 		}
 	}
 }
