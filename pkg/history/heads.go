@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bytes"
 	"sync"
 	"sync/atomic"
 
@@ -63,17 +64,28 @@ func (h *heads) get(key objectKey, before []byte) (head *chainHead, ok bool) {
 	return &chainHead{frame: s.frame, depth: s.depth, json: before}, true
 }
 
-// put keeps head (nil: the object has no revision), dropping some entry
-// when full.
-func (h *heads) put(key objectKey, head *chainHead) {
+// put keeps head as key's (nil: the object has no revision): its sum,
+// and its JSON (a copy) when keepJSON. A writer that handed over the
+// revision before (Revision.Before) hands it over next time too, so the
+// sum is enough; the JSON is kept for one that did not (a whole state's
+// changes). Keeping every head's JSON cost a copy per revision that the
+// daemon recording the bench's updates never read back.
+func (h *heads) put(key objectKey, head *chainHead, keepJSON bool) {
 	var sum uint64
 	if head != nil {
 		sum = xxhash.Sum64(head.json)
+		if keepJSON {
+			head = &chainHead{frame: head.frame, depth: head.depth, json: bytes.Clone(head.json)}
+		}
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	evict(h.m, key, maxHeads)
-	h.m[key] = head
+	if head != nil && !keepJSON {
+		delete(h.m, key)
+	} else {
+		evict(h.m, key, maxHeads)
+		h.m[key] = head
+	}
 	if head == nil {
 		delete(h.sums, key)
 		return

@@ -169,8 +169,14 @@ type recording struct {
 	known map[string]uint64
 	// sync is the whole state being taken (the first, or after a Resync),
 	// nil between them.
-	sync    *syncing
-	batch   Batch
+	sync  *syncing
+	batch Batch
+	// buf holds the JSON of the batch's revisions (Object, Before), one
+	// after another, and is kept from batch to batch: the store keeps none
+	// of it (Store.Write). Two new slices per change left 2.7 KB of
+	// garbage per 1 KiB ConfigMap changed (BenchmarkRecord), and every GC
+	// cycle it brings on scans the daemon's whole store.
+	buf     []byte
 	columns string
 	relist  string // the resourceVersion of the last relist marked (relisted)
 }
@@ -336,13 +342,13 @@ func (rs *recording) add(k store.Key, rv uint64, op Op, obj, old *object.Object,
 	}
 	rev := Revision{Namespace: k.Namespace, Name: k.Name, RV: rv, Time: at, Op: op}
 	if obj != nil {
-		rev.Object = obj.AppendJSON(nil)
+		rev.Object = rs.unpack(obj)
 		if rs.secrets {
 			rev.Object = HashSecretData(rev.Object)
 		}
 		var prev []byte
 		if old != nil {
-			prev = old.AppendJSON(nil)
+			prev = rs.unpack(old)
 		}
 		rev.Manager = Manager(rev.Object, prev)
 		rev.Cells = obj.Cells
@@ -352,6 +358,34 @@ func (rs *recording) add(k store.Key, rv uint64, op Op, obj, old *object.Object,
 		rev.Before = prev // the revision before, as recorded when the store says so
 	}
 	rs.batch.Revisions = append(rs.batch.Revisions, rev)
+}
+
+// unpack appends obj's JSON to buf and returns it.
+func (rs *recording) unpack(obj *object.Object) []byte {
+	start := len(rs.buf)
+	rs.buf = obj.AppendJSON(rs.buf)
+	return rs.buf[start:len(rs.buf):len(rs.buf)]
+}
+
+// maxKeptBuf and maxKeptRevisions bound what a recording keeps between
+// batches: a batch of large objects (a resync of CRDs) or of a whole
+// state's deletions leaves no such buffer behind.
+const (
+	maxKeptBuf       = 16 << 20
+	maxKeptRevisions = 4 * maxBatch
+)
+
+// written empties the batch once it is written, keeping its memory.
+func (rs *recording) written() {
+	clear(rs.batch.Revisions)
+	rs.batch = Batch{Revisions: rs.batch.Revisions[:0]}
+	rs.buf = rs.buf[:0]
+	if cap(rs.buf) > maxKeptBuf {
+		rs.buf = nil
+	}
+	if cap(rs.batch.Revisions) > maxKeptRevisions {
+		rs.batch.Revisions = nil
+	}
 }
 
 // advance moves the resourceVersion the batch completes the record to
@@ -380,7 +414,7 @@ func (rs *recording) flush(ctx context.Context) error {
 	err := rs.retry(ctx, func() error { return rs.r.store.Write(ctx, rs.res, rs.batch) })
 	if err == nil {
 		rs.r.opts.OnWrite(rs.res, rs.batch.RV, len(rs.batch.Revisions))
-		rs.batch = Batch{}
+		rs.written()
 	}
 	return err
 }

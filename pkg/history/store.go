@@ -92,7 +92,9 @@ type Store interface {
 	// a *GapError.
 	Begin(ctx context.Context, res string, rv uint64) (Start, error)
 	// Write appends a batch of res's revisions, atomically: after a crash
-	// the record holds the whole batch or none of it.
+	// the record holds the whole batch or none of it. It keeps no
+	// reference to the batch: the caller may reuse its memory once Write
+	// returns (a recorder unpacks each batch's JSON into one buffer).
 	Write(ctx context.Context, res string, b Batch) error
 	// StateAt returns the objects of res present at resourceVersion rv:
 	// each one's latest revision at or before rv, in no given order. It

@@ -94,7 +94,7 @@ func (s *sqlStore) Write(ctx context.Context, res string, b Batch) error {
 			if err := rows.add(ctx, key, r.RV, id, r.Namespace, r.Name, r.RV, millis(r.Time), r.Op, r.Manager, base, blob, r.Cells); err != nil {
 				return err
 			}
-			s.put(key, next)
+			s.put(key, next, r.Before == nil)
 		}
 		if err := rows.flush(ctx); err != nil {
 			return err

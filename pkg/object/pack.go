@@ -2,6 +2,7 @@ package object
 
 import (
 	"encoding/binary"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -146,21 +147,11 @@ func (c *codec) unpack(dst []byte, packed string) []byte {
 	if err != nil {
 		panic("object: a packed object does not unpack: " + err.Error())
 	}
-	dst = grow(dst, size)
+	dst = slices.Grow(dst, size) // amortized: a reader appends many objects to one buffer
 	if _, err := c.dict.Decode(dst[len(dst):len(dst)+size], block); err != nil {
 		panic("object: a packed object does not unpack: " + err.Error())
 	}
 	return dst[:len(dst)+size]
-}
-
-// grow makes room for n more bytes after len(b).
-func grow(b []byte, n int) []byte {
-	if cap(b)-len(b) >= n {
-		return b
-	}
-	nb := make([]byte, len(b), len(b)+n)
-	copy(nb, b)
-	return nb
 }
 
 func uvarintLen(x uint64) int {
