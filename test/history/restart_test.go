@@ -143,7 +143,7 @@ func TestKillInABurst(t *testing.T) {
 	e.recorded(newest.Name, newest.ResourceVersion)
 	// The state recorded at the last write is the cluster's.
 	want := e.kubectl("get", "cm", "-n", e.ns, "-o", "custom-columns=NAME:.metadata.name,ROUND:.data.round,RV:.metadata.resourceVersion")
-	got := e.mustRun("get", "cm", "-n", e.ns, "--at", "1ms", "-o", "custom-columns=NAME:.metadata.name,ROUND:.data.round,RV:.metadata.resourceVersion")
+	got := e.mustRun("get", "cm", "-n", e.ns, "--at", "0s", "-o", "custom-columns=NAME:.metadata.name,ROUND:.data.round,RV:.metadata.resourceVersion")
 	if got != want {
 		t.Errorf("get --at after the burst:\n%s\nkubectl get:\n%s", got, want)
 	}

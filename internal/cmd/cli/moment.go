@@ -21,14 +21,15 @@ type Moment struct {
 var digits = regexp.MustCompile(`^[0-9]+$`)
 
 // ParseMoment reads the value of flag (its name, for the error): a
-// resourceVersion (digits), a duration ago (1h30m) or a time (RFC 3339).
+// resourceVersion (digits), a duration ago (1h30m; 0s is now) or a time
+// (RFC 3339).
 func ParseMoment(flag, value string, now time.Time) (Moment, error) {
 	if digits.MatchString(value) {
 		if rv, err := strconv.ParseUint(value, 10, 64); err == nil && rv > 0 {
 			return Moment{RV: rv}, nil
 		}
 	} else {
-		if d, err := time.ParseDuration(value); err == nil && d > 0 {
+		if d, err := time.ParseDuration(value); err == nil && d >= 0 {
 			return Moment{When: now.Add(-d)}, nil
 		}
 		if t, err := time.Parse(time.RFC3339, value); err == nil {
