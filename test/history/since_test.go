@@ -12,7 +12,8 @@ import (
 // TestWatchSince: watch --since replays the history from a resourceVersion
 // (the state then, every change since, in order, the deletion included)
 // and goes on live: a change made after it is the next event, none lost
-// or repeated at the seam; with --watch-only the state is left out.
+// or repeated at the seam; with --watch-only the state is left out; 0s
+// replays nothing.
 func TestWatchSince(t *testing.T) {
 	e := newEnv(t)
 	e.serve("configmaps", "--record")
@@ -48,6 +49,14 @@ func TestWatchSince(t *testing.T) {
 		e.recorded(c.Name, c.ResourceVersion)
 		changes = append(changes, live) // the next replay has it
 	}
+
+	// 0s is now: nothing to replay, the next change is live.
+	p := testkit.StartProc(t, e.cmd(binary, "watch", "cm", "-n", e.ns, "--since", "0s", "--watch-only", "-o", "json", "--output-watch-events"))
+	c := e.createCM("live-now", nil, "k", "1")
+	if got, want := event(t, p.Next()), "APPLIED live-now@"+c.ResourceVersion; got != want {
+		t.Errorf("watch --since 0s --watch-only: %s; want %s", got, want)
+	}
+	stopServe(t, p)
 
 	// A moment before the history: one line.
 	_, errOut, code := e.run("watch", "cm", "-n", e.ns, "--since", "1", "--max-events", "1")
