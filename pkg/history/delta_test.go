@@ -24,6 +24,7 @@ func TestAppendDelta(t *testing.T) {
 	}{
 		{"the same", base, base, true},
 		{"a letter changed", base, edit(func(b []byte) []byte { b[300] = '!'; return b }), true},
+		{"a run of letters changed, past alignedEdit", base, edit(func(b []byte) []byte { copy(b[300:], "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"); return b }), true},
 		{"bytes inserted", base, edit(func(b []byte) []byte { return append(b[:500:500], append([]byte("inserted"), base[500:]...)...) }), true},
 		{"bytes removed", base, edit(func(b []byte) []byte { return append(b[:200:200], base[260:]...) }), true},
 		{"the start and the end changed", base, edit(func(b []byte) []byte { b[0], b[len(b)-1] = 'x', 'y'; return b }), true},
