@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"strings"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
@@ -80,20 +81,26 @@ func Manager(doc, prev []byte) string {
 	// entry's text starts with "{" and ends where its braces balance, so it
 	// can be found in the list only as a whole entry (a string's braces and
 	// quotes are escaped). One scan of prev, no set of its entries.
-	before := gjson.GetBytes(prev, "metadata.managedFields")
+	before := gjson.Get(unsafeString(prev), "metadata.managedFields")
 	var (
 		manager, latest string
 		best            = -1
 	)
-	gjson.GetBytes(doc, "metadata.managedFields").ForEach(func(_, e gjson.Result) bool {
+	gjson.Get(unsafeString(doc), "metadata.managedFields").ForEach(func(_, e gjson.Result) bool {
 		rank, t := entryRank(before, e, prev != nil)
 		if rank > best || rank == best && t >= latest { // RFC 3339 in UTC sorts as text
 			manager, latest, best = e.Get("manager").Str, t, rank
 		}
 		return true
 	})
-	return manager
+	return strings.Clone(manager) // not a part of doc, which its caller may reuse
 }
+
+// unsafeString is b as a string, for gjson to read without a copy
+// (GetBytes copies what it finds: both managedFields lists were 352 B and
+// 0.3 us of BenchmarkManager's 1.6): b must not change while the string
+// or a part of it is in use.
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // The ranks of Manager's entries, and the time of an entry written
 // without one.

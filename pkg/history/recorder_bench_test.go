@@ -16,7 +16,7 @@ import (
 // a store that does nothing. Its B/op is the garbage a change leaves: the
 // batch's buffer kept from batch to batch brought it from 3,175 B to about
 // 500 (a new copy of each JSON per change before), and the time from 5.6
-// to 5.0 us.
+// to 5.0 us; Manager reading in place, to 142 B and 4.7 us.
 func BenchmarkRecord(b *testing.B) {
 	const n = 2048
 	d := object.NewDecoder(object.DecoderOptions{Pack: true})
