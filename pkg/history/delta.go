@@ -17,12 +17,11 @@ import (
 // prev holds, first where the last run's alignment says (an edit that
 // keeps the length), else, past alignedEdit, by a hash of 8 bytes, and
 // emits them as copies from the dictionary, the bytes between as
-// literals. Where s2 skips ahead
-// through literals it finds the run after each edit: the bench's edits
-// (four letters of a 1 KiB payload each) are 68-byte deltas instead of
-// 137, the history 217 bytes per revision instead of 291. ok
-// is false where it does not apply (prev not a dictionary, doc past the
-// offsets a dictionary's copies reach).
+// literals. Where s2 skips ahead through literals it finds the run after
+// each edit: the bench's edits (four letters of a 1 KiB payload each) are
+// 68-byte deltas instead of 137, the history 217 bytes per revision
+// instead of 291. ok is false where it does not apply (prev not a
+// dictionary, doc past the offsets a dictionary's copies reach).
 func appendDelta(dst, prev, doc []byte) (out []byte, ok bool) {
 	if len(prev) < s2.MinDictSize || len(prev) > s2.MaxDictSize || len(doc) > s2.MaxDictSrcOffset || len(doc) < 8 {
 		return dst, false
