@@ -133,8 +133,8 @@ var whatLimitsUs = map[string]string{
 		"batch to batch (the store keeps none of it), reads the managedFields in place, and the delta looks for the next run " +
 		"at the last one's alignment before it indexes the revision before (an edit that keeps the length never does). " +
 		"What remains per revision: those two unpackings (mostly Huffman decoding, 1.5 us each), the managedFields compared " +
-		"(1.3 us), the row's insert (SQLite in pure Go) and the commit's page writes. Per-row SQLite is the floor: 10% of " +
-		"this daemon's 0.08 ms is 8 us, about one insert with its share of the transaction.",
+		"(1.3 us), and most of all the row's insert (SQLite in pure Go) and the commit's page writes. The rounds spread by " +
+		"about 10% (see the samples).",
 	"history.at": "The process start, then the state read from the checkpoint nearest to the resourceVersion a part at a time (the " +
 		"daemon's first one is written once 10,000 revisions are recorded), each object's cells computed as of then where the " +
 		"part's buffer holds it, on every core (a plain table keeps of an object its name and cells, not its JSON), the rows " +
