@@ -36,6 +36,9 @@ func machineInfo(ctx context.Context, e *env) (machine, error) {
 	if m.reflect, err = firstLine(ctx, e.tools.reflect, "version"); err != nil {
 		return m, err
 	}
+	if head, err := firstLine(ctx, "git", "rev-parse", "--short", "HEAD"); err == nil && staleBinary(m.reflect, head) {
+		e.logf("warning: %s is %q, built from another commit than the checkout's %s: run `make build` (make bench does)", e.cfg.bin, m.reflect, head)
+	}
 	if e.hasKubectl() {
 		if m.kubectl, err = firstLine(ctx, e.tools.kubectl, "version", "--client"); err != nil {
 			return m, err
@@ -78,6 +81,18 @@ func firstLine(ctx context.Context, path string, args ...string) (string, error)
 	}
 	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
 	return line, nil
+}
+
+// staleBinary reports whether version (kubectl-reflect version's line,
+// "... (commit 6c79f77, built ...)") names a commit other than head
+// (git's short hash; the two may be of different lengths).
+func staleBinary(version, head string) bool {
+	_, rest, ok := strings.Cut(version, "(commit ")
+	commit, _, _ := strings.Cut(rest, ",")
+	if !ok || commit == "" || head == "" {
+		return false
+	}
+	return !strings.HasPrefix(commit, head) && !strings.HasPrefix(head, commit)
 }
 
 // loadAverage is the 1, 5 and 15-minute load averages: other work on the

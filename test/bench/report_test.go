@@ -170,3 +170,20 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+func TestStaleBinary(t *testing.T) {
+	tests := []struct {
+		version, head string
+		stale         bool
+	}{
+		{"kubectl-reflect 6c79f77 (commit 6c79f77, built 2026-12-05T12:41:52Z, go1.26.8)", "6c79f77", false},
+		{"kubectl-reflect 6c79f77 (commit 6c79f77, built 2026-12-05T12:41:52Z, go1.26.8)", "6c79f77a", false},
+		{"kubectl-reflect cf61944 (commit cf61944, built 2026-12-05T09:18:58Z, go1.26.8)", "6c79f77", true},
+		{"kubectl-reflect dev", "6c79f77", false}, // no commit to compare
+	}
+	for _, tc := range tests {
+		if got := staleBinary(tc.version, tc.head); got != tc.stale {
+			t.Errorf("staleBinary(%q, %q) = %t, want %t", tc.version, tc.head, got, tc.stale)
+		}
+	}
+}
