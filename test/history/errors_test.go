@@ -33,6 +33,8 @@ func TestBadInputOneLine(t *testing.T) {
 		{[]string{"get", "cm", "--at", "1h", "--history-db", text}, "error: " + text + " is not a kubectl-reflect history: not an SQLite database"},
 		{[]string{"history", "cm/x", "--history-db", text}, "error: " + text + " is not a kubectl-reflect history: not an SQLite database"},
 		{[]string{"history", "cm/x", "--revision", "abc"}, `error: invalid --revision "abc": want a resourceVersion (a number, from the REVISION column)`},
+		{[]string{"history", "cm/x", "-o", "json"}, "error: -o json prints one revision's object: give --revision (the list and --diff have one format)"},
+		{[]string{"history", "cm/x", "--revision", "5", "-o", "wide"}, `error: invalid -o "wide": --revision prints yaml or json`},
 		{[]string{"history", "cm"}, "error: history lists one object: give KIND/NAME (or KIND NAME)"},
 		{[]string{"history", "cm", "a", "b"}, "error: history lists one object: give KIND/NAME (or KIND NAME)"},
 		{[]string{"history", "cm/a", "cm/b"}, "error: history lists one object: give KIND/NAME (or KIND NAME)"},

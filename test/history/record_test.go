@@ -69,7 +69,7 @@ func TestGetAtPrintsWhatGetPrinted(t *testing.T) {
 }
 
 // TestHistoryOfAnObject lists revisions with their managers, diffs and one
-// revision's object.
+// revision's object (as YAML, and as JSON, byte for byte kubectl's).
 func TestHistoryOfAnObject(t *testing.T) {
 	e := newEnv(t)
 	e.serve("configmaps", "--record")
@@ -77,6 +77,7 @@ func TestHistoryOfAnObject(t *testing.T) {
 	first := e.updateCM("settings", "tuner", "mode", "safe")
 	second := e.updateCM("settings", "operator", "limit", "10")
 	e.recorded("settings", second.ResourceVersion)
+	asJSON := e.kubectl("get", "cm", "settings", "-n", e.ns, "-o", "json")
 	e.deleteCM("settings")
 	out := e.recorded("settings", "DELETED")
 
@@ -120,6 +121,10 @@ func TestHistoryOfAnObject(t *testing.T) {
 	obj := e.mustRun("history", "cm/settings", "-n", e.ns, "--revision", first.ResourceVersion)
 	if !strings.Contains(obj, "mode: safe") || !strings.Contains(obj, "resourceVersion: \""+first.ResourceVersion+"\"") || strings.Contains(obj, "managedFields") {
 		t.Errorf("history --revision %s:\n%s", first.ResourceVersion, obj)
+	}
+	// -o json: what kubectl get -o json printed of that revision, byte for byte.
+	if got := e.mustRun("history", "cm/settings", "-n", e.ns, "--revision", second.ResourceVersion, "-o", "json"); got != asJSON {
+		t.Errorf("history --revision %s -o json:\n%s\nwant what kubectl get -o json printed then:\n%s", second.ResourceVersion, got, asJSON)
 	}
 }
 

@@ -26,7 +26,7 @@ const historyExample = `  # Every revision of a config map: resourceVersion, tim
   # What each revision changed, as unified diffs of its YAML
   kubectl reflect history deploy/api --diff
 
-  # One revision's object
+  # One revision's object (-o json for JSON)
   kubectl reflect history cm/settings --revision 48213`
 
 // HistoryOptions are the flags and resolved inputs of `kubectl reflect
@@ -38,8 +38,10 @@ type HistoryOptions struct {
 	// DB is --history-db: the history's file ("" finds it: HistoryOf).
 	DB   string
 	Diff bool
-	// Revision, if set, prints that revision's object as YAML.
+	// Revision, if set, prints that revision's object, in Output's format
+	// ("yaml", the default, or "json").
 	Revision string
+	Output   string
 	revision uint64
 }
 
@@ -62,7 +64,8 @@ under $XDG_STATE_HOME/kubectl-reflect/history), or --history-db.`,
 	}
 	c.Flags().StringVar(&o.DB, "history-db", "", "The history, a file or a postgres:// URL (default: the daemon's, else the default of the cluster and user)")
 	c.Flags().BoolVar(&o.Diff, "diff", false, "Print each revision as a unified diff of its YAML against the one before (the first in full)")
-	c.Flags().StringVar(&o.Revision, "revision", "", "Print the object of the revision at this resourceVersion, as YAML")
+	c.Flags().StringVar(&o.Revision, "revision", "", "Print the object of the revision at this resourceVersion, as YAML (or -o json)")
+	c.Flags().StringVarP(&o.Output, "output", "o", "", "The format of --revision's object: yaml (the default) or json")
 	return c
 }
 
@@ -75,6 +78,12 @@ func (o *HistoryOptions) Complete(args []string) error {
 func (o *HistoryOptions) Validate() error {
 	if o.Diff && o.Revision != "" {
 		return errors.New("--diff and --revision print different things: give one")
+	}
+	switch {
+	case o.Output != "" && o.Revision == "":
+		return fmt.Errorf("-o %s prints one revision's object: give --revision (the list and --diff have one format)", o.Output)
+	case o.Output != "" && o.Output != "yaml" && o.Output != "json":
+		return fmt.Errorf("invalid -o %q: --revision prints yaml or json", o.Output)
 	}
 	if o.Revision != "" {
 		n, err := strconv.ParseUint(o.Revision, 10, 64)
@@ -117,7 +126,7 @@ func (o *HistoryOptions) Run(ctx context.Context) error {
 	p := printer{w: o.Out, kind: tg.Resource, color: output.IsTerminal(o.Out)}
 	switch {
 	case o.Revision != "":
-		return p.revision(revs, o.revision)
+		return p.revision(revs, o.revision, o.Output == "json")
 	case o.Diff:
 		return p.diffs(revs)
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"k8s.io/cli-runtime/pkg/printers"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
@@ -71,8 +72,9 @@ func (p printer) diffs(revs []history.Revision) error {
 	return w.Flush()
 }
 
-// revision prints the object of the revision at rv as YAML.
-func (p printer) revision(revs []history.Revision, rv uint64) error {
+// revision prints the object of the revision at rv, as YAML or as JSON
+// (kubectl's JSON printer: what get -o json prints of one object).
+func (p printer) revision(revs []history.Revision, rv uint64, asJSON bool) error {
 	for _, r := range revs {
 		if r.RV != rv {
 			continue
@@ -80,6 +82,13 @@ func (p printer) revision(revs []history.Revision, rv uint64) error {
 		obj, err := object.Decode(r.Object, object.Prune{ManagedFields: true})
 		if err != nil {
 			return err
+		}
+		if asJSON {
+			u, err := obj.Unstructured()
+			if err != nil {
+				return err
+			}
+			return (&printers.JSONPrinter{}).PrintObj(u, p.w)
 		}
 		doc, err := yaml.JSONToYAML(obj.JSON())
 		if err != nil {
