@@ -28,6 +28,9 @@ func TestTypeSlashNameCompletesNames(t *testing.T) {
 }
 
 func TestOutputFlagCompletesFormats(t *testing.T) {
+	if got, directive := complete(t, "history", "cm/x", "--revision", "5", "-o", ""); !slices.Equal(got, []string{"yaml", "json"}) || directive != ":4" {
+		t.Errorf("history -o: completions %q, directive %s; want [yaml json] and :4", got, directive)
+	}
 	for _, cmd := range []string{"watch", "get"} {
 		got, directive := complete(t, cmd, "cm", "-o", "")
 		for _, want := range []string{"json", "yaml", "kyaml", "name", "wide", "jsonpath", "jsonpath-as-json", "go-template", "template", "custom-columns"} {

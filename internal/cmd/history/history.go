@@ -66,6 +66,7 @@ under $XDG_STATE_HOME/kubectl-reflect/history), or --history-db.`,
 	c.Flags().BoolVar(&o.Diff, "diff", false, "Print each revision as a unified diff of its YAML against the one before (the first in full)")
 	c.Flags().StringVar(&o.Revision, "revision", "", "Print the object of the revision at this resourceVersion, as YAML (or -o json)")
 	c.Flags().StringVarP(&o.Output, "output", "o", "", "The format of --revision's object: yaml (the default) or json")
+	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"yaml", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
 
