@@ -8,19 +8,20 @@ import (
 	"github.com/cespare/xxhash/v2"
 )
 
-// maxHeads bounds the chain heads a store keeps in memory to encode
-// revisions against: the objects that change often stay, and a miss
-// costs one read of the object's chain from the store, unless the writer
-// has the head's JSON (Revision.Before) and its sum says it is the same.
+// maxHeads bounds the chain heads, JSON included, a store keeps in memory
+// to encode revisions against: those of objects written without
+// Revision.Before (put). A head not kept costs one read of the object's
+// chain from the store, unless the writer has the head's JSON
+// (Revision.Before) and its sum says it is the same.
 const maxHeads = 4096
 
 // maxSums bounds the heads' sums kept (about 100 bytes each): one per
 // object written, for a million objects.
 const maxSums = 1 << 20
 
-// heads caches the chain heads (codec.go) of recently written objects,
-// and a sum of every written object's head, kept from one writer to the
-// next (savedheads.go).
+// heads caches the chain heads (codec.go) of objects recently written
+// without Revision.Before, and a sum of every written object's head, kept
+// from one writer to the next (savedheads.go).
 type heads struct {
 	mu    sync.Mutex
 	m     map[objectKey]*chainHead
