@@ -32,6 +32,9 @@ type RecorderOptions struct {
 	// before it writes them in one transaction (default 100ms; negative:
 	// not at all).
 	Linger time.Duration
+	// Heartbeat is how often a recorder that waits for changes writes
+	// that its record is current (default 10s).
+	Heartbeat time.Duration
 	// OnWrite is told of each batch written: the resourceVersion the
 	// record of res is complete to and the revisions written (metrics,
 	// tests); nil: not told.
@@ -39,10 +42,14 @@ type RecorderOptions struct {
 }
 
 // maxBatch bounds the revisions written in one transaction; a change
-// waits at most defaultLinger for others to share it.
+// waits at most defaultLinger for others to share it. A recorder that
+// waits heartbeat for a change writes that its record is current, at the
+// store's resourceVersion (a bookmark moves it): a gap after a crash
+// starts at most that long before it, not at the resource's last change.
 const (
 	maxBatch      = 2048
 	defaultLinger = 100 * time.Millisecond
+	heartbeat     = 10 * time.Second
 )
 
 // Recorder writes every change of its sources' stores to a Store.
@@ -58,6 +65,9 @@ func NewRecorder(s Store, opts RecorderOptions) *Recorder {
 	}
 	if opts.Linger == 0 {
 		opts.Linger = defaultLinger
+	}
+	if opts.Heartbeat <= 0 {
+		opts.Heartbeat = heartbeat
 	}
 	if opts.OnWrite == nil {
 		opts.OnWrite = func(string, uint64, int) {}
@@ -99,7 +109,7 @@ func (r *Recorder) Start(ctx context.Context, src Source) (run func() error) {
 // run records what sub brings until ctx ends.
 func (rs *recording) run(ctx context.Context, sub *store.Subscription[*object.Object]) error {
 	for {
-		c, err := sub.Next(ctx)
+		c, err := rs.next(ctx, sub)
 		if err != nil {
 			return rs.finish(sub)
 		}
@@ -112,6 +122,53 @@ func (rs *recording) run(ctx context.Context, sub *store.Subscription[*object.Ob
 		if err := rs.flush(ctx); err != nil {
 			return nil
 		}
+	}
+}
+
+// next waits for sub's next change. Each heartbeat none comes, it writes
+// that the record is current at the store's resourceVersion (beat).
+func (rs *recording) next(ctx context.Context, sub *store.Subscription[*object.Object]) (store.Change[*object.Object], error) {
+	for {
+		wait, cancel := context.WithTimeout(ctx, rs.r.opts.Heartbeat)
+		c, err := sub.Next(wait)
+		cancel()
+		if err == nil || ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
+			return c, err
+		}
+		// The store's resourceVersion first: every change it applied by
+		// then is queued, so an empty queue means the record has them.
+		rv := parseRV(rs.src.ResourceVersion())
+		if c, ok, err := sub.TryNext(); ok || err != nil {
+			return c, err
+		}
+		if err := rs.beat(ctx, rv); err != nil {
+			return store.Change[*object.Object]{}, err
+		}
+	}
+}
+
+// beat writes that the record is current now, complete to rv. A
+// resourceVersion past the last change taken came with a bookmark: the
+// server has sent every change before it, so a catch-up is over.
+func (rs *recording) beat(ctx context.Context, rv uint64) error {
+	if rs.known == nil || rs.sync != nil {
+		return nil // nothing synced yet
+	}
+	if rv > rs.last {
+		rs.late = nil
+	}
+	rs.batch.RV = max(rs.batch.RV, rv)
+	rs.alive()
+	return rs.flush(ctx)
+}
+
+// alive notes in the batch that the record is current now, when it is:
+// every change the store applied is taken (the caller found its queue
+// empty), its state synced, and no catch-up pending (whose changes the
+// server may not have sent yet).
+func (rs *recording) alive() {
+	if rs.known != nil && rs.sync == nil && rs.late == nil {
+		rs.batch.Alive = time.Now()
 	}
 }
 
@@ -131,6 +188,7 @@ func (rs *recording) gather(ctx context.Context, sub *store.Subscription[*object
 			return nil
 		}
 		if !ok {
+			rs.alive() // the store's changes until now are in the batch
 			if !time.Now().Before(deadline) {
 				return nil
 			}
@@ -179,6 +237,13 @@ type recording struct {
 	buf     []byte
 	columns string
 	relist  string // the resourceVersion of the last relist marked (relisted)
+	// last is the resourceVersion of the last change taken.
+	last uint64
+	// late, while the recorder catches up after a restart, dates the
+	// changes it sees; nil once they come as they happen.
+	late *lateness
+	// start is what the record held when the first state began.
+	start Start
 }
 
 // syncing is a whole state being diffed against the record.
@@ -192,6 +257,7 @@ type syncing struct {
 
 // take adds c to the batch.
 func (rs *recording) take(ctx context.Context, c store.Change[*object.Object]) error {
+	rs.last = max(rs.last, parseRV(c.ResourceVersion))
 	switch c.Type {
 	case store.Resync:
 		if err := rs.flush(ctx); err != nil {
@@ -290,6 +356,7 @@ func (rs *recording) relisted(ctx context.Context, relist string) error {
 		return err
 	}
 	rs.relist = relist
+	rs.late = nil // the relist's state is exact; what it did not see is a gap
 	return rs.retry(ctx, func() error {
 		_, err := rs.r.store.Begin(ctx, rs.res, parseRV(relist))
 		return err
@@ -310,6 +377,9 @@ func (rs *recording) begin(ctx context.Context, rv uint64) error {
 	if err != nil {
 		return err
 	}
+	if rs.known == nil {
+		rs.start = start
+	}
 	rs.sync.begun, rs.sync.present, rs.sync.known = true, start.Present, map[string]uint64{}
 	return nil
 }
@@ -328,8 +398,18 @@ func (rs *recording) synced(ctx context.Context, rv uint64) error {
 		ns, name := splitKey(key)
 		rs.batch.Revisions = append(rs.batch.Revisions, Revision{Namespace: ns, Name: name, RV: rv, Time: now, Op: Deleted})
 	}
+	first := rs.known == nil
 	rs.known, rs.sync = rs.sync.known, nil
 	rs.batch.RV = max(rs.batch.RV, rv)
+	if first && rs.start.Latest != 0 && rs.start.Latest >= rv {
+		// Started from the record, no gap: the watch resumed where the
+		// record ends brings what happened meanwhile, late.
+		since := rs.start.Alive
+		if since.IsZero() {
+			since = time.UnixMilli(0).UTC() // known current at no time: any time before now
+		}
+		rs.late = newLateness(since, now)
+	}
 	return nil
 }
 
@@ -352,12 +432,28 @@ func (rs *recording) add(k store.Key, rv uint64, op Op, obj, old *object.Object,
 		}
 		rev.Manager = Manager(rev.Object, prev)
 		rev.Cells = obj.Cells
+		rs.dateLate(&rev, prev)
 		if prev != nil && rs.secrets {
 			prev = HashSecretData(prev)
 		}
 		rev.Before = prev // the revision before, as recorded when the store says so
 	}
 	rs.batch.Revisions = append(rs.batch.Revisions, rev)
+}
+
+// dateLate dates a change seen while catching up (see lateness); the
+// first one the server dates after the recorder started ends the
+// catch-up.
+func (rs *recording) dateLate(rev *Revision, prev []byte) {
+	if rs.late == nil {
+		return
+	}
+	since, until, live := rs.late.date(rev.Object, prev, rev.Op, rev.Time)
+	if live {
+		rs.late = nil
+		return
+	}
+	rev.Since, rev.Time = since, until
 }
 
 // unpack appends obj's JSON to buf and returns it.
@@ -465,6 +561,7 @@ func (rs *recording) finish(sub *store.Subscription[*object.Object]) error {
 		return nil
 	}
 	rs.batch.RV = max(rs.batch.RV, rv)
+	rs.alive()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := rs.r.store.Write(ctx, rs.res, rs.batch); err != nil && !errors.Is(err, context.DeadlineExceeded) {
