@@ -48,7 +48,7 @@ type Revision struct {
 	// the API server's own timestamps (managedFields, creation, deletion)
 	// narrow it to, else the time nothing recorded.
 	Since time.Time
-	Op   Op
+	Op    Op
 	// Manager is the field manager of the object's latest managedFields
 	// entry (who made the change), "" when it has none.
 	Manager string
