@@ -31,9 +31,30 @@ func (p printer) table(revs []history.Revision) error {
 		if manager == "" || r.Op == history.Deleted {
 			manager = "<none>"
 		}
-		rows[i] = []string{strconv.FormatUint(r.RV, 10), r.Time.Format(time.RFC3339), r.Op.String(), manager}
+		rows[i] = []string{strconv.FormatUint(r.RV, 10), When(r), r.Op.String(), manager}
 	}
 	return output.PlainTable(p.w, []string{"REVISION", "TIME", "OPERATION", "MANAGER"}, rows)
+}
+
+// When is when r happened, to the second: its time, or for a change seen
+// late (Revision.Since) the second it happened in, when the window is
+// within one, else the window as an ISO 8601 interval
+// (2026-12-06T00:04:20Z/00:04:54Z: the end's date left out when the
+// same).
+func When(r history.Revision) string {
+	end := r.Time.UTC()
+	if r.Since.IsZero() {
+		return end.Format(time.RFC3339)
+	}
+	start := r.Since.UTC()
+	last := end.Add(-time.Nanosecond) // the window ends at Time, not after it
+	if start.Truncate(time.Second).Equal(last.Truncate(time.Second)) {
+		return start.Format(time.RFC3339)
+	}
+	if start.Format(time.DateOnly) == end.Format(time.DateOnly) {
+		return start.Format(time.RFC3339) + "/" + end.Format("15:04:05Z")
+	}
+	return start.Format(time.RFC3339) + "/" + end.Format(time.RFC3339)
 }
 
 // diffs prints each revision as a header line, then the first one's YAML
@@ -47,7 +68,7 @@ func (p printer) diffs(revs []history.Revision) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "%s %s/%s (resourceVersion %d) at %s", r.Op, p.kind.GVR.GroupResource(), r.Name, r.RV, r.Time.Format(time.RFC3339))
+		fmt.Fprintf(w, "%s %s/%s (resourceVersion %d) at %s", r.Op, p.kind.GVR.GroupResource(), r.Name, r.RV, When(r))
 		if r.Manager != "" && r.Op != history.Deleted {
 			fmt.Fprintf(w, " by %s", r.Manager)
 		}
