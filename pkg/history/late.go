@@ -48,6 +48,21 @@ func (l *lateness) date(obj, prev []byte, op Op, at time.Time) (since, until tim
 	return since, until, false
 }
 
+// dateLate dates a change seen while catching up (see lateness); the
+// first one the server dates after the recorder started ends the
+// catch-up.
+func (rs *recording) dateLate(rev *Revision, prev []byte) {
+	if rs.late == nil {
+		return
+	}
+	since, until, live := rs.late.date(rev.Object, prev, rev.Op, rev.Time)
+	if live {
+		rs.late = nil
+		return
+	}
+	rev.Since, rev.Time = since, until
+}
+
 // serverTime is the time the API server's own timestamps give a change:
 // exact (to the second: the server writes whole seconds) for the time of
 // the managedFields entry the change wrote (new, or stamped anew) and for
