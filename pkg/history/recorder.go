@@ -35,6 +35,11 @@ type RecorderOptions struct {
 	// Heartbeat is how often a recorder that waits for changes writes
 	// that its record is current (default 10s).
 	Heartbeat time.Duration
+	// LeaseRenewals is how often a Lease's renewal alone (a change of
+	// spec.renewTime only) is recorded: at most once per interval per
+	// Lease (default 5m; negative: every one). Other changes of Leases are
+	// all recorded.
+	LeaseRenewals time.Duration
 	// OnWrite is told of each batch written: the resourceVersion the
 	// record of res is complete to and the revisions written (metrics,
 	// tests); nil: not told.
@@ -98,7 +103,8 @@ func (r *Recorder) Record(ctx context.Context, src Source) error {
 // the store first syncs (a daemon whose reflectors start from the record)
 // subscribes first, then lets them start.
 func (r *Recorder) Start(ctx context.Context, src Source) (run func() error) {
-	rs := &recording{r: r, src: src, res: ResourceName(src.Resource()), secrets: IsSecrets(src.Resource()) && !r.opts.SecretData}
+	res := ResourceName(src.Resource())
+	rs := &recording{r: r, src: src, res: res, secrets: IsSecrets(src.Resource()) && !r.opts.SecretData, renewals: newRenewals(res, r.opts.LeaseRenewals)}
 	sub := src.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered})
 	return func() error {
 		defer sub.Close()
@@ -197,6 +203,8 @@ type recording struct {
 	late *lateness
 	// start is what the record held when the first state began.
 	start Start
+	// renewals coalesces Leases' renewals; nil for other resources.
+	renewals *renewals
 }
 
 // syncing is a whole state being diffed against the record.
@@ -240,6 +248,7 @@ func (rs *recording) take(ctx context.Context, c store.Change[*object.Object]) e
 		key := Key(c.Key.Namespace, c.Key.Name)
 		if _, ok := rs.known[key]; ok {
 			delete(rs.known, key)
+			rs.renewals.forget(key)
 			rs.add(c.Key, rv, Deleted, c.Object, nil, c.At)
 		}
 		rs.advance(c)
@@ -264,11 +273,14 @@ func (rs *recording) applied(c store.Change[*object.Object]) {
 	if !ok {
 		op = Added
 	}
-	rs.known[key] = rv
 	var old *object.Object
 	if c.HasOld {
 		old = c.Old
 	}
+	if rs.renewals.skip(key, c.Object, old, c.At) {
+		return // a renewal alone, within the interval of the last kept
+	}
+	rs.known[key] = rv
 	rs.add(c.Key, rv, op, c.Object, old, c.At)
 }
 
