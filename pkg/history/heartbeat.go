@@ -15,7 +15,7 @@ import (
 // a catch-up) starts where recording really stopped.
 
 // next waits for sub's next change. Each heartbeat none comes, it writes
-// that the record is current at the store's resourceVersion (beat).
+// that the record is current (beat).
 func (rs *recording) next(ctx context.Context, sub *store.Subscription[*object.Object]) (store.Change[*object.Object], error) {
 	for {
 		wait, cancel := context.WithTimeout(ctx, rs.r.opts.Heartbeat)
@@ -36,9 +36,13 @@ func (rs *recording) next(ctx context.Context, sub *store.Subscription[*object.O
 	}
 }
 
-// beat writes that the record is current now, complete to rv. A
-// resourceVersion past the last change taken came with a bookmark: the
-// server has sent every change before it, so a catch-up is over.
+// beat writes that the record is current now. The store's
+// resourceVersion (rv) past the last change taken came with a bookmark:
+// the server has sent every change before it, so a catch-up is over. It
+// is not where the record is complete to (Batch.RV): a client resumes a
+// watch from there, and a bookmark's resourceVersion is known to this
+// store only (a daemon's narrower store of the same kind may not have
+// reached it).
 func (rs *recording) beat(ctx context.Context, rv uint64) error {
 	if rs.known == nil || rs.sync != nil {
 		return nil // nothing synced yet
@@ -46,7 +50,6 @@ func (rs *recording) beat(ctx context.Context, rv uint64) error {
 	if rv > rs.last {
 		rs.late = nil
 	}
-	rs.batch.RV = max(rs.batch.RV, rv)
 	rs.alive()
 	return rs.flush(ctx)
 }

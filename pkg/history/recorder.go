@@ -48,9 +48,9 @@ type RecorderOptions struct {
 
 // maxBatch bounds the revisions written in one transaction; a change
 // waits at most defaultLinger for others to share it. A recorder that
-// waits heartbeat for a change writes that its record is current, at the
-// store's resourceVersion (a bookmark moves it): a gap after a crash
-// starts at most that long before it, not at the resource's last change.
+// waits heartbeat for a change writes that its record is current: a gap
+// after a crash starts at most that long before it, not at the resource's
+// last change.
 const (
 	maxBatch      = 2048
 	defaultLinger = 100 * time.Millisecond
@@ -449,7 +449,7 @@ func (rs *recording) advance(c store.Change[*object.Object]) {
 
 // flush writes the batch.
 func (rs *recording) flush(ctx context.Context) error {
-	if len(rs.batch.Revisions) == 0 && rs.batch.RV == 0 {
+	if len(rs.batch.Revisions) == 0 && rs.batch.RV == 0 && rs.batch.Alive.IsZero() {
 		return nil
 	}
 	if cols := rs.src.Columns(); cols != nil {
