@@ -87,10 +87,11 @@ type recording struct {
 	// resources are the names of the resources recorded, checkpointed
 	// (history.Store.Checkpoint) after each prune, when due, and at the
 	// end.
-	resources []string
-	gates     map[schema.GroupResource]chan struct{} // see gate
-	seeded    map[kube.Resource]string
-	announced bool
+	resources   []string
+	gates       map[schema.GroupResource]chan struct{} // see gate
+	firstWrites map[string]chan struct{}               // see add
+	seeded      map[kube.Resource]string
+	announced   bool
 }
 
 // openRecording opens the history a daemon records to, before its
@@ -167,14 +168,32 @@ func (r *recording) begin(d *daemonRun) bool {
 		what = "every kind the user may list and watch "
 	}
 	fmt.Fprintf(d.cfg.ErrOut, "Recording %sto %s (kept %s)\n", what, d.historyPath, rc.Retention)
-	r.recorder = history.NewRecorder(r.store, history.RecorderOptions{SecretData: rc.SecretData, OnError: r.recordErrors(), OnWrite: r.due.wrote})
+	r.recorder = history.NewRecorder(r.store, history.RecorderOptions{SecretData: rc.SecretData, OnError: r.recordErrors(), OnWrite: r.wrote})
 	return true
+}
+
+// wrote is history.RecorderOptions.OnWrite: it counts the revisions
+// towards a checkpoint (dueCheckpoints.wrote), and tells add's caller when
+// res's first state is written (a batch complete to a resourceVersion).
+func (r *recording) wrote(res string, rv uint64, n int) {
+	r.due.wrote(res, rv, n)
+	if rv == 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if ch := r.firstWrites[res]; ch != nil {
+		close(ch)
+		delete(r.firstWrites, res)
+	}
 }
 
 // add records l's changes until ctx ends or stop is called; stop returns
 // once the recorder has written what it holds (a kind recorded again
 // later gets a recorder of its own: one writer per resource at a time).
-func (r *recording) add(ctx context.Context, l *reflector.Lease) (stop func()) {
+// written is closed once the recorder has written the first state of
+// l's store.
+func (r *recording) add(ctx context.Context, l *reflector.Lease) (stop func(), written <-chan struct{}) {
 	res := history.ResourceName(l.Resource())
 	if c, ok := r.store.(checkpointed); ok {
 		if has, err := c.Checkpointed(ctx, res); err == nil && has {
@@ -188,8 +207,13 @@ func (r *recording) add(ctx context.Context, l *reflector.Lease) (stop func()) {
 		defer close(done)
 		_ = run()
 	})
+	first := make(chan struct{})
 	r.mu.Lock()
 	r.resources = append(r.resources, res)
+	if r.firstWrites == nil {
+		r.firstWrites = map[string]chan struct{}{}
+	}
+	r.firstWrites[res] = first
 	r.mu.Unlock()
 	return func() {
 		cancel()
@@ -199,7 +223,10 @@ func (r *recording) add(ctx context.Context, l *reflector.Lease) (stop func()) {
 		if i := slices.Index(r.resources, res); i >= 0 {
 			r.resources = slices.Delete(r.resources, i, i+1)
 		}
-	}
+		if r.firstWrites[res] == first {
+			delete(r.firstWrites, res)
+		}
+	}, first
 }
 
 // started lets the reflectors start from the history (seed): every

@@ -65,6 +65,8 @@ type recordedKind struct {
 	res   kube.Resource
 	lease *reflector.Lease
 	stop  func() // stops its recorder
+	// written is closed once its first state is in the history.
+	written <-chan struct{}
 	// settled is closed once the kind synced, or stopped before (err);
 	// late says that the round that started it did not wait for it.
 	settled   chan struct{}
@@ -158,7 +160,7 @@ func (a *recordAll) startKind(ctx context.Context, gr schema.GroupResource, ar m
 	k := &recordedKind{ar: ar, res: kube.Resource{GVR: gr.WithVersion(ar.Version), Kind: ar.Kind, Namespaced: ar.Namespaced}, settled: make(chan struct{})}
 	open := a.rec.gate(gr)
 	k.lease = a.set.Acquire(k.res, servedScope(kube.Scope{}))
-	k.stop = a.rec.add(ctx, k.lease)
+	k.stop, k.written = a.rec.add(ctx, k.lease)
 	open()
 	a.mu.Lock()
 	a.kinds[gr] = k
@@ -251,10 +253,13 @@ func (a *recordAll) stopped(k *recordedKind, err error) {
 	a.publish()
 }
 
-// settle waits for the kinds started to settle, settleWait at most, then
-// says which the API server refused (one line), which failed otherwise
-// (a line each) and, after start-up, which are recorded now; those still
-// listing are said when they settle.
+// settle waits for the kinds started to settle and, those that synced,
+// for their first state to be in the history (the daemon that says it
+// serves records each change at once: not behind a burst of first states,
+// one per kind), settleWait at most. Then it says which the API server
+// refused (one line), which failed otherwise (a line each) and, after
+// start-up, which are recorded now; those still listing are said when
+// they settle.
 func (a *recordAll) settle(ctx context.Context, started []*recordedKind) {
 	timer := time.NewTimer(settleWait)
 	defer timer.Stop()
@@ -262,6 +267,17 @@ wait:
 	for _, k := range started {
 		select {
 		case <-k.settled:
+		case <-timer.C:
+			break wait
+		case <-ctx.Done():
+			return
+		}
+		if k.err != nil { // settled: read after its close
+			continue
+		}
+		select {
+		case <-k.written:
+		case <-k.lease.Done():
 		case <-timer.C:
 			break wait
 		case <-ctx.Done():
