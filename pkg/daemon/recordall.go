@@ -245,6 +245,8 @@ func (a *recordAll) stopped(k *recordedKind, err error) {
 	}
 	a.mu.Unlock()
 	switch {
+	case was && apierrors.IsNotFound(err): // its CRD deleted, its aggregated API gone
+		a.rec.say("warning: no longer recording %s: the API server no longer serves it\n", k.res)
 	case was:
 		a.rec.say("warning: no longer recording %s: %v\n", k.res, err)
 	case late && say:

@@ -23,7 +23,8 @@ import (
 // namespaces, config maps, a Lease and an Event made after it started,
 // Secrets hashed, and a custom resource whose CRD is created after it
 // started, which get --at and history then read; serve status says what
-// it records. Started again, it resumes every kind from its history.
+// it records; the CRD deleted, the daemon says it no longer records its
+// kind. Started again, it resumes every kind from its history.
 func TestRecordAll(t *testing.T) {
 	e := newEnv(t)
 	p := e.serve("--record")
@@ -32,7 +33,7 @@ func TestRecordAll(t *testing.T) {
 			t.Fatalf("serve --record said no %q:\n%s", want, p.Stderr.String())
 		}
 	}
-	if strings.Contains(p.Stderr.String(), "warning:") {
+	if strings.Contains(strings.ToLower(p.Stderr.String()), "warning:") { // nor the API server's (a deprecated kind)
 		t.Errorf("serve --record as the admin warned:\n%s", p.Stderr.String())
 	}
 	ctx := context.Background()
@@ -122,6 +123,11 @@ spec:
 			t.Errorf("serve status shows %q, which is not recorded:\n%s", strings.TrimSpace(gone), status)
 		}
 	}
+
+	// A kind no longer served is no longer recorded: said in one line.
+	e.kubectl("delete", "crd", "widgets."+group)
+	p.WaitErrLine(`^warning: no longer recording widgets\.` + regexp.QuoteMeta(group) + `: the API server no longer serves it$`)
+	p.Running()
 
 	// Started again, it resumes every kind from its history, and records
 	// what changed while it was away.
