@@ -128,6 +128,9 @@ func (p *publishedInfo) update(resources []kube.Resource) {
 func (p *publishedInfo) recording(recorded, refused []string, all bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if slices.Equal(p.rec.Recorded, recorded) && slices.Equal(p.rec.Refused, refused) && p.rec.RecordsAll == all {
+		return // as published: each rediscovery tells it again
+	}
 	p.rec.Recorded, p.rec.Refused, p.rec.RecordsAll = recorded, refused, all
 	if p.lock == nil {
 		return
