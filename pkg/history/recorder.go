@@ -242,7 +242,10 @@ func (rs *recording) applied(c store.Change[*object.Object]) {
 		return // recorded already
 	}
 	op := Modified
-	if !ok {
+	switch {
+	case !ok && c.Relist != "":
+		op = Initial // the relist found it: its creation was not seen
+	case !ok:
 		op = Added
 	}
 	rs.known[key] = rv
@@ -271,7 +274,7 @@ func (rs *recording) stateApplied(ctx context.Context, c store.Change[*object.Ob
 	}
 	op := Modified
 	if !ok {
-		op = Added
+		op = Initial // there before the state was taken: its creation was not seen
 	}
 	rs.add(c.Key, rv, op, c.Object, nil, c.At)
 	return nil
@@ -335,7 +338,8 @@ func (rs *recording) synced(ctx context.Context, rv uint64) error {
 
 // add appends a revision of obj (nil for a deletion found by a list:
 // the store writes its last recorded state); old is the version before
-// it when known, which tells who made the change (Manager).
+// it when known, which tells who made the change (Manager). An Initial
+// revision claims no manager: no change of it was seen.
 func (rs *recording) add(k store.Key, rv uint64, op Op, obj, old *object.Object, at time.Time) {
 	if at.IsZero() {
 		at = time.Now()
@@ -350,7 +354,9 @@ func (rs *recording) add(k store.Key, rv uint64, op Op, obj, old *object.Object,
 		if old != nil {
 			prev = rs.unpack(old)
 		}
-		rev.Manager = Manager(rev.Object, prev)
+		if op != Initial {
+			rev.Manager = Manager(rev.Object, prev)
+		}
 		rev.Cells = obj.Cells
 		if prev != nil && rs.secrets {
 			prev = HashSecretData(prev)
