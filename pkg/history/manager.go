@@ -26,10 +26,12 @@ import (
 // before, a second kubectl scale: the API server writes /scale's entry
 // without a time) or several are (a request that set managedFields, a
 // relist's change that stands for several), the change is the manager's
-// whose entry owns the most of the fields that changed (owned), ties going
+// whose entry owns the most of the fields that changed (diff.ownedBy), ties going
 // to a stamped, then a touched entry, then the latest time. When no entry
 // owns a field that changed (a field removed, a deletion begun), it is
 // the latest stamped entry's, or "" when none was stamped.
+//
+// Manager reads doc and prev in place: neither may change during the call.
 func Manager(doc, prev []byte) string {
 	// In place: gjson.GetBytes would copy what it finds (both lists were
 	// 352 B and 0.3 us of BenchmarkManager's 1.6).

@@ -347,20 +347,22 @@ func (rs *recording) add(k store.Key, rv uint64, op Op, obj, old *object.Object,
 	rev := Revision{Namespace: k.Namespace, Name: k.Name, RV: rv, Time: at, Op: op}
 	if obj != nil {
 		rev.Object = rs.unpack(obj)
-		if rs.secrets {
-			rev.Object = HashSecretData(rev.Object)
-		}
 		var prev []byte
 		if old != nil {
 			prev = rs.unpack(old)
 		}
 		if op != Initial {
+			// Before a Secret's values are hashed: the fields that changed
+			// may decide, read alike in both versions.
 			rev.Manager = Manager(rev.Object, prev)
 		}
-		rev.Cells = obj.Cells
-		if prev != nil && rs.secrets {
-			prev = HashSecretData(prev)
+		if rs.secrets {
+			rev.Object = HashSecretData(rev.Object)
+			if prev != nil {
+				prev = HashSecretData(prev)
+			}
 		}
+		rev.Cells = obj.Cells
 		rev.Before = prev // the revision before, as recorded when the store says so
 	}
 	rs.batch.Revisions = append(rs.batch.Revisions, rev)

@@ -222,6 +222,38 @@ func TestRecorderInitial(t *testing.T) {
 	}
 }
 
+// TestRecorderManagerOfASecret: who changed a Secret is read from its
+// values as they are, before they are hashed: a change in the second of
+// its writer's write before (no entry changed) is the writer's, not the
+// other manager's whose value only looks changed next to a hashed one.
+func TestRecorderManagerOfASecret(t *testing.T) {
+	s, _ := openTemp(t)
+	src := newSource("secrets")
+	secret := func(rv, a string) *object.Object {
+		o, err := object.Decode(fmt.Appendf(nil, `{"metadata":{"namespace":"default","name":"db","resourceVersion":%q,"managedFields":[`+
+			`{"manager":"writer","operation":"Update","time":"2026-12-04T07:00:01Z","fieldsV1":{"f:data":{"f:a":{}}}},`+
+			`{"manager":"other","operation":"Update","time":"2026-12-04T07:00:02Z","fieldsV1":{"f:data":{"f:b":{}}}}]},`+
+			`"data":{"a":%q,"b":"Yg=="}}`, rv, a), object.Prune{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	apply(t, src, list(t, "3", secret("3", "YQ=="))...)
+	run := startRecorder(s, src, RecorderOptions{})
+	run.waitFor(t, 3)
+	apply(t, src, live(listwatch.Apply, secret("4", "YWE=")))
+	run.waitFor(t, 4)
+	run.stop()
+	revs, err := s.Revisions(context.Background(), "secrets.v1.", "default", "db")
+	if err != nil || len(revs) != 2 {
+		t.Fatalf("revisions: %v, %v", revs, err)
+	}
+	if revs[1].Manager != "writer" {
+		t.Errorf("the change of a is %q's, want writer's", revs[1].Manager)
+	}
+}
+
 func TestRecorderHashesSecrets(t *testing.T) {
 	s, _ := openTemp(t)
 	src := newSource("secrets")
