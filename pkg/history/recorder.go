@@ -270,7 +270,10 @@ func (rs *recording) applied(c store.Change[*object.Object]) {
 		return // recorded already
 	}
 	op := Modified
-	if !ok {
+	switch {
+	case !ok && c.Relist != "":
+		op = Initial // the relist found it: its creation was not seen
+	case !ok:
 		op = Added
 	}
 	var old *object.Object
@@ -302,7 +305,7 @@ func (rs *recording) stateApplied(ctx context.Context, c store.Change[*object.Ob
 	}
 	op := Modified
 	if !ok {
-		op = Added
+		op = Initial // there before the state was taken: its creation was not seen
 	}
 	rs.add(c.Key, rv, op, c.Object, nil, c.At)
 	return nil
@@ -380,7 +383,8 @@ func (rs *recording) synced(ctx context.Context, rv uint64) error {
 
 // add appends a revision of obj (nil for a deletion found by a list:
 // the store writes its last recorded state); old is the version before
-// it when known, which tells who made the change (Manager).
+// it when known, which tells who made the change (Manager). An Initial
+// revision claims no manager: no change of it was seen.
 func (rs *recording) add(k store.Key, rv uint64, op Op, obj, old *object.Object, at time.Time) {
 	if at.IsZero() {
 		at = time.Now()
@@ -388,19 +392,23 @@ func (rs *recording) add(k store.Key, rv uint64, op Op, obj, old *object.Object,
 	rev := Revision{Namespace: k.Namespace, Name: k.Name, RV: rv, Time: at, Op: op}
 	if obj != nil {
 		rev.Object = rs.unpack(obj)
-		if rs.secrets {
-			rev.Object = HashSecretData(rev.Object)
-		}
 		var prev []byte
 		if old != nil {
 			prev = rs.unpack(old)
 		}
-		rev.Manager = Manager(rev.Object, prev)
-		rev.Cells = obj.Cells
-		rs.dateLate(&rev, prev)
-		if prev != nil && rs.secrets {
-			prev = HashSecretData(prev)
+		if op != Initial {
+			// Before a Secret's values are hashed: the fields that changed
+			// may decide, read alike in both versions.
+			rev.Manager = Manager(rev.Object, prev)
 		}
+		rs.dateLate(&rev, prev)
+		if rs.secrets {
+			rev.Object = HashSecretData(rev.Object)
+			if prev != nil {
+				prev = HashSecretData(prev)
+			}
+		}
+		rev.Cells = obj.Cells
 		rev.Before = prev // the revision before, as recorded when the store says so
 	}
 	rs.batch.Revisions = append(rs.batch.Revisions, rev)

@@ -10,13 +10,23 @@ import (
 // Op is what a revision did to its object.
 type Op uint8
 
+// The values are kept in the revisions table (its op column): a new one
+// takes the next number, and none is ever renumbered.
 const (
-	// Added: the object appeared (created, or first seen by the recorder).
+	// Added: the object was created while the recorder watched (a watch
+	// event said so). Records written before Initial existed hold Added
+	// for objects first seen by a state too.
 	Added Op = iota + 1
 	// Modified: the object changed.
 	Modified
 	// Deleted: the object went away; the revision holds its last state.
 	Deleted
+	// Initial: the object was there when the recorder first saw it (it
+	// existed when recording began, or a whole state or a relist found it
+	// and its creation was not seen). It is read as Added is (the first
+	// revision of the object's life as recorded); its Manager is "", since
+	// no change of it was seen.
+	Initial
 )
 
 func (o Op) String() string {
@@ -27,9 +37,16 @@ func (o Op) String() string {
 		return "MODIFIED"
 	case Deleted:
 		return "DELETED"
+	case Initial:
+		return "INITIAL"
 	}
 	return fmt.Sprintf("Op(%d)", uint8(o))
 }
+
+// Appeared says whether a revision of op starts its object's life as
+// recorded (Added or Initial): it has no revision before it to diff
+// against, and a replay of it says the object was not there before.
+func (o Op) Appeared() bool { return o == Added || o == Initial }
 
 // Revision is one recorded change of one object.
 type Revision struct {
@@ -49,8 +66,9 @@ type Revision struct {
 	// narrow it to, else the time nothing recorded.
 	Since time.Time
 	Op    Op
-	// Manager is the field manager of the object's latest managedFields
-	// entry (who made the change), "" when it has none.
+	// Manager is the field manager who made the change (see Manager), ""
+	// when that is not known: an Initial or Deleted revision, or a change
+	// no managedFields entry tells of.
 	Manager string
 	// Object is the object's JSON as it was (for Deleted: its last state),
 	// Secrets' data hashed unless recorded in full (see Recorder).

@@ -23,7 +23,9 @@ type printer struct {
 	color bool
 }
 
-// table prints one row per revision.
+// table prints one row per revision: MANAGER is who made its change,
+// <none> when that is not known (a deletion, an INITIAL revision: the
+// object as the recorder first found it).
 func (p printer) table(revs []history.Revision) error {
 	rows := make([][]string, len(revs))
 	for i, r := range revs {
@@ -57,9 +59,10 @@ func When(r history.Revision) string {
 	return start.Format(time.RFC3339) + "/" + end.Format(time.RFC3339)
 }
 
-// diffs prints each revision as a header line, then the first one's YAML
-// and every later one's diff against the one before (nothing for a
-// deletion, or when only noise changed).
+// diffs prints each revision as a header line, then the YAML of the first
+// one and of each that starts the object's life as recorded (ADDED,
+// INITIAL), and every other one's diff against the one before (nothing
+// for a deletion, or when only noise changed).
 func (p printer) diffs(revs []history.Revision) error {
 	w := bufio.NewWriter(p.w)
 	var prev *object.Object
@@ -75,7 +78,7 @@ func (p printer) diffs(revs []history.Revision) error {
 		w.WriteString("\n")
 		switch {
 		case r.Op == history.Deleted:
-		case prev == nil || r.Op == history.Added:
+		case prev == nil || r.Op.Appeared():
 			doc, err := output.QuietYAML(obj)
 			if err != nil {
 				return err
