@@ -167,7 +167,11 @@ func (r *recording) begin(d *daemonRun) bool {
 	if rc.AllKinds {
 		what = "every kind the user may list and watch "
 	}
-	fmt.Fprintf(d.cfg.ErrOut, "Recording %sto %s (kept %s)\n", what, d.historyPath, rc.Retention)
+	bound := ""
+	if rc.MaxSize > 0 {
+		bound = ", at most " + quantity(rc.MaxSize)
+	}
+	fmt.Fprintf(d.cfg.ErrOut, "Recording %sto %s (kept %s%s)\n", what, d.historyPath, rc.Retention, bound)
 	r.recorder = history.NewRecorder(r.store, history.RecorderOptions{SecretData: rc.SecretData, OnError: r.recordErrors(), OnWrite: r.wrote})
 	return true
 }

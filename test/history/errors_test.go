@@ -22,7 +22,7 @@ func TestBadInputOneLine(t *testing.T) {
 		{[]string{"serve", "cm", "--record", "--record-retention", "0"}, "error: invalid --record-retention 0s: want more than 0 (to keep nothing, leave --record out)"},
 		{[]string{"serve", "cm", "--history-db", "x.db"}, "error: --history-db tunes --record: give --record too"},
 		{[]string{"serve", "cm", "--record-max-size", "1Gi"}, "error: --record-max-size tunes --record: give --record too"},
-		{[]string{"serve", "cm", "--record", "--record-max-size", "0"}, `error: invalid --record-max-size "0": want a size in bytes, e.g. 512Mi or 2G (more than 0)`},
+		{[]string{"serve", "cm", "--record", "--record-max-size=-1"}, `error: invalid --record-max-size "-1": want a size in bytes, e.g. 512Mi or 2G (0: no limit)`},
 		{[]string{"serve", "cm", "--record", "--record-max-size", "1Gi", "--history-db", "postgres://team@db.example/history"}, "error: --record-max-size bounds a history file; a PostgreSQL history is bounded by --record-retention"},
 		{[]string{"serve", "--record", "-n", "default"}, "error: --record records every namespace: leave out -n default (or give -A)"},
 		{[]string{"serve", "cm", "--record", "-n", "default"}, "error: --record records every namespace: leave out -n default (or give -A)"},

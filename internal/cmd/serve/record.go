@@ -12,8 +12,13 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 )
 
-// defaultRetention is how long serve --record keeps revisions.
-const defaultRetention = 7 * 24 * time.Hour
+// defaultRetention is how long serve --record keeps revisions, and
+// defaultMaxSize how much disk a history file may take: a history
+// nobody bounded grew a gigabyte every few days on a busy cluster.
+const (
+	defaultRetention = 7 * 24 * time.Hour
+	defaultMaxSize   = 1 << 30
+)
 
 // recordFlags are serve's --record and the flags that tune it.
 type recordFlags struct {
@@ -33,7 +38,7 @@ func (r *recordFlags) addFlags(f *pflag.FlagSet) {
 	f.BoolVar(&r.Record, "record", false, "Record every change of the kinds given (with no KIND: of every kind you may list and watch, those created later too) to a history on disk, for get --at, history and watch --since")
 	f.StringVar(&r.DB, "history-db", "", "The history's file, or a PostgreSQL database as postgres://USER@HOST/DB (default: a file per cluster and user under $XDG_STATE_HOME/kubectl-reflect/history)")
 	f.DurationVar(&r.Retention, "record-retention", defaultRetention, "How long --record keeps revisions, e.g. 24h (more than 0)")
-	f.StringVar(&r.MaxSize, "record-max-size", "", "How much disk the history may take, e.g. 2Gi: its oldest part is pruned beyond it (default: no limit)")
+	f.StringVar(&r.MaxSize, "record-max-size", "", "How much disk a history file may take, e.g. 2Gi: its oldest part is pruned beyond it; 0: no limit (default: 1Gi; a PostgreSQL history is bounded by --record-retention)")
 	f.BoolVar(&r.SecretData, "record-secret-data", false, "Record Secrets' data as it is (by default each value is kept as its SHA-256 only)")
 	r.changed = func(name string) bool { return f.Changed(name) }
 }
@@ -56,7 +61,7 @@ func (r *recordFlags) validate(contexts bool, namespace string) error {
 	case r.Retention <= 0:
 		return fmt.Errorf("invalid --record-retention %s: want more than 0 (to keep nothing, leave --record out)", r.Retention)
 	case !r.parseMaxSize():
-		return fmt.Errorf("invalid --record-max-size %q: want a size in bytes, e.g. 512Mi or 2G (more than 0)", r.MaxSize)
+		return fmt.Errorf("invalid --record-max-size %q: want a size in bytes, e.g. 512Mi or 2G (0: no limit)", r.MaxSize)
 	case namespace != "":
 		return fmt.Errorf("--record records every namespace: leave out -n %s (or give -A)", namespace)
 	case contexts && r.DB != "":
@@ -76,14 +81,17 @@ func (r *recordFlags) config() *daemon.RecordConfig {
 	return &daemon.RecordConfig{DB: r.DB, Retention: r.Retention, SecretData: r.SecretData, MaxSize: r.maxSize, AllKinds: r.all}
 }
 
-// parseMaxSize reads --record-max-size into maxSize ("" is no limit) and
-// says whether it is one.
+// parseMaxSize reads --record-max-size into maxSize (0 is no limit; ""
+// the default, for a history file) and says whether it is one.
 func (r *recordFlags) parseMaxSize() bool {
 	if r.MaxSize == "" {
+		if !history.IsPostgres(r.DB) {
+			r.maxSize = defaultMaxSize
+		}
 		return true
 	}
 	q, err := resource.ParseQuantity(r.MaxSize)
-	if err != nil || q.Sign() <= 0 {
+	if err != nil || q.Sign() < 0 {
 		return false
 	}
 	r.maxSize = q.Value()
