@@ -54,9 +54,24 @@
 //     entry it wrote (new, or of a new time), else the entry that owns
 //     the fields that changed (owned.go: fieldsV1 read against both
 //     objects), else no one.
+//   - Time (dating.go, moment.go, late.go, heartbeat.go): a recorder
+//     writes that its record is current with each batch and every 10 s
+//     while idle (alive), so that a gap keeps when it began and ended
+//     (gap_times); one started again dates what its resumed watch brings
+//     within the time nothing recorded, narrowed by the API server's own
+//     times (lateness, the dated table); MomentAt turns a time into the
+//     state of one resource then and the changes that may or may not
+//     have happened by it.
+//   - Leases' renewals alone are kept once per interval (renewals.go).
 //
 // Resource versions are compared as numbers, as the API server's watch
-// cache does. Times are the recorder's (when a change reached the store),
-// in milliseconds; a time names the newest resourceVersion recorded by
-// then (marks), whichever resource wrote it.
+// cache does. Times are in milliseconds: the recorder's (when a change
+// reached the store) for a change seen as it happened, a window for one
+// seen late (Revision.Since); a time names the newest resourceVersion
+// first recorded by then (marks), whichever resource wrote it, and
+// MomentAt corrects it for one resource by its gaps and windows.
+//
+// It does not know the API server, terminals or the daemon's process: a
+// Source gives it a store's changes, and readers (get --at, history,
+// watch --since, a warm restart) ask the Store.
 package history
