@@ -215,3 +215,17 @@ func (e *env) servesWhatServerLists(p *testkit.Proc) {
 		e.t.Errorf("the daemon lists:\n%s\nthe API server:\n%s", got, want)
 	}
 }
+
+// forgetChanges makes the API server forget the changes made so far
+// (etcd compacted, the API server restarted): a watch from before them is
+// refused with 410 Gone, and a daemon restarted then relists.
+func (e *env) forgetChanges() {
+	e.t.Helper()
+	ctx := e.t.Context()
+	if err := e.cp.CompactEtcd(ctx); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.cp.RestartAPIServer(ctx); err != nil {
+		e.t.Fatal(err)
+	}
+}
