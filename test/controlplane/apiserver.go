@@ -42,7 +42,7 @@ func (c *ControlPlane) apiserverArgs() []string {
 // startAPIServerLocked starts kube-apiserver and waits until /readyz answers
 // 200 and the default namespace exists. c.mu must be held.
 func (c *ControlPlane) startAPIServerLocked(ctx context.Context) error {
-	p, err := c.startProcess("kube-apiserver", c.bins.APIServer, c.apiserverArgs())
+	p, err := c.startProcess("kube-apiserver", c.bins.APIServer, c.apiserverArgs(), nil)
 	if err != nil {
 		return err
 	}
