@@ -20,8 +20,9 @@ import (
 
 // TestClusterWithSchedulerAndKwok: with kube-scheduler and kwok, a
 // Deployment's pods are scheduled onto kwok's nodes and Running there with
-// an IP of their node's pod CIDR; node Leases renew; a rollout, a scale and
-// a deletion complete as in a real cluster.
+// an IP of their node's pod CIDR (and the node's as their host IP); node
+// Leases renew; a rollout, a scale and a deletion complete as in a real
+// cluster; Stop leaves no kube-scheduler or kwok behind.
 func TestClusterWithSchedulerAndKwok(t *testing.T) {
 	skipIfShort(t)
 	began := time.Now()
@@ -35,7 +36,7 @@ func TestClusterWithSchedulerAndKwok(t *testing.T) {
 	if len(names) != nodes || names[0] != "kwok-node-0" {
 		t.Fatalf("KwokNodes() = %v", names)
 	}
-	podCIDR := map[string]netip.Prefix{}
+	podCIDR, nodeIP := map[string]netip.Prefix{}, map[string]string{}
 	for _, name := range names {
 		n, err := cs.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
@@ -45,6 +46,14 @@ func TestClusterWithSchedulerAndKwok(t *testing.T) {
 			t.Errorf("node %s: Ready %v, annotations %v", name, NodeReady(n), n.Annotations)
 		}
 		podCIDR[name] = netip.MustParsePrefix(n.Spec.PodCIDR)
+		for _, a := range n.Status.Addresses {
+			if a.Type == corev1.NodeInternalIP {
+				nodeIP[name] = a.Address
+			}
+		}
+		if nodeIP[name] == "" {
+			t.Errorf("node %s has no internal IP: %v", name, n.Status.Addresses)
+		}
 	}
 
 	step := time.Now()
@@ -62,8 +71,9 @@ func TestClusterWithSchedulerAndKwok(t *testing.T) {
 	t.Logf("%d pods Running in %s", replicas, time.Since(step).Round(10*time.Millisecond))
 	for _, p := range running {
 		ip, err := netip.ParseAddr(p.Status.PodIP)
-		if err != nil || !podCIDR[p.Spec.NodeName].Contains(ip) {
-			t.Errorf("pod %s on node %q has IP %q, not of the node's pod CIDR", p.Name, p.Spec.NodeName, p.Status.PodIP)
+		if err != nil || !podCIDR[p.Spec.NodeName].Contains(ip) || p.Status.HostIP != nodeIP[p.Spec.NodeName] {
+			t.Errorf("pod %s on node %q has IP %q and host IP %q, want one of the node's pod CIDR and the node's",
+				p.Name, p.Spec.NodeName, p.Status.PodIP, p.Status.HostIP)
 		}
 	}
 	scheduled, err := cs.CoreV1().Events("shape").List(ctx, metav1.ListOptions{FieldSelector: "reason=Scheduled"})

@@ -21,7 +21,8 @@ const NodeLeaseNamespace = corev1.NamespaceNodeLease
 
 // fakeNode is the Node kwokctl's node template (kustomize/kwokctl/resource/
 // node.yaml in kwok's module) makes for node index: kwok's annotation, the
-// labels a kubelet sets, a pod CIDR and an internal IP of its own, and
+// labels a kubelet sets, a pod CIDR and an internal IP of its own (and its
+// name as its host name), and
 // kwokctl's allocatable (32 CPUs, 256Gi, 110 pods). The pod CIDRs start at
 // 10.244.0.0/24, not kwokctl's 10.0.0.0/24, which is this kube-apiserver's
 // service range. No taint: every node here is kwok's, so workloads need no
@@ -53,10 +54,12 @@ func fakeNode(name string, index int) *corev1.Node {
 		},
 		Spec: corev1.NodeSpec{PodCIDR: podCIDR, PodCIDRs: []string{podCIDR}},
 		Status: corev1.NodeStatus{
-			Addresses: []corev1.NodeAddress{{
-				Type:    corev1.NodeInternalIP,
-				Address: addToIPv4(netip.MustParseAddr("192.0.2.1"), uint32(index)).String(),
-			}},
+			// Both, as a kubelet reports them: kwok's node-initialize Stage
+			// rewrites the addresses, dropping them, when one is missing.
+			Addresses: []corev1.NodeAddress{
+				{Type: corev1.NodeInternalIP, Address: addToIPv4(netip.MustParseAddr("192.0.2.1"), uint32(index)).String()},
+				{Type: corev1.NodeHostName, Address: name},
+			},
 			Allocatable: resources,
 			Capacity:    resources.DeepCopy(),
 			NodeInfo:    corev1.NodeSystemInfo{Architecture: "amd64", OperatingSystem: "linux"},

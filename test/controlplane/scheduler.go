@@ -9,12 +9,15 @@ import (
 )
 
 // schedulerConfig is kube-scheduler's configuration file: the admin's
-// kubeconfig (the --kubeconfig flag is deprecated) and no leader election,
-// like kube-controller-manager here.
+// kubeconfig (the --kubeconfig flag is deprecated), a client that may send
+// 200 requests a second (not 50: each pod costs a binding and an Event), and
+// no leader election, like kube-controller-manager here.
 const schedulerConfig = `apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 clientConnection:
   kubeconfig: %q
+  qps: 200
+  burst: 400
 leaderElection:
   leaderElect: false
 `
