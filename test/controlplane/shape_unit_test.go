@@ -125,3 +125,38 @@ func TestClusterOptionsDefaults(t *testing.T) {
 		t.Errorf("default lease duration %s", d)
 	}
 }
+
+// TestKwokToolsFollowsTools: kwok is built with the Kubernetes libraries of
+// the control plane (see kwoktools/go.mod), so both modules replace the same
+// k8s.io modules with the same versions.
+func TestKwokToolsFollowsTools(t *testing.T) {
+	tools, err := resolveToolsDir("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	replaces := func(module string) map[string]string {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(filepath.Dir(tools), module, "go.mod"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, block, _ := strings.Cut(string(b), "\nreplace (\n")
+		block, _, _ = strings.Cut(block, "\n)")
+		m := map[string]string{}
+		for _, line := range strings.Split(block, "\n") {
+			if from, to, ok := strings.Cut(strings.TrimSpace(line), " => "); ok {
+				m[from] = to
+			}
+		}
+		return m
+	}
+	want, got := replaces("tools"), replaces(kwokSet().module)
+	if len(want) == 0 {
+		t.Fatal("tools/go.mod has no replace block")
+	}
+	for from, to := range want {
+		if got[from] != to {
+			t.Errorf("kwoktools/go.mod replaces %s with %q, tools/go.mod with %q", from, got[from], to)
+		}
+	}
+}
