@@ -57,17 +57,14 @@ func TestClusterWithSchedulerAndKwok(t *testing.T) {
 	}
 
 	step := time.Now()
-	apps, err := NewDeployments(ctx, cp.AdminConfig(), "shape")
+	apps, deps, err := cp.MakeShape(ctx, Shape{Namespace: "shape", Prefix: "web", Deployments: 1, Replicas: replicas})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := apps.Create(ctx, "web", replicas); err != nil {
-		t.Fatal(err)
+	if len(deps) != 1 || deps[0] != "web-0" {
+		t.Fatalf("MakeShape made %v", deps)
 	}
-	if err := apps.AwaitComplete(ctx, "web"); err != nil {
-		t.Fatal(err)
-	}
-	running := awaitPods(t, cs, "shape", "app=web", replicas, "app:v1")
+	running := awaitPods(t, cs, "shape", "app=web-0", replicas, "app:v1")
 	t.Logf("%d pods Running in %s", replicas, time.Since(step).Round(10*time.Millisecond))
 	for _, p := range running {
 		ip, err := netip.ParseAddr(p.Status.PodIP)
@@ -85,36 +82,44 @@ func TestClusterWithSchedulerAndKwok(t *testing.T) {
 	}
 
 	step = time.Now()
+	more, err := cp.AddNodes(ctx, 2)
+	if err != nil || len(more) != 2 || more[0] != "kwok-node-10" {
+		t.Fatalf("AddNodes: %v, %v", more, err)
+	}
+	names = cp.KwokNodes()
+	t.Logf("2 more nodes Ready in %s", time.Since(step).Round(10*time.Millisecond))
+
+	step = time.Now()
 	awaitLeasesRenewed(t, cs, names)
 	t.Logf("every node Lease renewed in %s", time.Since(step).Round(10*time.Millisecond))
 
 	step = time.Now()
-	image, err := apps.Rollout(ctx, "web")
+	image, err := apps.Rollout(ctx, "web-0")
 	if err != nil || image != "app:v2" {
 		t.Fatalf("Rollout: %q, %v", image, err)
 	}
-	if err := apps.AwaitComplete(ctx, "web"); err != nil {
+	if err := apps.AwaitComplete(ctx, "web-0"); err != nil {
 		t.Fatal(err)
 	}
-	awaitPods(t, cs, "shape", "app=web", replicas, "app:v2")
-	rss, err := cs.AppsV1().ReplicaSets("shape").List(ctx, metav1.ListOptions{LabelSelector: "app=web"})
+	awaitPods(t, cs, "shape", "app=web-0", replicas, "app:v2")
+	rss, err := cs.AppsV1().ReplicaSets("shape").List(ctx, metav1.ListOptions{LabelSelector: "app=web-0"})
 	if err != nil || len(rss.Items) != 2 {
 		t.Errorf("after a rollout, ReplicaSets %v, %v; want the old and the new", len(rss.Items), err)
 	}
 	t.Logf("rollout of %d pods complete in %s", replicas, time.Since(step).Round(10*time.Millisecond))
 
 	step = time.Now()
-	if err := apps.Scale(ctx, "web", 5); err != nil {
+	if err := apps.Scale(ctx, "web-0", 5); err != nil {
 		t.Fatal(err)
 	}
-	if err := apps.AwaitComplete(ctx, "web"); err != nil {
+	if err := apps.AwaitComplete(ctx, "web-0"); err != nil {
 		t.Fatal(err)
 	}
-	awaitPods(t, cs, "shape", "app=web", 5, "app:v2")
-	if err := apps.Delete(ctx, "web"); err != nil {
+	awaitPods(t, cs, "shape", "app=web-0", 5, "app:v2")
+	if err := apps.Delete(ctx, "web-0"); err != nil {
 		t.Fatal(err)
 	}
-	if err := apps.AwaitGone(ctx, "web"); err != nil {
+	if err := apps.AwaitGone(ctx, "web-0"); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("scaled to 5 and deleted in %s", time.Since(step).Round(10*time.Millisecond))
@@ -134,6 +139,18 @@ func TestClusterWithSchedulerAndKwok(t *testing.T) {
 		}
 	}
 	t.Logf("wall time %s", time.Since(began).Round(10*time.Millisecond))
+}
+
+// TestShapeNeedsKwok: without kwok there are no nodes to add and no shape to
+// make, and saying so beats waiting for pods that never run.
+func TestShapeNeedsKwok(t *testing.T) {
+	cp := cluster.Get(t)
+	if _, err := cp.AddNodes(t.Context(), 1); err == nil {
+		t.Errorf("AddNodes without kwok succeeded")
+	}
+	if _, _, err := cp.MakeShape(t.Context(), Shape{Namespace: "no-shape", Deployments: 1, Replicas: 1}); err == nil {
+		t.Errorf("MakeShape without kube-scheduler and kwok succeeded")
+	}
 }
 
 // awaitPods waits until the pods of selector in namespace are exactly n, all

@@ -3,6 +3,7 @@ package controlplane
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -173,7 +174,6 @@ func (d *Deployments) Delete(ctx context.Context, name string) error {
 // latest spec, and all replicas are updated and available, with no old
 // ones left.
 func (d *Deployments) AwaitComplete(ctx context.Context, names ...string) error {
-	want := setOf(names)
 	lw := cache.NewListWatchFromClient(d.cs.AppsV1().RESTClient(), "deployments", d.namespace, fields.Everything())
 	var incomplete []string
 	err := awaitState(ctx, lw, &appsv1.Deployment{}, func(deps []*appsv1.Deployment) (bool, error) {
@@ -190,7 +190,7 @@ func (d *Deployments) AwaitComplete(ctx context.Context, names ...string) error 
 		return allOf(names, done), nil
 	})
 	if err != nil {
-		return fmt.Errorf("await rollouts in %s (%d of %d incomplete: %v): %w", d.namespace, len(incomplete), len(want), incomplete, err)
+		return fmt.Errorf("await rollouts in %s (%d of %d incomplete: %v): %w", d.namespace, len(incomplete), len(names), incomplete, err)
 	}
 	return nil
 }
@@ -212,6 +212,9 @@ func rolledOut(dep *appsv1.Deployment) bool {
 // AwaitGone waits until each named Deployment is gone, with every pod it
 // selected (app=NAME).
 func (d *Deployments) AwaitGone(ctx context.Context, names ...string) error {
+	if len(names) == 0 {
+		return nil
+	}
 	want := setOf(names)
 	deps := cache.NewListWatchFromClient(d.cs.AppsV1().RESTClient(), "deployments", d.namespace, fields.Everything())
 	err := awaitState(ctx, deps, &appsv1.Deployment{}, func(deps []*appsv1.Deployment) (bool, error) {
@@ -247,4 +250,39 @@ func setOf(names []string) map[string]bool {
 		m[n] = true
 	}
 	return m
+}
+
+// Shape is what MakeShape makes: Deployments Deployments of Replicas pods
+// each in Namespace, named Prefix-0, Prefix-1, ... (Prefix "app" if empty).
+// The nodes are kwok's (KwokOptions.Nodes, AddNodes).
+type Shape struct {
+	Namespace   string
+	Prefix      string
+	Deployments int
+	Replicas    int32
+}
+
+// MakeShape gives the cluster shape's Deployments and waits, until ctx ends,
+// for every rollout to complete: all the pods scheduled and Running. It
+// returns the Deployments, to roll out, scale and delete, and their names.
+// It needs Options.Scheduler and Options.Kwok, without which no pod runs.
+func (c *ControlPlane) MakeShape(ctx context.Context, s Shape) (*Deployments, []string, error) {
+	if !c.opts.Scheduler || c.opts.Kwok == nil {
+		return nil, nil, errors.New("MakeShape needs Options.Scheduler and Options.Kwok: without them no pod runs")
+	}
+	if s.Prefix == "" {
+		s.Prefix = "app"
+	}
+	apps, err := NewDeployments(ctx, c.AdminConfig(), s.Namespace)
+	if err != nil {
+		return nil, nil, err
+	}
+	names, err := apps.CreateMany(ctx, s.Prefix, s.Deployments, s.Replicas)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := apps.AwaitComplete(ctx, names...); err != nil {
+		return nil, nil, err
+	}
+	return apps, names, nil
 }

@@ -20,9 +20,9 @@
 //     make a watch from an old resourceVersion fail with 410 Gone.
 //   - Test helpers: StartForTest (one control plane per test) and Shared (one
 //     per test binary).
-//   - A cluster's shape and churn: fake nodes (AddNodes) and Deployments to
-//     create, roll out, scale and delete, with waits for the cluster to catch
-//     up (Deployments).
+//   - A cluster's shape and churn: fake nodes (AddNodes), Deployments of
+//     pods Running on them (MakeShape), and rollouts, scales and deletions
+//     with waits for the cluster to catch up (Deployments).
 //
 // It must not know about kubectl-reflect itself: the tests of other packages
 // use it only through a rest.Config or a kubeconfig path.
@@ -57,9 +57,18 @@
 //
 // Start starts them once kube-apiserver is ready, creates the nodes and
 // returns once kube-scheduler's /readyz answers and, watching, each node is
-// Ready and has its Lease. Deployments then drives workloads and waits for
-// rollouts and deletions by watching too. A test without these options starts
-// what it always did.
+// Ready and has its Lease. MakeShape then creates Deployments, and
+// Deployments drives them, waiting for rollouts and deletions by watching
+// too:
+//
+//	cp := controlplane.StartForTest(t, controlplane.Options{Scheduler: true, Kwok: &controlplane.KwokOptions{Nodes: 10}})
+//	apps, names, err := cp.MakeShape(ctx, controlplane.Shape{Namespace: "shop", Deployments: 5, Replicas: 4})
+//	...
+//	apps.Rollout(ctx, names[0]) // a new ReplicaSet; then apps.AwaitComplete(ctx, names[0])
+//	apps.Scale(ctx, names[1], 8)
+//	apps.Delete(ctx, names[2]) // then apps.AwaitGone(ctx, names[2])
+//
+// A test without these options starts what it always did.
 //
 // During an outage (StopAPIServer) kube-scheduler and kwok keep running and
 // reconnect afterwards; Leases not renewed for longer than
