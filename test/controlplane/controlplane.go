@@ -152,7 +152,11 @@ func (c *ControlPlane) prepare() error {
 			return fmt.Errorf("create %s: %w", d, err)
 		}
 	}
-	ports, err := freePorts(4)
+	n := 3
+	if c.opts.Scheduler {
+		n = 4
+	}
+	ports, err := freePorts(n)
 	if err != nil {
 		return err
 	}
