@@ -145,7 +145,7 @@ func changesOf(revs []history.Revision, dec *object.Decoder, before map[store.Ke
 			ch.Old, ch.HasOld = old, true
 			last[k] = o
 		default: // not there before, or not known to be
-			ch.OldUnknown = !known && !seen[k] && r.Op == history.Modified
+			ch.OldUnknown = !known && !seen[k] && !r.Op.Appeared() // an INITIAL revision replays as an ADDED one
 			last[k] = o
 		}
 		seen[k] = true

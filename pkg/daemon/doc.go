@@ -16,7 +16,13 @@
 // kinds on demand and keeps its Info true as they come and go
 // (ondemand.go, discovery.go: what a custom resource's definition adds:
 // selectable fields, date columns), and exits after --idle-exit without a
-// request (idle.go).
+// request (idle.go). With Config.Record it records its kinds' changes to a
+// history (record.go, through pkg/history), starts them from it (warm.go)
+// and answers from it what its stores no longer hold (answers.go); with
+// RecordConfig.AllKinds, every kind the user may list and watch, those
+// the server serves later too (recordall.go: discovery read again, a CRD
+// change watched, the kinds refused said once), each kept served by the
+// handler.
 //
 // # Finding it
 //

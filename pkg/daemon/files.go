@@ -31,6 +31,13 @@ type Info struct {
 	// History is the file it records its kinds' changes to (serve
 	// --record), "" when it records none.
 	History string `json:"history,omitempty"`
+	// Recorded are the resources it records now, as Kinds names them;
+	// RecordsAll says that it records every kind the user may list and
+	// watch (serve --record with no KIND), Refused those of them the API
+	// server refused it (403), which it does not record.
+	Recorded   []string `json:"recorded,omitempty"`
+	RecordsAll bool     `json:"recordsAll,omitempty"`
+	Refused    []string `json:"refused,omitempty"`
 }
 
 // Files are the paths of one identity's daemon in Dir.

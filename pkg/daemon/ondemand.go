@@ -92,17 +92,19 @@ func (d *daemonRun) onDemand(set *reflector.Set, rc rest.Interface, dc *discover
 const DefaultReleaseIdle = 15 * time.Minute
 
 // publishedInfo is the daemon's Info as published, kept true as kinds are
-// added on demand or dropped.
+// added on demand or dropped, and recorded or refused.
 type publishedInfo struct {
 	mu   sync.Mutex
 	lock *Lock // nil until published
 	info Info
+	rec  Info // what recording says, before it is published: Recorded, RecordsAll, Refused
 }
 
 // publish writes the kubeconfig and info in lock's files.
 func (p *publishedInfo) publish(lock *Lock, kubeconfig []byte, info Info) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	info.Recorded, info.RecordsAll, info.Refused = p.rec.Recorded, p.rec.RecordsAll, p.rec.Refused
 	if err := lock.Publish(kubeconfig, info); err != nil {
 		return err
 	}
@@ -119,6 +121,29 @@ func (p *publishedInfo) update(resources []kube.Resource) {
 	}
 	p.info.Resources, p.info.Kinds = resourceNames(resources)
 	_ = p.lock.PublishInfo(p.info) // a client that reads the old Info finds fewer kinds: it asks the daemon all the same
+}
+
+// recording writes the Info again with what the daemon records (all: every
+// kind) and what the API server refused it.
+func (p *publishedInfo) recording(recorded, refused []string, all bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if slices.Equal(p.rec.Recorded, recorded) && slices.Equal(p.rec.Refused, refused) && p.rec.RecordsAll == all {
+		return // as published: each rediscovery tells it again
+	}
+	p.rec.Recorded, p.rec.Refused, p.rec.RecordsAll = recorded, refused, all
+	if p.lock == nil {
+		return
+	}
+	p.info.Recorded, p.info.Refused, p.info.RecordsAll = recorded, refused, all
+	_ = p.lock.PublishInfo(p.info) // as update's
+}
+
+// recordsAll says whether the daemon records every kind.
+func (p *publishedInfo) recordsAll() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.rec.RecordsAll
 }
 
 // resourceNames are resources as daemon.Info names them.

@@ -7,10 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
@@ -28,6 +30,10 @@ type RecordConfig struct {
 	Retention time.Duration
 	// SecretData records Secrets' data in full, not hashed.
 	SecretData bool
+	// AllKinds records every kind the API server lists and watches that
+	// the user may, and those it serves later (serve --record with no
+	// KIND: recordall.go), beside Config.Resources.
+	AllKinds bool
 	// MaxSize, when more than 0, is how many bytes the history's file may
 	// take: its oldest part is pruned beyond it (history.SQLite.Shrink; a
 	// PostgreSQL history has no file of its own to bound).
@@ -73,15 +79,19 @@ type recording struct {
 	// secretData: Secrets' values are recorded in full (RecordConfig).
 	secretData bool
 
+	// recorder writes the changes (begin makes it).
+	recorder *history.Recorder
+	due      *dueCheckpoints
+
+	mu sync.Mutex // guards what follows, and writes to errOut
 	// resources are the names of the resources recorded, checkpointed
 	// (history.Store.Checkpoint) after each prune, when due, and at the
 	// end.
-	resources []string
-	due       *dueCheckpoints
-
-	mu        sync.Mutex // guards what follows, and writes to errOut
-	seeded    map[kube.Resource]string
-	announced bool
+	resources   []string
+	gates       map[schema.GroupResource]chan struct{} // see gate
+	firstWrites map[string]chan struct{}               // see add
+	seeded      map[kube.Resource]string
+	announced   bool
 }
 
 // openRecording opens the history a daemon records to, before its
@@ -136,36 +146,122 @@ type shrinker interface {
 	Shrink(ctx context.Context, limit int64) (int64, error)
 }
 
-// start records each lease's changes until ctx ends.
-func (r *recording) start(ctx context.Context, d *daemonRun, leases []*reflector.Lease) {
+// begin waits for the history's check and says where the daemon
+// records; false when it failed (said in one line; the history is closed
+// and the daemon serves without recording). add then records each
+// resource, and started lets the reflectors start from the history.
+func (r *recording) begin(d *daemonRun) bool {
 	if r == nil {
-		return
+		return false
 	}
 	<-r.checked
 	if r.checkErr != nil {
 		fmt.Fprintf(d.cfg.ErrOut, "warning: not recording: %v\n", r.checkErr)
 		r.failed = true
-		close(r.subscribed)
 		r.close()
-		return
+		return false
 	}
 	rc := d.cfg.Record
 	d.historyPath = r.store.Location()
-	fmt.Fprintf(d.cfg.ErrOut, "Recording to %s (kept %s)\n", d.historyPath, rc.Retention)
-	rec := history.NewRecorder(r.store, history.RecorderOptions{SecretData: rc.SecretData, OnError: r.recordErrors(), OnWrite: r.due.wrote})
-	for _, l := range leases {
-		res := history.ResourceName(l.Resource())
-		if c, ok := r.store.(checkpointed); ok {
-			if has, err := c.Checkpointed(ctx, res); err == nil && has {
-				r.due.hasOne(res)
-			}
-		}
-		run := rec.Start(ctx, l)
-		r.wg.Go(func() { run() })
-		r.resources = append(r.resources, res)
+	what := ""
+	if rc.AllKinds {
+		what = "every kind the user may list and watch "
 	}
-	close(r.subscribed) // the reflectors may start from the history now (seed)
-	r.wg.Go(func() { r.prune(ctx, *rc) })
+	fmt.Fprintf(d.cfg.ErrOut, "Recording %sto %s (kept %s)\n", what, d.historyPath, rc.Retention)
+	r.recorder = history.NewRecorder(r.store, history.RecorderOptions{SecretData: rc.SecretData, OnError: r.recordErrors(), OnWrite: r.wrote})
+	return true
+}
+
+// wrote is history.RecorderOptions.OnWrite: it counts the revisions
+// towards a checkpoint (dueCheckpoints.wrote), and tells add's caller when
+// res's first state is written (a batch complete to a resourceVersion).
+func (r *recording) wrote(res string, rv uint64, n int) {
+	r.due.wrote(res, rv, n)
+	if rv == 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if ch := r.firstWrites[res]; ch != nil {
+		close(ch)
+		delete(r.firstWrites, res)
+	}
+}
+
+// add records l's changes until ctx ends or stop is called; stop returns
+// once the recorder has written what it holds (a kind recorded again
+// later gets a recorder of its own: one writer per resource at a time).
+// written is closed once the recorder has written the first state of
+// l's store.
+func (r *recording) add(ctx context.Context, l *reflector.Lease) (stop func(), written <-chan struct{}) {
+	res := history.ResourceName(l.Resource())
+	if c, ok := r.store.(checkpointed); ok {
+		if has, err := c.Checkpointed(ctx, res); err == nil && has {
+			r.due.hasOne(res)
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	run := r.recorder.Start(ctx, l)
+	done := make(chan struct{})
+	r.wg.Go(func() {
+		defer close(done)
+		_ = run()
+	})
+	first := make(chan struct{})
+	r.mu.Lock()
+	r.resources = append(r.resources, res)
+	if r.firstWrites == nil {
+		r.firstWrites = map[string]chan struct{}{}
+	}
+	r.firstWrites[res] = first
+	r.mu.Unlock()
+	return func() {
+		cancel()
+		<-done
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if i := slices.Index(r.resources, res); i >= 0 {
+			r.resources = slices.Delete(r.resources, i, i+1)
+		}
+		if r.firstWrites[res] == first {
+			delete(r.firstWrites, res)
+		}
+	}, first
+}
+
+// started lets the reflectors start from the history (seed): every
+// recorder of the resources given has subscribed. Then the pruner runs
+// until ctx ends.
+func (r *recording) started(ctx context.Context, rc RecordConfig) {
+	if r == nil {
+		return
+	}
+	close(r.subscribed)
+	if !r.failed {
+		r.wg.Go(func() { r.prune(ctx, rc) })
+	}
+}
+
+// gate holds the reflector of res back from the history (seed) until
+// the returned open is called: a recorder that subscribes to a reflector
+// started after start-up (a kind recorded later) must see the state the
+// history gives it, not a later one.
+func (r *recording) gate(res schema.GroupResource) (open func()) {
+	ch := make(chan struct{})
+	r.mu.Lock()
+	if r.gates == nil {
+		r.gates = map[schema.GroupResource]chan struct{}{}
+	}
+	r.gates[res] = ch
+	r.mu.Unlock()
+	return func() {
+		r.mu.Lock()
+		if r.gates[res] == ch {
+			delete(r.gates, res)
+		}
+		r.mu.Unlock()
+		close(ch)
+	}
 }
 
 // recordErrors says a write that failed once per cause, and when writing
@@ -251,7 +347,10 @@ func quantity(n int64) string { return resource.NewQuantity(n, resource.BinarySI
 // checkpoint keeps each resource's state where its record ends in one
 // piece, for the next start (a warm restart reads it) and get --at.
 func (r *recording) checkpoint(ctx context.Context) error {
-	for _, res := range r.resources {
+	r.mu.Lock()
+	resources := slices.Clone(r.resources)
+	r.mu.Unlock()
+	for _, res := range resources {
 		if err := r.store.Checkpoint(ctx, res); err != nil && !errors.Is(err, history.ErrNotRecorded) {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/rest"
 
@@ -146,16 +147,27 @@ func (d *daemonRun) run(ctx context.Context) error {
 			l.Release()
 		}
 	}()
-	rec.start(ctx, d, leases)
+	dc, err := discovery.NewDiscoveryClientForConfig(d.cfg.REST)
+	if err != nil {
+		return fmt.Errorf("reading the server's resource types: %w", err)
+	}
+	known, err := serverResources(ctx, dc)
+	if err != nil {
+		return err
+	}
+	all := d.record(ctx, rec, set, dc, leases, known)
+	defer all.stop()
 	defer func() {
 		cancel() // the recorders write what they hold, then the history closes
 		rec.stop()
 	}()
-	h, err := d.handler(ctx, rc, set, leases, warnings, rec.history())
+	h, err := d.handler(ctx, rc, set, dc, known, leases, warnings, rec.history())
 	if err != nil {
 		return err
 	}
-	rec.announce(d.cfg.Resources)
+	all.serve(ctx, h)
+	rec.announce(d.cfg.Resources, all)
+	all.run(ctx)
 	defer h.Close()
 	ctrlCtx, stopRunning := context.WithCancel(ctx)
 	failed, wait := ctrls.run(ctrlCtx)
@@ -177,18 +189,36 @@ func (d *daemonRun) acquire(set *reflector.Set) []*reflector.Lease {
 	return leases
 }
 
-// handler reads the API server's discovery, waits for the first lists of
-// leases and returns the API's handler over them, adding kinds on demand.
-func (d *daemonRun) handler(ctx context.Context, rc rest.Interface, set *reflector.Set, leases []*reflector.Lease, warnings *serve.Warnings,
-	history serve.History) (*serve.Handler, error) {
-	dc, err := discovery.NewDiscoveryClientForConfig(d.cfg.REST)
-	if err != nil {
-		return nil, fmt.Errorf("reading the server's resource types: %w", err)
+// record starts recording, when the daemon does: the leases of the kinds
+// given and, with RecordConfig.AllKinds, every kind of known that the
+// user may list and watch (the recordAll it returns, whose kinds are
+// settling; nil otherwise). Then the reflectors may start from the
+// history.
+func (d *daemonRun) record(ctx context.Context, rec *recording, set *reflector.Set, dc *discovery.DiscoveryClient, leases []*reflector.Lease,
+	known []metav1.APIResource) *recordAll {
+	if !rec.begin(d) {
+		rec.started(ctx, RecordConfig{})
+		return nil
 	}
-	known, err := serverResources(ctx, dc)
-	if err != nil {
-		return nil, err
+	for _, l := range leases {
+		rec.add(ctx, l)
 	}
+	all := d.newRecordAll(set, rec, dc)
+	if all == nil {
+		names, _ := resourceNames(d.cfg.Resources)
+		d.published.recording(names, nil, false)
+	} else {
+		all.starting = all.start(ctx, known)
+	}
+	rec.started(ctx, *d.cfg.Record)
+	return all
+}
+
+// handler waits for the first lists of leases and returns the API's
+// handler over them, adding kinds on demand (known: the API server's
+// discovery).
+func (d *daemonRun) handler(ctx context.Context, rc rest.Interface, set *reflector.Set, dc *discovery.DiscoveryClient, known []metav1.APIResource,
+	leases []*reflector.Lease, warnings *serve.Warnings, history serve.History) (*serve.Handler, error) {
 	resources, version, err := d.discover(ctx, rc, dc, known, leases)
 	if err != nil {
 		return nil, err
@@ -250,6 +280,9 @@ func (d *daemonRun) everywhere() []kube.Resource {
 
 // kinds names what the daemon serves, for its first line.
 func (d *daemonRun) kinds() string {
+	if d.published.recordsAll() {
+		return "every kind"
+	}
 	if len(d.cfg.Resources) == 0 {
 		return "every kind on demand,"
 	}

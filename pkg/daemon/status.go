@@ -3,27 +3,51 @@ package daemon
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
 // Print writes s as `serve status` shows it: the daemon's pid, address,
-// start and kubeconfig, a table of its resources (objects, resourceVersion,
-// watchers, events sent, lag), and one of its controllers if it runs any.
+// start and kubeconfig, what it records (serve --record) and what the API
+// server refused it, a table of its resources (objects, resourceVersion,
+// watchers, events sent, lag, and whether each is recorded when it
+// records), and one of its controllers if it runs any.
 func (s Status) Print(w io.Writer, info Info, kubeconfig string) error {
-	fmt.Fprintf(w, "Daemon pid %d at %s since %s\nkubeconfig: %s\n\n", info.PID, info.Server, info.Started.Format(time.RFC3339), kubeconfig)
+	fmt.Fprintf(w, "Daemon pid %d at %s since %s\nkubeconfig: %s\n", info.PID, info.Server, info.Started.Format(time.RFC3339), kubeconfig)
+	recording := info.History != ""
+	if recording {
+		what := strings.Join(info.Recorded, ", ")
+		if info.RecordsAll {
+			what = fmt.Sprintf("every kind the user may list and watch (%d now)", len(info.Recorded))
+		}
+		fmt.Fprintf(w, "Recording to %s: %s\n", info.History, what)
+		if len(info.Refused) > 0 {
+			fmt.Fprintf(w, "Not recording what the user may not list and watch (403): %s\n", strings.Join(info.Refused, ", "))
+		}
+	}
+	fmt.Fprintln(w)
+	header := []string{"RESOURCE", "OBJECTS", "RESOURCEVERSION", "WATCHERS", "EVENTS SENT", "LAG"}
+	if recording {
+		header = append(header, "RECORDED")
+	}
 	rows := make([][]string, 0, len(s.Resources))
 	for _, r := range s.Resources {
 		name := r.Resource
 		if r.Namespace != "" {
 			name += " -n " + r.Namespace
 		}
-		rows = append(rows, []string{name, strconv.Itoa(r.Objects), r.ResourceVersion,
-			strconv.FormatInt(r.Watchers, 10), strconv.FormatInt(r.EventsSent, 10), formatLag(r.LagSeconds)})
+		row := []string{name, strconv.Itoa(r.Objects), r.ResourceVersion,
+			strconv.FormatInt(r.Watchers, 10), strconv.FormatInt(r.EventsSent, 10), formatLag(r.LagSeconds)}
+		if recording {
+			row = append(row, yesNo(r.Namespace == "" && slices.Contains(info.Recorded, r.Resource)))
+		}
+		rows = append(rows, row)
 	}
-	if err := output.PlainTable(w, []string{"RESOURCE", "OBJECTS", "RESOURCEVERSION", "WATCHERS", "EVENTS SENT", "LAG"}, rows); err != nil {
+	if err := output.PlainTable(w, header, rows); err != nil {
 		return err
 	}
 	if len(s.Controllers) == 0 {
@@ -35,6 +59,13 @@ func (s Status) Print(w io.Writer, info Info, kubeconfig string) error {
 	}
 	fmt.Fprintln(w)
 	return output.PlainTable(w, []string{"CONTROLLER", "READY", "RECONCILES"}, rows)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }
 
 // formatLag writes a lag in seconds as a short duration: 0s, 850µs, 3.2ms,

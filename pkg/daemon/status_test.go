@@ -37,3 +37,38 @@ func TestStatusPrint(t *testing.T) {
 		t.Errorf("with a controller:\n%s", b.String())
 	}
 }
+
+// TestStatusPrintRecording: a recording daemon's status says where it
+// records and what (every kind: how many; the kinds given: which), what
+// the API server refused it, and which resource is recorded.
+func TestStatusPrintRecording(t *testing.T) {
+	info := Info{PID: 42, Server: "https://127.0.0.1:1", Started: time.Date(2026, 12, 3, 6, 0, 0, 0, time.UTC), History: "/h.db",
+		Recorded: []string{"configmaps", "leases.coordination.k8s.io"}, RecordsAll: true, Refused: []string{"clusterroles.rbac.authorization.k8s.io", "secrets"}}
+	st := Status{Resources: []serve.ResourceStatus{
+		{Resource: "configmaps", Objects: 3, ResourceVersion: "812"},
+		{Resource: "leases.coordination.k8s.io", Objects: 1, ResourceVersion: "800"},
+		{Resource: "secrets", Namespace: "web", Objects: 1, ResourceVersion: "800"},
+	}}
+	var b strings.Builder
+	if err := st.Print(&b, info, "/run/x.kubeconfig"); err != nil {
+		t.Fatal(err)
+	}
+	want := "Daemon pid 42 at https://127.0.0.1:1 since 2026-12-03T06:00:00Z\nkubeconfig: /run/x.kubeconfig\n" +
+		"Recording to /h.db: every kind the user may list and watch (2 now)\n" +
+		"Not recording what the user may not list and watch (403): clusterroles.rbac.authorization.k8s.io, secrets\n\n" +
+		"RESOURCE                     OBJECTS   RESOURCEVERSION   WATCHERS   EVENTS SENT   LAG   RECORDED\n" +
+		"configmaps                   3         812               0          0             0s    yes\n" +
+		"leases.coordination.k8s.io   1         800               0          0             0s    yes\n" +
+		"secrets -n web               1         800               0          0             0s    no\n"
+	if got := b.String(); got != want {
+		t.Errorf("printed\n%s\nwant\n%s", got, want)
+	}
+	info.RecordsAll, info.Refused, info.Recorded = false, nil, []string{"configmaps", "namespaces"}
+	b.Reset()
+	if err := st.Print(&b, info, "k"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "\nRecording to /h.db: configmaps, namespaces\n\nRESOURCE") {
+		t.Errorf("recording the kinds given:\n%s", b.String())
+	}
+}

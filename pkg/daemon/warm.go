@@ -37,7 +37,7 @@ func (r *recording) seed(ctx context.Context, res kube.Resource, scope kube.Scop
 	}
 	rec, err := Recorded(ctx, r.store, res, scope, 0)
 	if err != nil {
-		if r.await(ctx) && !errors.Is(err, history.ErrNotRecorded) {
+		if r.await(ctx, res) && !errors.Is(err, history.ErrNotRecorded) {
 			r.notRestored(res, err)
 		}
 		return reflector.Recorded{}, false
@@ -46,7 +46,7 @@ func (r *recording) seed(ctx context.Context, res kube.Resource, scope kube.Scop
 	rec.Objects = func(decode []object.DecodeFunc) ([]*object.Object, error) {
 		objs, err := objects(decode)
 		switch {
-		case !r.await(ctx):
+		case !r.await(ctx, res):
 			return nil, reflector.ErrUnseeded
 		case err != nil:
 			r.notRestored(res, err)
@@ -58,15 +58,26 @@ func (r *recording) seed(ctx context.Context, res kube.Resource, scope kube.Scop
 	return rec, true
 }
 
-// await waits until every recorder subscribed, and says whether the
+// await waits until every recorder of the start subscribed, and res's
+// if it is gated (a kind recorded later: gate), and says whether the
 // history may be read: it passed its check, and ctx goes on.
-func (r *recording) await(ctx context.Context) bool {
+func (r *recording) await(ctx context.Context, res kube.Resource) bool {
 	select {
 	case <-r.subscribed:
-		return !r.failed
 	case <-ctx.Done():
 		return false
 	}
+	r.mu.Lock()
+	gate := r.gates[res.GVR.GroupResource()]
+	r.mu.Unlock()
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return false
+		}
+	}
+	return !r.failed
 }
 
 func (r *recording) notRestored(res kube.Resource, err error) {
@@ -138,13 +149,24 @@ func (r *recording) restored(res kube.Resource, rv string) {
 
 // announce says, in one line and in the order given, which of resources
 // started from the history and where: once their reflectors have synced.
-func (r *recording) announce(resources []kube.Resource) {
+// A daemon that records every kind (all) says how many did.
+func (r *recording) announce(resources []kube.Resource, all *recordAll) {
 	if r == nil {
 		return
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.announced = true
+	if all != nil {
+		switch n := len(r.seeded); n {
+		case 0:
+		case 1:
+			fmt.Fprintln(r.errOut, "Restored 1 kind from the history: resuming its watch")
+		default:
+			fmt.Fprintf(r.errOut, "Restored %d kinds from the history: resuming their watches\n", n)
+		}
+		return
+	}
 	var parts []string
 	for _, res := range resources {
 		if rv, ok := r.seeded[res]; ok {

@@ -2,7 +2,6 @@ package history
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"math"
@@ -87,13 +86,5 @@ func (s *sqlStore) coversRange(ctx context.Context, q querier, id int64, from, t
 	if err := s.covers(ctx, q, id, from); err != nil {
 		return err
 	}
-	var g GapError
-	err := q.QueryRowContext(ctx, `SELECT from_rv, to_rv FROM gaps WHERE resource = ? AND from_rv < ? AND to_rv > ? LIMIT 1`, id, to, from).Scan(&g.From, &g.To)
-	switch {
-	case err == nil:
-		return &g
-	case errors.Is(err, sql.ErrNoRows):
-		return nil
-	}
-	return err
+	return s.gapWithin(ctx, q, id, from, to)
 }

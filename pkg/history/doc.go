@@ -48,8 +48,12 @@
 //     a gap), then every change in resourceVersion order; a Resync (the
 //     recorder fell behind) is diffed the same way. Writes that fail are
 //     retried, said once per cause. Secrets' values are hashed
-//     (HashSecretData) unless asked otherwise; the manager of a change is
-//     the managedFields entry it made or changed (Manager).
+//     (HashSecretData) unless asked otherwise; an object a state or a
+//     relist found is Initial, not Added (its creation was not seen).
+//   - Manager (manager.go) tells who made a change: the managedFields
+//     entry it wrote (new, or of a new time), else the entry that owns
+//     the fields that changed (owned.go: fieldsV1 read against both
+//     objects), else no one.
 //
 // Resource versions are compared as numbers, as the API server's watch
 // cache does. Times are the recorder's (when a change reached the store),

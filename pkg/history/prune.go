@@ -93,6 +93,14 @@ func (s *sqlStore) pruneResource(ctx context.Context, tx querier, id int64, cut 
 	if _, err := tx.ExecContext(ctx, `DELETE FROM gaps WHERE resource = ? AND to_rv <= ?`, id, cut); err != nil {
 		return rekeyed, err
 	}
+	if s.dating {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM gap_times WHERE resource = ? AND from_rv NOT IN (SELECT from_rv FROM gaps WHERE resource = ?)`, id, id); err != nil {
+			return rekeyed, err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM dated WHERE resource = ? AND rv <= ?`, id, cut); err != nil {
+			return rekeyed, err
+		}
+	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM checkpoints WHERE resource = ? AND rv < ?`, id, cut); err != nil {
 		return rekeyed, err
 	}

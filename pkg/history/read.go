@@ -86,10 +86,19 @@ func (s *sqlStore) covers(ctx context.Context, q querier, id int64, rv uint64) e
 		}
 		return e
 	}
+	return s.gapWithin(ctx, q, id, rv, rv)
+}
+
+// gapWithin returns the *GapError of a gap of resource id that ends after
+// from and starts before to, nil when none does.
+func (s *sqlStore) gapWithin(ctx context.Context, q querier, id int64, from, to uint64) error {
 	var g GapError
-	err := q.QueryRowContext(ctx, `SELECT from_rv, to_rv FROM gaps WHERE resource = ? AND from_rv < ? AND to_rv > ? LIMIT 1`, id, rv, rv).Scan(&g.From, &g.To)
+	err := q.QueryRowContext(ctx, `SELECT from_rv, to_rv FROM gaps WHERE resource = ? AND from_rv < ? AND to_rv > ? LIMIT 1`, id, to, from).Scan(&g.From, &g.To)
 	switch {
 	case err == nil:
+		if err := s.gapTimes(ctx, q, id, &g); err != nil {
+			return err
+		}
 		return &g
 	case errors.Is(err, sql.ErrNoRows):
 		return nil
@@ -195,6 +204,10 @@ func (s *sqlStore) Revisions(ctx context.Context, res, namespace, name string) (
 		out = append(out, r)
 	}
 	if err := rows.Err(); err != nil {
+		return nil, s.readError(res, err)
+	}
+	rows.Close() // a connection to PostgreSQL reads one result at a time
+	if err := s.sinceOf(ctx, s.conn(), id, namespace, name, out); err != nil {
 		return nil, s.readError(res, err)
 	}
 	return out, nil

@@ -32,6 +32,14 @@ type RecorderOptions struct {
 	// before it writes them in one transaction (default 100ms; negative:
 	// not at all).
 	Linger time.Duration
+	// Heartbeat is how often a recorder that waits for changes writes
+	// that its record is current (default 10s).
+	Heartbeat time.Duration
+	// LeaseRenewals is how often a Lease's renewal alone (a change of
+	// spec.renewTime only) is recorded: at most once per interval per
+	// Lease (default 5m; negative: every one). Other changes of Leases are
+	// all recorded.
+	LeaseRenewals time.Duration
 	// OnWrite is told of each batch written: the resourceVersion the
 	// record of res is complete to and the revisions written (metrics,
 	// tests); nil: not told.
@@ -39,10 +47,14 @@ type RecorderOptions struct {
 }
 
 // maxBatch bounds the revisions written in one transaction; a change
-// waits at most defaultLinger for others to share it.
+// waits at most defaultLinger for others to share it. A recorder that
+// waits heartbeat for a change writes that its record is current: a gap
+// after a crash starts at most that long before it, not at the resource's
+// last change.
 const (
 	maxBatch      = 2048
 	defaultLinger = 100 * time.Millisecond
+	heartbeat     = 10 * time.Second
 )
 
 // Recorder writes every change of its sources' stores to a Store.
@@ -58,6 +70,9 @@ func NewRecorder(s Store, opts RecorderOptions) *Recorder {
 	}
 	if opts.Linger == 0 {
 		opts.Linger = defaultLinger
+	}
+	if opts.Heartbeat <= 0 {
+		opts.Heartbeat = heartbeat
 	}
 	if opts.OnWrite == nil {
 		opts.OnWrite = func(string, uint64, int) {}
@@ -88,7 +103,8 @@ func (r *Recorder) Record(ctx context.Context, src Source) error {
 // the store first syncs (a daemon whose reflectors start from the record)
 // subscribes first, then lets them start.
 func (r *Recorder) Start(ctx context.Context, src Source) (run func() error) {
-	rs := &recording{r: r, src: src, res: ResourceName(src.Resource()), secrets: IsSecrets(src.Resource()) && !r.opts.SecretData}
+	res := ResourceName(src.Resource())
+	rs := &recording{r: r, src: src, res: res, secrets: IsSecrets(src.Resource()) && !r.opts.SecretData, renewals: newRenewals(res, r.opts.LeaseRenewals)}
 	sub := src.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered})
 	return func() error {
 		defer sub.Close()
@@ -99,7 +115,7 @@ func (r *Recorder) Start(ctx context.Context, src Source) (run func() error) {
 // run records what sub brings until ctx ends.
 func (rs *recording) run(ctx context.Context, sub *store.Subscription[*object.Object]) error {
 	for {
-		c, err := sub.Next(ctx)
+		c, err := rs.next(ctx, sub)
 		if err != nil {
 			return rs.finish(sub)
 		}
@@ -131,6 +147,7 @@ func (rs *recording) gather(ctx context.Context, sub *store.Subscription[*object
 			return nil
 		}
 		if !ok {
+			rs.alive() // the store's changes until now are in the batch
 			if !time.Now().Before(deadline) {
 				return nil
 			}
@@ -179,6 +196,15 @@ type recording struct {
 	buf     []byte
 	columns string
 	relist  string // the resourceVersion of the last relist marked (relisted)
+	// last is the resourceVersion of the last change taken.
+	last uint64
+	// late, while the recorder catches up after a restart, dates the
+	// changes it sees; nil once they come as they happen.
+	late *lateness
+	// start is what the record held when the first state began.
+	start Start
+	// renewals coalesces Leases' renewals; nil for other resources.
+	renewals *renewals
 }
 
 // syncing is a whole state being diffed against the record.
@@ -192,6 +218,7 @@ type syncing struct {
 
 // take adds c to the batch.
 func (rs *recording) take(ctx context.Context, c store.Change[*object.Object]) error {
+	rs.last = max(rs.last, parseRV(c.ResourceVersion))
 	switch c.Type {
 	case store.Resync:
 		if err := rs.flush(ctx); err != nil {
@@ -221,6 +248,7 @@ func (rs *recording) take(ctx context.Context, c store.Change[*object.Object]) e
 		key := Key(c.Key.Namespace, c.Key.Name)
 		if _, ok := rs.known[key]; ok {
 			delete(rs.known, key)
+			rs.renewals.forget(key)
 			rs.add(c.Key, rv, Deleted, c.Object, nil, c.At)
 		}
 		rs.advance(c)
@@ -242,14 +270,20 @@ func (rs *recording) applied(c store.Change[*object.Object]) {
 		return // recorded already
 	}
 	op := Modified
-	if !ok {
+	switch {
+	case !ok && c.Relist != "":
+		op = Initial // the relist found it: its creation was not seen
+	case !ok:
 		op = Added
 	}
-	rs.known[key] = rv
 	var old *object.Object
 	if c.HasOld {
 		old = c.Old
 	}
+	if rs.renewals.skip(key, c.Object, old, c.At) {
+		return // a renewal alone, within the interval of the last kept
+	}
+	rs.known[key] = rv
 	rs.add(c.Key, rv, op, c.Object, old, c.At)
 }
 
@@ -271,7 +305,7 @@ func (rs *recording) stateApplied(ctx context.Context, c store.Change[*object.Ob
 	}
 	op := Modified
 	if !ok {
-		op = Added
+		op = Initial // there before the state was taken: its creation was not seen
 	}
 	rs.add(c.Key, rv, op, c.Object, nil, c.At)
 	return nil
@@ -290,6 +324,7 @@ func (rs *recording) relisted(ctx context.Context, relist string) error {
 		return err
 	}
 	rs.relist = relist
+	rs.late = nil // the relist's state is exact; what it did not see is a gap
 	return rs.retry(ctx, func() error {
 		_, err := rs.r.store.Begin(ctx, rs.res, parseRV(relist))
 		return err
@@ -310,6 +345,9 @@ func (rs *recording) begin(ctx context.Context, rv uint64) error {
 	if err != nil {
 		return err
 	}
+	if rs.known == nil {
+		rs.start = start
+	}
 	rs.sync.begun, rs.sync.present, rs.sync.known = true, start.Present, map[string]uint64{}
 	return nil
 }
@@ -328,14 +366,25 @@ func (rs *recording) synced(ctx context.Context, rv uint64) error {
 		ns, name := splitKey(key)
 		rs.batch.Revisions = append(rs.batch.Revisions, Revision{Namespace: ns, Name: name, RV: rv, Time: now, Op: Deleted})
 	}
+	first := rs.known == nil
 	rs.known, rs.sync = rs.sync.known, nil
 	rs.batch.RV = max(rs.batch.RV, rv)
+	if first && rs.start.Latest != 0 && rs.start.Latest >= rv {
+		// Started from the record, no gap: the watch resumed where the
+		// record ends brings what happened meanwhile, late.
+		since := rs.start.Alive
+		if since.IsZero() {
+			since = time.UnixMilli(0).UTC() // known current at no time: any time before now
+		}
+		rs.late = newLateness(since, now)
+	}
 	return nil
 }
 
 // add appends a revision of obj (nil for a deletion found by a list:
 // the store writes its last recorded state); old is the version before
-// it when known, which tells who made the change (Manager).
+// it when known, which tells who made the change (Manager). An Initial
+// revision claims no manager: no change of it was seen.
 func (rs *recording) add(k store.Key, rv uint64, op Op, obj, old *object.Object, at time.Time) {
 	if at.IsZero() {
 		at = time.Now()
@@ -343,18 +392,23 @@ func (rs *recording) add(k store.Key, rv uint64, op Op, obj, old *object.Object,
 	rev := Revision{Namespace: k.Namespace, Name: k.Name, RV: rv, Time: at, Op: op}
 	if obj != nil {
 		rev.Object = rs.unpack(obj)
-		if rs.secrets {
-			rev.Object = HashSecretData(rev.Object)
-		}
 		var prev []byte
 		if old != nil {
 			prev = rs.unpack(old)
 		}
-		rev.Manager = Manager(rev.Object, prev)
-		rev.Cells = obj.Cells
-		if prev != nil && rs.secrets {
-			prev = HashSecretData(prev)
+		if op != Initial {
+			// Before a Secret's values are hashed: the fields that changed
+			// may decide, read alike in both versions.
+			rev.Manager = Manager(rev.Object, prev)
 		}
+		rs.dateLate(&rev, prev)
+		if rs.secrets {
+			rev.Object = HashSecretData(rev.Object)
+			if prev != nil {
+				prev = HashSecretData(prev)
+			}
+		}
+		rev.Cells = obj.Cells
 		rev.Before = prev // the revision before, as recorded when the store says so
 	}
 	rs.batch.Revisions = append(rs.batch.Revisions, rev)
@@ -403,7 +457,7 @@ func (rs *recording) advance(c store.Change[*object.Object]) {
 
 // flush writes the batch.
 func (rs *recording) flush(ctx context.Context) error {
-	if len(rs.batch.Revisions) == 0 && rs.batch.RV == 0 {
+	if len(rs.batch.Revisions) == 0 && rs.batch.RV == 0 && rs.batch.Alive.IsZero() {
 		return nil
 	}
 	if cols := rs.src.Columns(); cols != nil {
@@ -465,6 +519,7 @@ func (rs *recording) finish(sub *store.Subscription[*object.Object]) error {
 		return nil
 	}
 	rs.batch.RV = max(rs.batch.RV, rv)
+	rs.alive()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := rs.r.store.Write(ctx, rs.res, rs.batch); err != nil && !errors.Is(err, context.DeadlineExceeded) {

@@ -126,10 +126,10 @@ func TestRecorderAcrossRestarts(t *testing.T) {
 		run.stop()
 
 		for name, want := range map[string]string{
-			"a": "ADDED@5 MODIFIED@11 DELETED@30",
-			"b": "ADDED@6 DELETED@12",
+			"a": "INITIAL@5 MODIFIED@11 DELETED@30",
+			"b": "INITIAL@6 DELETED@12",
 			"c": "ADDED@13 MODIFIED@20",
-			"d": "ADDED@21",
+			"d": "INITIAL@21", // created while nothing recorded: not seen
 		} {
 			if got := history(t, s, name); got != want {
 				t.Errorf("history of %s: %s, want %s", name, got, want)
@@ -166,10 +166,10 @@ func TestRecorderRelist(t *testing.T) {
 		run.stop()
 
 		for name, want := range map[string]string{
-			"a": "ADDED@5",
-			"b": "ADDED@6 MODIFIED@11 DELETED@30",
-			"c": "ADDED@7 MODIFIED@20",
-			"d": "ADDED@21 MODIFIED@31",
+			"a": "INITIAL@5",
+			"b": "INITIAL@6 MODIFIED@11 DELETED@30",
+			"c": "INITIAL@7 MODIFIED@20",
+			"d": "INITIAL@21 MODIFIED@31", // found by the relist: its creation not seen
 		} {
 			if got := history(t, s, name); got != want {
 				t.Errorf("history of %s: %s, want %s", name, got, want)
@@ -182,6 +182,76 @@ func TestRecorderRelist(t *testing.T) {
 			t.Errorf("Latest: %d, %v; want 31", latest, err)
 		}
 	})
+}
+
+// TestRecorderInitial: an object there when recording begins is INITIAL
+// and claims no manager (its managedFields say who wrote it last, not who
+// created it); one created while recording is ADDED by its creator; a
+// change is its writer's.
+func TestRecorderInitial(t *testing.T) {
+	s, _ := openTemp(t)
+	src := newSource("configmaps")
+	managed := func(spec, manager, at string) *object.Object {
+		name, rv, _ := strings.Cut(spec, "@")
+		o, err := object.Decode(fmt.Appendf(nil, `{"metadata":{"namespace":"default","name":%q,"resourceVersion":%q,"managedFields":[`+
+			`{"manager":"creator","operation":"Update","time":"2026-12-04T07:00:00Z","fieldsV1":{"f:data":{"f:v":{}}}},`+
+			`{"manager":%q,"operation":"Update","time":%q,"fieldsV1":{"f:data":{"f:w":{}}}}]},"data":{"v":"1","w":%[1]q}}`, name, rv, manager, at), object.Prune{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	apply(t, src, list(t, "10", managed("a@5", "controller", "2026-12-04T07:00:01Z"))...)
+	run := startRecorder(s, src, RecorderOptions{})
+	run.waitFor(t, 10)
+	apply(t, src, live(listwatch.Apply, managed("a@11", "tuner", "2026-12-04T07:00:02Z")), live(listwatch.Apply, managed("b@12", "creator", "2026-12-04T07:00:02Z")))
+	run.waitFor(t, 12)
+	run.stop()
+	for name, want := range map[string]string{"a": "INITIAL@5 by  MODIFIED@11 by tuner", "b": "ADDED@12 by creator"} {
+		revs, err := s.Revisions(context.Background(), "configmaps.v1.", "default", name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range revs {
+			got = append(got, fmt.Sprintf("%v@%d by %s", r.Op, r.RV, r.Manager))
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("history of %s: %q, want %q", name, strings.Join(got, " "), want)
+		}
+	}
+}
+
+// TestRecorderManagerOfASecret: who changed a Secret is read from its
+// values as they are, before they are hashed: a change in the second of
+// its writer's write before (no entry changed) is the writer's, not the
+// other manager's whose value only looks changed next to a hashed one.
+func TestRecorderManagerOfASecret(t *testing.T) {
+	s, _ := openTemp(t)
+	src := newSource("secrets")
+	secret := func(rv, a string) *object.Object {
+		o, err := object.Decode(fmt.Appendf(nil, `{"metadata":{"namespace":"default","name":"db","resourceVersion":%q,"managedFields":[`+
+			`{"manager":"writer","operation":"Update","time":"2026-12-04T07:00:01Z","fieldsV1":{"f:data":{"f:a":{}}}},`+
+			`{"manager":"other","operation":"Update","time":"2026-12-04T07:00:02Z","fieldsV1":{"f:data":{"f:b":{}}}}]},`+
+			`"data":{"a":%q,"b":"Yg=="}}`, rv, a), object.Prune{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	apply(t, src, list(t, "3", secret("3", "YQ=="))...)
+	run := startRecorder(s, src, RecorderOptions{})
+	run.waitFor(t, 3)
+	apply(t, src, live(listwatch.Apply, secret("4", "YWE=")))
+	run.waitFor(t, 4)
+	run.stop()
+	revs, err := s.Revisions(context.Background(), "secrets.v1.", "default", "db")
+	if err != nil || len(revs) != 2 {
+		t.Fatalf("revisions: %v, %v", revs, err)
+	}
+	if revs[1].Manager != "writer" {
+		t.Errorf("the change of a is %q's, want writer's", revs[1].Manager)
+	}
 }
 
 func TestRecorderHashesSecrets(t *testing.T) {

@@ -21,6 +21,8 @@ type sqlStore struct {
 	ids map[string]int64 // resource name -> id
 	// checkpoints: the history has the checkpoints' table (checkpoints.go).
 	checkpoints bool
+	// dating: the history has the dating tables (dating.go).
+	dating bool
 	// writable: opened to write; Close saves the heads' sums.
 	writable bool
 	// prepared: the statements of transactions (dialect.prepare).
@@ -40,6 +42,9 @@ func (s *sqlStore) open(ctx context.Context, readOnly bool) error {
 	err := s.checkSchema(ctx, readOnly)
 	if err == nil {
 		err = s.withCheckpoints(ctx, readOnly)
+	}
+	if err == nil {
+		err = s.withDating(ctx, readOnly)
 	}
 	if err == nil && !readOnly {
 		err = s.takeHeads(ctx)

@@ -10,13 +10,23 @@ import (
 // Op is what a revision did to its object.
 type Op uint8
 
+// The values are kept in the revisions table (its op column): a new one
+// takes the next number, and none is ever renumbered.
 const (
-	// Added: the object appeared (created, or first seen by the recorder).
+	// Added: the object was created while the recorder watched (a watch
+	// event said so). Records written before Initial existed hold Added
+	// for objects first seen by a state too.
 	Added Op = iota + 1
 	// Modified: the object changed.
 	Modified
 	// Deleted: the object went away; the revision holds its last state.
 	Deleted
+	// Initial: the object was there when the recorder first saw it (it
+	// existed when recording began, or a whole state or a relist found it
+	// and its creation was not seen). It is read as Added is (the first
+	// revision of the object's life as recorded); its Manager is "", since
+	// no change of it was seen.
+	Initial
 )
 
 func (o Op) String() string {
@@ -27,9 +37,16 @@ func (o Op) String() string {
 		return "MODIFIED"
 	case Deleted:
 		return "DELETED"
+	case Initial:
+		return "INITIAL"
 	}
 	return fmt.Sprintf("Op(%d)", uint8(o))
 }
+
+// Appeared says whether a revision of op starts its object's life as
+// recorded (Added or Initial): it has no revision before it to diff
+// against, and a replay of it says the object was not there before.
+func (o Op) Appeared() bool { return o == Added || o == Initial }
 
 // Revision is one recorded change of one object.
 type Revision struct {
@@ -38,11 +55,20 @@ type Revision struct {
 	// Modified, the deletion's (or the list's that found it gone) for
 	// Deleted.
 	RV uint64
-	// Time is when the recorder saw the change.
+	// Time is when the change happened: when the recorder saw it, as it
+	// happened; or, for a change seen late (Since is set), the latest it
+	// can have happened.
 	Time time.Time
-	Op   Op
-	// Manager is the field manager of the object's latest managedFields
-	// entry (who made the change), "" when it has none.
+	// Since is zero for a change seen as it happened. For one seen late
+	// (the recorder was catching up on what happened while it was not
+	// running) the change happened after Since and by Time: the window
+	// the API server's own timestamps (managedFields, creation, deletion)
+	// narrow it to, else the time nothing recorded.
+	Since time.Time
+	Op    Op
+	// Manager is the field manager who made the change (see Manager), ""
+	// when that is not known: an Initial or Deleted revision, or a change
+	// no managedFields entry tells of.
 	Manager string
 	// Object is the object's JSON as it was (for Deleted: its last state),
 	// Secrets' data hashed unless recorded in full (see Recorder).
@@ -68,6 +94,10 @@ type Batch struct {
 	// Columns are the resource's Table columns (JSON), kept to print its
 	// revisions as get would; nil keeps those recorded.
 	Columns []byte
+	// Alive, when set, is a time the recorder knew the record current
+	// by: everything its store had applied then is in this batch or
+	// written. A gap or a catch-up after a restart starts there.
+	Alive time.Time
 }
 
 // Start is what a store remembers of a resource when its recorder starts.
@@ -78,6 +108,10 @@ type Start struct {
 	// Latest is the resourceVersion the record is complete to; 0 for a
 	// resource never recorded.
 	Latest uint64
+	// Alive is when the record was last known current (Batch.Alive; a
+	// history written before it kept one: when it reached Latest), zero
+	// when unknown.
+	Alive time.Time
 }
 
 // Store keeps revisions. Its implementations (SQLite, PostgreSQL) are
@@ -129,6 +163,13 @@ type Store interface {
 	// recorded at t (a write's), and the time of the oldest write kept
 	// (*BeforeError when t is before it).
 	ResourceVersionAt(ctx context.Context, t time.Time) (uint64, error)
+	// MomentAt returns what the record knows of res at t: the
+	// resourceVersion whose state is res's state then, and the changes
+	// seen late that may or may not have happened by t (Moment). It fails
+	// as ResourceVersionAt does, and with a *GapError when t is inside a
+	// gap of res: after its record was last known current, before the
+	// list that ended the gap.
+	MomentAt(ctx context.Context, res string, t time.Time) (Moment, error)
 	// TimeOf returns when the store recorded resourceVersion rv: the time
 	// of the newest write at or before it (zero when none is kept).
 	TimeOf(ctx context.Context, rv uint64) (time.Time, error)
@@ -170,12 +211,19 @@ func (e *BeforeError) Error() string {
 
 // GapError is a query inside a stretch the recorder did not see (it was
 // not running): the record knows the state at From and at To, not between.
+// Since and Until, when the history kept them, are when the record was
+// last known current at From and when the list at To ended the gap.
 type GapError struct {
-	From, To uint64
+	From, To     uint64
+	Since, Until time.Time
 }
 
 func (e *GapError) Error() string {
-	return fmt.Sprintf("the history has a gap from resourceVersion %d to %d (nothing was recording)", e.From, e.To)
+	if e.Since.IsZero() {
+		return fmt.Sprintf("the history has a gap from resourceVersion %d to %d (nothing was recording)", e.From, e.To)
+	}
+	return fmt.Sprintf("the history has a gap from resourceVersion %d to %d, from %s to %s (nothing was recording)",
+		e.From, e.To, e.Since.UTC().Format(time.RFC3339), e.Until.UTC().Format(time.RFC3339))
 }
 
 // Open opens the history at location: a PostgreSQL database when it is a

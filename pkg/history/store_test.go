@@ -237,43 +237,6 @@ func TestResourceVersionAt(t *testing.T) {
 	})
 }
 
-func TestManager(t *testing.T) {
-	entry := func(manager, at, field string) string {
-		return fmt.Sprintf(`{"manager":%q,"operation":"Update","time":%q,"fieldsV1":{"f:data":{"f:%s":{}}}}`, manager, at, field)
-	}
-	doc := func(entries ...string) []byte {
-		return []byte(`{"metadata":{"managedFields":[` + strings.Join(entries, ",") + `]}}`)
-	}
-	const t1, t2 = "2026-12-04T07:00:00Z", "2026-12-04T07:00:01Z"
-	tests := []struct {
-		name      string
-		doc, prev []byte
-		want      string
-	}{
-		{"none", []byte(`{"metadata":{}}`), nil, ""},
-		{"latest time without prev", doc(entry("a", t2, "x"), entry("b", t1, "y")), nil, "a"},
-		{"the changed entry in a tie", doc(entry("tuner", t1, "x"), entry("operator", t1, "y")), doc(entry("tuner", t1, "x")), "operator"},
-		{"the changed entry though older", doc(entry("a", t2, "x"), entry("b", t1, "z")), doc(entry("a", t2, "x"), entry("b", t1, "y")), "b"},
-		{"nothing changed", doc(entry("a", t1, "x"), entry("b", t2, "y")), doc(entry("a", t1, "x"), entry("b", t2, "y")), "b"},
-		{"an entry that lost a field", doc(entry("a", t2, "x"), entry("b", t1, "y")),
-			doc(entry("a", t2, "x"), strings.Replace(entry("b", t1, "y"), `{}}}}`, `{},"f:z":{}}}}`, 1)), "b"},
-		{"a subresource's entry, without a time", doc(entry("create", t1, "x"), `{"manager":"kubectl","operation":"Update","subresource":"scale","fieldsV1":{"f:spec":{"f:replicas":{}}}}`),
-			doc(strings.Replace(entry("create", t1, "x"), `{}}}}`, `{},"f:replicas":{}}}}`, 1)), "kubectl"},
-		{"an apply that took a field from a subresource's entry", doc(`{"manager":"kubectl","operation":"Update","subresource":"scale","fieldsV1":{}}`, entry("applier", t2, "replicas")),
-			doc(`{"manager":"kubectl","operation":"Update","subresource":"scale","fieldsV1":{"f:spec":{"f:replicas":{}}}}`, entry("applier", t1, "x")), "applier"},
-		{"a subresource's entry again", doc(entry("create", t1, "x"), `{"manager":"kubectl","operation":"Update","subresource":"scale","fieldsV1":{"f:spec":{"f:replicas":{}}}}`),
-			doc(entry("create", t1, "x"), `{"manager":"kubectl","operation":"Update","subresource":"scale","fieldsV1":{"f:spec":{"f:replicas":{}}}}`), "kubectl"},
-		{"an untimed entry without prev", doc(entry("create", t1, "x"), `{"manager":"kubectl","operation":"Update","subresource":"scale","fieldsV1":{}}`), nil, "create"},
-		{"an entry as a field's key in prev", doc(entry("a", t2, "x"), entry("b", t1, "y")),
-			doc(entry("a", t2, "x"), `{"manager":"b","time":"`+t1+`","fieldsV1":{"k:`+strings.ReplaceAll(entry("b", t1, "y"), `"`, `\"`)+`":{}}}`), "b"},
-	}
-	for _, tc := range tests {
-		if got := Manager(tc.doc, tc.prev); got != tc.want {
-			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
-		}
-	}
-}
-
 // Two resources written out of resourceVersion order: a time names the
 // newest state written by then.
 func TestResourceVersionAtAcrossResources(t *testing.T) {
@@ -360,19 +323,4 @@ func TestObjectsAt(t *testing.T) {
 			t.Errorf("canceled midway: %d objects and no error", len(objs))
 		}
 	})
-}
-
-// BenchmarkManager is the recorder's reading of who made a change: a 1 KiB
-// ConfigMap patched by one manager, against the revision before it.
-func BenchmarkManager(b *testing.B) {
-	cm := func(at, text string) []byte {
-		return fmt.Appendf(nil, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm-1","namespace":"default","uid":"8d1c6f0e-1b1e-4a8e-9c57-2f0c2b1c9b1e","resourceVersion":"12345","creationTimestamp":"2026-12-04T07:00:00Z","managedFields":[{"manager":"populate","operation":"Update","apiVersion":"v1","time":%q,"fieldsType":"FieldsV1","fieldsV1":{"f:data":{".":{},"f:payload":{},"f:rev":{}}}}]},"data":{"payload":%q,"rev":"x"}}`, at, text)
-	}
-	text := strings.Repeat("abcdefghij", 100)
-	prev, doc := cm("2026-12-04T07:00:00Z", text), cm("2026-12-04T07:00:01Z", text)
-	for b.Loop() {
-		if Manager(doc, prev) != "populate" {
-			b.Fatal("wrong manager")
-		}
-	}
 }

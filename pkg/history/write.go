@@ -23,9 +23,15 @@ func (s *sqlStore) Begin(ctx context.Context, res string, rv uint64) (Start, err
 		if err != nil {
 			return err
 		}
+		if start.Alive, err = s.aliveAt(ctx, tx, id, start.Latest); err != nil {
+			return err
+		}
 		if start.Latest < rv {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO gaps (resource, from_rv, to_rv) VALUES (?, ?, ?)
 				ON CONFLICT (resource, from_rv) DO UPDATE SET to_rv = excluded.to_rv`, id, start.Latest, rv); err != nil {
+				return err
+			}
+			if err := s.markGap(ctx, tx, id, start.Latest, start.Alive, time.Now()); err != nil {
 				return err
 			}
 		}
@@ -94,9 +100,15 @@ func (s *sqlStore) Write(ctx context.Context, res string, b Batch) error {
 			if err := rows.add(ctx, key, r.RV, id, r.Namespace, r.Name, r.RV, millis(r.Time), r.Op, r.Manager, base, blob, r.Cells); err != nil {
 				return err
 			}
+			if err := s.markDated(ctx, q, id, r); err != nil {
+				return err
+			}
 			s.put(key, next, r.Before == nil)
 		}
 		if err := rows.flush(ctx); err != nil {
+			return err
+		}
+		if err := s.markAlive(ctx, q, id, b.Alive); err != nil {
 			return err
 		}
 		return endBatch(ctx, q, id, b)
@@ -212,8 +224,10 @@ func (ir *insertRows) flushFor(ctx context.Context, key objectKey) error {
 
 // endBatch moves where the record of resource id is complete to (b.RV),
 // keeps b's columns, and marks when the newest resourceVersion of any
-// resource was recorded: resources write at their own pace, and a time
-// must name the newest state written by then, whichever wrote last.
+// resource was first recorded: resources write at their own pace, and a
+// time must name the newest state written by then, whichever wrote last
+// (a later write of an older or equal one leaves the mark: the state was
+// reached when first marked).
 func endBatch(ctx context.Context, q querier, id int64, b Batch) error {
 	if _, err := q.ExecContext(ctx, `UPDATE resources SET latest = ? WHERE id = ? AND latest < ?`, b.RV, id, b.RV); err != nil {
 		return err
@@ -230,7 +244,7 @@ func endBatch(ctx context.Context, q querier, id int64, b Batch) error {
 	if err := q.QueryRowContext(ctx, `SELECT coalesce(max(rv), 0) FROM marks`).Scan(&newest); err != nil {
 		return err
 	}
-	_, err := q.ExecContext(ctx, `INSERT INTO marks (rv, time) VALUES (?, ?) ON CONFLICT (rv) DO UPDATE SET time = excluded.time`,
+	_, err := q.ExecContext(ctx, `INSERT INTO marks (rv, time) VALUES (?, ?) ON CONFLICT (rv) DO NOTHING`,
 		max(newest, b.RV), millis(time.Now()))
 	return err
 }

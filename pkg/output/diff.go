@@ -21,13 +21,33 @@ var noisePaths = []string{
 	"status.observedGeneration",
 }
 
-// diffPrinter prints `watch --diff`: the first sighting of an object as
-// YAML, every later APPLIED as a unified diff of its YAML against the
-// version seen before (noise left out; a change that is only noise prints
-// nothing), and DELETED as one line.
+// diffPrinter prints `watch --diff`. An object the stream has not carried
+// before (Event.Old nil: created, listed at start, found by a relist) is
+// one line, the header then its kind's printer columns as Name=value pairs
+// (the COLUMNS of the several-kinds table), and with full (--diff-new) its
+// YAML under it; every later APPLIED is the header then a unified diff of
+// its YAML against the version seen before (noise left out; a change that
+// is only noise prints nothing); DELETED is one line, as a new object:
+//
+//	APPLIED pod/web-0 -n demo (resourceVersion 4211) Ready=0/1 Status=Pending Restarts=0
+//	APPLIED pod/web-0 -n demo (resourceVersion 4215)
+//	--- resourceVersion 4211
+//	+++ resourceVersion 4215
+//	@@ -12,7 +12,7 @@
+//	...
+//	DELETED pod/web-0 -n demo (resourceVersion 4302) Ready=0/1 Status=Completed Restarts=0
+//
+// New objects are one line because on a busy kind their YAML buried the
+// changes: 87 lines a pod, 12,562 lines in 20 s of churn (issue 48).
 type diffPrinter struct {
-	w     *bufio.Writer
-	color bool
+	w       *bufio.Writer
+	color   bool
+	full    bool                // new objects' YAML too (Options.DiffNew)
+	layouts map[kindKey]*layout // the printer columns of each kind, for the summaries
+}
+
+func newDiffPrinter(w *bufio.Writer, opts Options) *diffPrinter {
+	return &diffPrinter{w: w, color: opts.Color, full: opts.DiffNew, layouts: map[kindKey]*layout{}}
 }
 
 func (p *diffPrinter) Print(ev Event) error {
@@ -41,16 +61,15 @@ func (p *diffPrinter) Print(ev Event) error {
 	if ev.Context != "" {
 		name += " --context " + ev.Context
 	}
-	switch {
-	case ev.Type == Deleted:
-		p.header(Deleted, name, ev.Object)
-		return nil
-	case ev.Old == nil:
+	if ev.Type == Deleted || ev.Old == nil {
+		p.header(ev.Type, name, ev.Object, p.summary(ev))
+		if ev.Type == Deleted || !p.full {
+			return nil
+		}
 		doc, err := quietYAML(ev.Object)
 		if err != nil {
 			return err
 		}
-		p.header(Applied, name, ev.Object)
 		p.w.WriteString(indent(doc))
 		return nil
 	}
@@ -58,9 +77,30 @@ func (p *diffPrinter) Print(ev Event) error {
 	if err != nil || diff == "" {
 		return err
 	}
-	p.header(Applied, name, ev.Object)
+	p.header(Applied, name, ev.Object, "")
 	p.writeDiff(diff)
 	return nil
+}
+
+// summary is what the one line of a new or deleted object says of it: the
+// cells of its kind's printer columns other than name and age (priority 0
+// only), as " Name=value" pairs in the server's order, an empty cell as
+// <none>; "" when the server sent no columns.
+func (p *diffPrinter) summary(ev Event) string {
+	l := layoutOf(p.layouts, ev, false, Options{})
+	cells := l.serverCells(ev.Object)
+	if cells == nil {
+		return ""
+	}
+	var b strings.Builder
+	for i, at := range l.pairs {
+		v := cellText(l.cell(cells, at))
+		if v == "" {
+			v = "<none>"
+		}
+		b.WriteString(" " + l.pairKeys[i] + "=" + v)
+	}
+	return b.String()
 }
 
 // UnifiedDiff is the unified diff of two versions of an object's YAML,
@@ -87,12 +127,14 @@ func QuietYAML(obj *object.Object) (string, error) { return quietYAML(obj) }
 
 func (p *diffPrinter) Flush() error { return p.w.Flush() }
 
-func (p *diffPrinter) header(t EventType, name string, obj *object.Object) {
+// header writes an event's first line: its type, name (with -n and
+// --context), resourceVersion, then summary.
+func (p *diffPrinter) header(t EventType, name string, obj *object.Object, summary string) {
 	label := string(t)
 	if p.color {
 		label = eventColour(t) + label + ansiReset
 	}
-	fmt.Fprintf(p.w, "%s %s (resourceVersion %s)\n", label, name, obj.ResourceVersion)
+	fmt.Fprintf(p.w, "%s %s (resourceVersion %s)%s\n", label, name, obj.ResourceVersion, summary)
 }
 
 func (p *diffPrinter) writeDiff(diff string) {

@@ -29,9 +29,11 @@
 //     gets the event's object, as with kubectl get -w, or with
 //     Options.WatchEvents the event, {type, object}, as with kubectl's
 //     --output-watch-events (kyaml always gets the event, as json and yaml).
-//   - Options.Diff (diff.go): `watch --diff`, the first sighting as YAML and
-//     every later APPLIED as a unified diff against Event.Old, noise
-//     (resourceVersion, managedFields, generation) left out.
+//   - Options.Diff (diff.go): `watch --diff`, a new object (no Event.Old)
+//     and a deletion as one line with the kind's columns as Name=value
+//     pairs, every later APPLIED as a unified diff against Event.Old, noise
+//     (resourceVersion, managedFields, generation) left out; DiffNew adds
+//     new objects' YAML.
 //
 // The table of several kinds reads at a glance, every line under the one
 // header:

@@ -77,8 +77,12 @@ type Options struct {
 	// Color colours event types (a terminal without NO_COLOR).
 	Color bool
 	// Diff prints APPLIED events of objects already seen as unified diffs
-	// of their YAML (see watch --diff); Format must be "" or "yaml".
+	// of their YAML, and new objects and deletions as one line each (see
+	// watch --diff); Format must be "" or "yaml".
 	Diff bool
+	// DiffNew, with Diff, prints new objects' YAML under their line
+	// (watch --diff-new).
+	DiffNew bool
 }
 
 // Printer writes events. Implementations buffer: Flush writes out what is

@@ -42,7 +42,7 @@ func newPrinter(w io.Writer, opts Options, now func() time.Time) (Printer, error
 		if opts.Format != "" && opts.Format != "yaml" {
 			return nil, fmt.Errorf("--diff prints YAML diffs and cannot be combined with -o %s", opts.Format)
 		}
-		return &diffPrinter{w: bw, color: opts.Color}, nil
+		return newDiffPrinter(bw, opts), nil
 	}
 	switch opts.Format {
 	case "", "wide":

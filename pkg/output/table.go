@@ -56,14 +56,21 @@ func (p *tablePrinter) Print(ev Event) error {
 // new or the server's columns for it changed. Events without columns use
 // the kind's layout as it is.
 func (p *tablePrinter) layoutFor(ev Event) *layout {
+	return layoutOf(p.layouts, ev, p.wide, p.opts)
+}
+
+// layoutOf returns the layout of ev's kind in layouts, building it (wide,
+// with opts) when the kind is new or the server's columns for it changed.
+// Events without columns use the kind's layout as it is.
+func layoutOf(layouts map[kindKey]*layout, ev Event, wide bool, opts Options) *layout {
 	k := kindOf(ev)
 	key := kindKey{group: k.Group, kind: k.Kind}
-	l := p.layouts[key]
+	l := layouts[key]
 	if l != nil && (ev.Columns == nil || slices.Equal(l.columns, ev.Columns)) {
 		return l
 	}
-	l = newLayout(k, ev.Columns, p.wide, p.opts)
-	p.layouts[key] = l
+	l = newLayout(k, ev.Columns, wide, opts)
+	layouts[key] = l
 	return l
 }
 

@@ -70,7 +70,9 @@
 // With OnDemand.ReleaseIdle, a resource added so that no request has used
 // for that long, with no watch open on it, is dropped as when its
 // reflector stops (idle.go); the next request adds it again. The
-// resources given are kept.
+// resources given are kept, and so are those Handler.Keep adds without a
+// request (as a first request would add them; a daemon that records every
+// kind keeps what it records served).
 //
 // A user may be allowed a resource in some namespaces only (a Role in
 // each): the API server refuses them its every namespace. A request of one

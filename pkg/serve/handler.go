@@ -155,6 +155,8 @@ type cached struct {
 	// nil (never closed) for Options.Resources.
 	gone chan struct{}
 	uses uses // the requests it answers, for OnDemand.ReleaseIdle
+	// kept: not released when idle (Handler.Keep).
+	kept atomic.Bool
 }
 
 func (h *Handler) newCached(r Resource, gone chan struct{}) *cached {

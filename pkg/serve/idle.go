@@ -14,7 +14,8 @@ import (
 // request adds it again (one LIST). A daemon that outlives the clients
 // that browsed many kinds (k9s keeps a watch of each kind it showed until
 // it quits) then holds memory only for what is still read; the resources
-// given (Options.Resources) are kept whatever happens.
+// given (Options.Resources), and those Handler.Keep adds, are kept
+// whatever happens.
 
 // uses counts the requests being answered from a cached resource and
 // remembers when the last one ended.
@@ -51,11 +52,12 @@ func (h *Handler) acquire(gvr schema.GroupVersionResource, namespace string) *ca
 }
 
 // dropIdle stops serving c (under s) if it has been idle for
-// OnDemand.ReleaseIdle, and reports whether it did.
+// OnDemand.ReleaseIdle and is not kept (Handler.Keep), and reports whether
+// it did.
 func (h *Handler) dropIdle(s scope, c *cached) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if !c.uses.idleFor(h.onDemand.ReleaseIdle, h.onDemand.now()) {
+	if c.kept.Load() || !c.uses.idleFor(h.onDemand.ReleaseIdle, h.onDemand.now()) {
 		return false
 	}
 	delete(h.resources, s)

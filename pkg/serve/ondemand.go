@@ -110,6 +110,7 @@ type pending struct {
 	done chan struct{}
 	c    *cached
 	err  error
+	keep bool // Keep asked for it: served, it is kept (cached.kept)
 }
 
 func newOnDemand(o OnDemand, now func() time.Time) *onDemand {
@@ -184,7 +185,7 @@ func (h *Handler) awaitScope(r *http.Request, req request, ar metav1.APIResource
 // await starts caching s unless a request did, and waits for its first
 // list, for OnDemand.SyncWait at most.
 func (h *Handler) await(r *http.Request, s scope, ar metav1.APIResource) (*cached, *apierrors.StatusError) {
-	p, serr := h.start(s, ar)
+	p, serr := h.start(s, ar, false)
 	if serr != nil {
 		return nil, serr
 	}
@@ -254,8 +255,25 @@ func (h *Handler) serveDiscovery(w http.ResponseWriter, r *http.Request, path st
 	return h.discovery.Load().serve(w, r, path)
 }
 
-// start returns the pending start of s, starting it if no request did.
-func (h *Handler) start(s scope, ar metav1.APIResource) (*pending, *apierrors.StatusError) {
+// Keep serves ar's resource in every namespace as a client's first request
+// of it would (OnDemand.Start), without waiting for a request, and keeps it
+// as the resources given are kept: it is not released when idle
+// (OnDemand.ReleaseIdle). Like a resource added on demand, it is dropped
+// when its source stops for good (and Keep may be asked again then). It
+// returns at once; ar has its Group and Version set, as
+// OnDemand.Discovered's have. A daemon that records every kind keeps
+// served, and in Status, what it records. Without OnDemand, it does
+// nothing.
+func (h *Handler) Keep(ar metav1.APIResource) {
+	if h.onDemand == nil {
+		return
+	}
+	_, _ = h.start(scope{gvr: schema.GroupVersionResource{Group: ar.Group, Version: ar.Version, Resource: ar.Name}}, ar, true) // stopping: nothing to keep
+}
+
+// start returns the pending start of s, starting it if no request did;
+// keep marks it kept (see Keep).
+func (h *Handler) start(s scope, ar metav1.APIResource, keep bool) (*pending, *apierrors.StatusError) {
 	d := h.onDemand
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -263,14 +281,18 @@ func (h *Handler) start(s scope, ar metav1.APIResource) (*pending, *apierrors.St
 		return nil, apierrors.NewServiceUnavailable("the cache (kubectl reflect serve) is stopping")
 	}
 	if p := d.pending[s]; p != nil {
+		p.keep = p.keep || keep
 		return p, nil
 	}
 	if c := h.lookup(s.gvr, s.namespace); c != nil { // added since the caller looked
+		if keep {
+			c.kept.Store(true)
+		}
 		p := &pending{done: make(chan struct{}), c: c}
 		close(p.done)
 		return p, nil
 	}
-	p := &pending{done: make(chan struct{})}
+	p := &pending{done: make(chan struct{}), keep: keep}
 	d.pending[s] = p
 	d.wg.Add(1)
 	go h.follow(s, ar, p)
@@ -345,6 +367,7 @@ func (h *Handler) settle(s scope, p *pending, c *cached, err error) {
 	d.mu.Lock()
 	delete(d.pending, s)
 	if c != nil {
+		c.kept.Store(p.keep)
 		h.mu.Lock()
 		h.resources[s] = c
 		h.mu.Unlock()

@@ -479,3 +479,45 @@ func TestOnDemandReleaseIdle(t *testing.T) {
 		})
 	}
 }
+
+// TestKeep: a resource kept is served without a request (Changed and
+// Status say so), is not released however long it stays idle, is kept
+// when a request started it first, and is dropped when its reflector
+// stops for good.
+func TestKeep(t *testing.T) {
+	const idle = time.Minute
+	synctest.Test(t, func(t *testing.T) {
+		fx := newOnDemandFixtureWith(t, OnDemand{ReleaseIdle: idle}, discoveredConfigMaps, discoveredDeploys)
+		fx.f.objects = []*object.Object{cm(t, "a", "x", 5)}
+		fx.h.Keep(discoveredConfigMaps)
+		if got := <-fx.changes; len(got) != 1 || got[0].String() != "configmaps" {
+			t.Fatalf("Changed(%v), want configmaps", got)
+		}
+		fx.h.Keep(discoveredConfigMaps) // served already: the same reflector
+		if code, body := fx.get("/api/v1/configmaps"); code != 200 || names(body, "items.#.metadata.name") != "x" {
+			t.Fatalf("list = %d %s", code, body)
+		}
+		// deployments: started by a request, then kept.
+		if code, body := fx.get("/apis/apps/v1/deployments"); code != 200 {
+			t.Fatalf("list of deployments = %d %s", code, body)
+		}
+		<-fx.changes
+		fx.h.Keep(discoveredDeploys)
+		time.Sleep(3 * idle)
+		synctest.Wait()
+		if st := fx.h.Status(); len(st) != 2 {
+			t.Fatalf("idle for %s, Status = %+v, want both kept", 3*idle, st)
+		}
+		if n := fx.starts.Load(); n != 2 {
+			t.Errorf("%d starts, want 2", n)
+		}
+		fx.mu.Lock()
+		fx.listErr = apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "", errString("revoked"))
+		fx.mu.Unlock()
+		fx.f.events <- listwatch.WatchEvent[*object.Object]{Type: listwatch.WatchError, Err: fx.listErr} // to one of the two watches
+		if got := <-fx.changes; len(got) != 1 {
+			t.Errorf("Changed(%v), want one served once the other's reflector stopped", got)
+		}
+		fx.h.Close()
+	})
+}

@@ -5,7 +5,9 @@ import "slices"
 // Tracker turns a subscription's changes into exact Applied and Deleted
 // changes, even across a Resync: it remembers the last version it passed
 // on of each object, so that after a Resync it passes on only the objects
-// that changed, and the deletions the dropped queue would have carried (at
+// that changed, each with the version passed on last as Old (a Resync's
+// changes carry none: without it, an object seen before would pass for a
+// new one), and the deletions the dropped queue would have carried (at
 // the Synced that ends the resync, in key order, each with that Synced's
 // resourceVersion and the version passed on last as Old).
 //
@@ -29,6 +31,9 @@ func (t *Tracker[T]) Track(c Change[T], dst []Change[T]) []Change[T] {
 			t.known[c.Key] = c.Object
 			if prev.GetResourceVersion() == c.Object.GetResourceVersion() {
 				return dst
+			}
+			if !c.HasOld {
+				c.Old, c.HasOld = prev, true
 			}
 		}
 		t.known[c.Key] = c.Object

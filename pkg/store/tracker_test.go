@@ -35,9 +35,13 @@ func TestTracker(t *testing.T) {
 		changes: []Change[*obj]{tracked(Applied, "ns/a@1"), tracked(Resync, ""), tracked(Applied, "ns/a@1")},
 		want:    "[]",
 	}, {
-		name:    "resync: changed objects are",
+		name:    "resync: changed objects are, with the version passed on last as Old",
 		changes: []Change[*obj]{tracked(Applied, "ns/a@1"), tracked(Resync, ""), tracked(Applied, "ns/a@3")},
-		want:    "[Applied ns/a@3]",
+		want:    "[Applied ns/a@3 old=1]",
+	}, {
+		name:    "resync: objects first seen in it are new",
+		changes: []Change[*obj]{tracked(Applied, "ns/a@1"), tracked(Resync, ""), tracked(Applied, "ns/b@3")},
+		want:    "[Applied ns/b@3]",
 	}, {
 		name: "resync: objects not seen again are deleted at Synced, in key order",
 		changes: []Change[*obj]{

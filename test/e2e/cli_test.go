@@ -58,6 +58,8 @@ func TestBadInput(t *testing.T) {
 		{"bad jsonpath", []string{"watch", "cm", "-o", "jsonpath={.a[", kc}, "jsonpath"},
 		{"unknown event type", []string{"watch", "cm", "--events", "created", kc}, `"created"`},
 		{"negative max-events", []string{"watch", "cm", "--max-events", "-1", kc}, "--max-events"},
+		{"diff-new without diff", []string{"watch", "cm", "--diff-new", kc}, "--diff-new prints the YAML of new objects under --diff: give --diff too"},
+		{"diff with json", []string{"watch", "cm", "--diff", "--diff-new", "-o", "json", kc}, "--diff prints YAML diffs and cannot be combined with -o json"},
 		{"unknown flag", []string{"watch", "cm", "--nosuchflag", kc}, "unknown flag: --nosuchflag"},
 		{"unknown command", []string{"nosuchcommand", kc}, `unknown command "nosuchcommand"`},
 		{"get: unknown kind", []string{"get", "nosuchkind", kc}, `the server doesn't have a resource type "nosuchkind"`},

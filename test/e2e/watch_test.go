@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -165,25 +166,45 @@ func TestWatchSignals(t *testing.T) {
 	}
 }
 
-// TestWatchDiff: --diff prints the first sighting as YAML, then only the
-// changed fields, without resourceVersion noise.
+// TestWatchDiff: --diff prints an object the watch has not seen before
+// (listed at start, created) as one line with its columns, a change to one
+// it has seen as a diff of the changed fields only (no resourceVersion
+// noise), a deletion as one line; --diff-new prints a new object's YAML
+// under its line.
 func TestWatchDiff(t *testing.T) {
 	cp := cluster.Get(t)
 	cs := admin(t, cp)
 	ns := namespace(t, cs)
-	createCM(t, cs, ns, "d", nil, "keep", "same", "k", "v1")
-	p := start(t, cp, "watch", "cm/d", "-n", ns, "--diff")
-	if got := p.Next(); !strings.HasPrefix(got, "APPLIED configmap/d -n "+ns) {
-		t.Fatalf("first line %q", got)
+	d := createCM(t, cs, ns, "d", nil, "keep", "same", "k", "v1")
+	p := start(t, cp, "watch", "cm", "-n", ns, "--diff", "--max-events", "4")
+	header := func(typ, name, rv string) string {
+		return typ + " configmap/" + name + " -n " + ns + " (resourceVersion " + rv + ")"
 	}
-	for l := p.Next(); !strings.Contains(l, "uid:"); l = p.Next() {
+	if got, want := p.Next(), header("APPLIED", "d", d.ResourceVersion)+" Data=2"; got != want {
+		t.Errorf("listed at start: %q, want %q", got, want)
 	}
-	updateCM(t, cs, ns, "d", "k", "v2")
-	if got := p.Next(); !strings.HasPrefix(got, "APPLIED configmap/d") {
-		t.Fatalf("after the update: %q", got)
+	e := createCM(t, cs, ns, "e", nil, "x", "1")
+	if got, want := p.Next(), header("APPLIED", "e", e.ResourceVersion)+" Data=1"; got != want {
+		t.Fatalf("created: %q, want %q (one line)", got, want)
+	}
+	d2 := updateCM(t, cs, ns, "d", "k", "v2")
+	deleteCM(t, cs, ns, "e")
+	if code := p.Wait(); code != 0 { // --max-events 4: every line is in
+		t.Fatalf("exit %d; stderr: %s", code, p.Stderr.String())
+	}
+	var rest []string
+	for l := range p.Lines {
+		rest = append(rest, l)
+	}
+	if len(rest) < 2 || rest[0] != header("APPLIED", "d", d2.ResourceVersion) {
+		t.Fatalf("after the update and the deletion:\n%s", strings.Join(rest, "\n"))
+	}
+	deleted := regexp.MustCompile(`^DELETED configmap/e -n ` + ns + ` \(resourceVersion [0-9]+\) Data=1$`)
+	if last := rest[len(rest)-1]; !deleted.MatchString(last) {
+		t.Errorf("last line %q, want the deletion of e as one line", last)
 	}
 	var plus, minus []string
-	for _, l := range p.LinesUntilQuiet(2 * time.Second) {
+	for _, l := range rest[1 : len(rest)-1] {
 		switch {
 		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "@@"), strings.HasPrefix(l, " "):
 		case strings.HasPrefix(l, "+"):
@@ -197,4 +218,23 @@ func TestWatchDiff(t *testing.T) {
 	if fmt.Sprint(minus, plus) != "[-  k: v1] [+  k: v2]" {
 		t.Errorf("diff lines %q %q, want only k's change", minus, plus)
 	}
+
+	t.Run("--diff-new", func(t *testing.T) {
+		out, stderr, code := runOnce(t, nil, "watch", "cm/d", "-n", ns, "--diff", "--diff-new", "--max-events", "1", "--kubeconfig", cp.AdminKubeconfig())
+		if code != 0 {
+			t.Fatalf("exit %d; stderr: %s", code, stderr)
+		}
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if want := header("APPLIED", "d", d2.ResourceVersion) + " Data=2"; lines[0] != want {
+			t.Errorf("first line %q, want %q", lines[0], want)
+		}
+		for _, want := range []string{"  data:", "    k: v2", "    keep: same", "  kind: ConfigMap", "    name: d", "    uid: " + string(d.UID)} {
+			if !slices.Contains(lines[1:], want) {
+				t.Errorf("the YAML under the line lacks %q:\n%s", want, out)
+			}
+		}
+		if strings.Contains(out, "resourceVersion:") {
+			t.Errorf("noise in the YAML:\n%s", out)
+		}
+	})
 }

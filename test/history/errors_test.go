@@ -24,7 +24,7 @@ func TestBadInputOneLine(t *testing.T) {
 		{[]string{"serve", "cm", "--record-max-size", "1Gi"}, "error: --record-max-size tunes --record: give --record too"},
 		{[]string{"serve", "cm", "--record", "--record-max-size", "0"}, `error: invalid --record-max-size "0": want a size in bytes, e.g. 512Mi or 2G (more than 0)`},
 		{[]string{"serve", "cm", "--record", "--record-max-size", "1Gi", "--history-db", "postgres://team@db.example/history"}, "error: --record-max-size bounds a history file; a PostgreSQL history is bounded by --record-retention"},
-		{[]string{"serve", "--record"}, "error: --record records the kinds given: serve KIND[,KIND...] --record"},
+		{[]string{"serve", "--record", "-n", "default"}, "error: --record records every namespace: leave out -n default (or give -A)"},
 		{[]string{"serve", "cm", "--record", "-n", "default"}, "error: --record records every namespace: leave out -n default (or give -A)"},
 		{[]string{"get", "cm", "--at", "yesterday"}, `error: invalid --at "yesterday": want a time (2026-12-04T07:00:00Z), a duration ago (90m) or a resourceVersion`},
 		{[]string{"get", "cm", "--at", "1h", "-w"}, "error: --at prints a past state: it cannot watch (watch --since replays history)"},

@@ -25,6 +25,10 @@ import (
 type atFlags struct {
 	At string
 	DB string
+	// Strict fails where the state at a time is not known exactly (a
+	// change seen late, dated within a window that holds the time),
+	// rather than print it as before the change, with a warning.
+	Strict bool
 	// at is --at parsed; when is the time it names (AGE is printed at).
 	at   cli.Moment
 	when time.Time
@@ -33,8 +37,11 @@ type atFlags struct {
 // validateAt refuses what --at cannot read from a history.
 func (o *GetOptions) validateAt() error {
 	if o.atFlags.At == "" {
-		if o.atFlags.DB != "" {
+		switch {
+		case o.atFlags.DB != "":
 			return errors.New("--history-db is where --at reads: give --at too")
+		case o.atFlags.Strict:
+			return errors.New("--strict is about the state --at reads: give --at too")
 		}
 		return nil
 	}
@@ -76,7 +83,11 @@ func (o *GetOptions) readAt(ctx context.Context) ([]snapshot, error) {
 	}
 	var snaps []snapshot
 	for _, tg := range o.Targets {
-		snap, err := o.targetAt(ctx, s, tg, rv, when, match)
+		at, err := o.resolveAt(ctx, s, tg, rv)
+		if err != nil && !errors.Is(err, history.ErrNotRecorded) {
+			return nil, err
+		}
+		snap, err := o.targetAt(ctx, s, tg, at, when, match)
 		if errors.Is(err, history.ErrNotRecorded) {
 			snap = snapshot{res: tg.Resource, err: err}
 		} else if err != nil {
@@ -93,6 +104,30 @@ func (o *GetOptions) readAt(ctx context.Context) ([]snapshot, error) {
 // moment is the resourceVersion and the time --at names.
 func (o *GetOptions) moment(ctx context.Context, s history.Store) (uint64, time.Time, error) {
 	return o.atFlags.at.In(ctx, s, "--at")
+}
+
+// resolveAt is the resourceVersion whose state of tg's kind is its state
+// at the moment --at names (rv, that of any kind recorded by then, for a
+// time), after a warning on stderr for each of tg's objects that changed
+// at a time the history knows only within a window that holds it (or an
+// error, --strict).
+func (o *GetOptions) resolveAt(ctx context.Context, s history.Store, tg cli.Wanted, rv uint64) (uint64, error) {
+	hm, err := o.atFlags.at.For(ctx, s, history.ResourceName(tg.Resource), rv)
+	if err != nil {
+		var gap *history.GapError
+		if errors.As(err, &gap) {
+			return 0, fmt.Errorf("%s at %s: %w", tg.Resource, o.atFlags.when.UTC().Format(time.RFC3339), err)
+		}
+		return rv, err
+	}
+	ns := tg.Namespace
+	if !tg.Resource.Namespaced {
+		ns = ""
+	}
+	keep := func(namespace, name string) bool {
+		return (ns == "" || namespace == ns) && (len(tg.Names) == 0 || slices.Contains(tg.Names, name))
+	}
+	return hm.RV, cli.Uncertain(o.ErrOut, tg.Resource, o.atFlags.when, hm, keep, o.atFlags.Strict)
 }
 
 // targetAt is tg's snapshot at rv: its objects that match, decoded, each

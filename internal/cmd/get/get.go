@@ -78,6 +78,7 @@ With -w or --watch-only it is "kubectl reflect watch" with get's flags.`,
 	cmdutil.AddSubresourceFlags(c, &o.Subresource, "If specified, gets the subresource of the requested objects (status, scale), with a GET each, as kubectl does.")
 	c.Flags().StringVar(&o.raw.Path, "raw", "", "Raw URI to request from the API server, written as it answers, as kubectl get --raw does.")
 	c.Flags().StringVar(&o.At, "at", "", "Print the state at a past moment, from the history serve --record wrote: a time (2026-12-04T07:00:00Z), a duration ago (90m) or a resourceVersion")
+	c.Flags().BoolVar(&o.atFlags.Strict, "strict", false, "With --at: fail where the state at a time is not known exactly (a change made while nothing recorded, dated by the server only within a window), rather than print it as before the change with a warning")
 	c.Flags().StringVar(&o.atFlags.DB, "history-db", "", "The history --at reads, a file or a postgres:// URL (default: the running daemon's, else the default of the cluster and user)")
 	c.Flags().Int64Var(&o.ChunkSize, "chunk-size", 500, "Print large lists in chunks of this many objects, each aligned as kubectl aligns the pages it lists (with --list-mode=paged, list them so too). Pass 0 to print one table.")
 	return c

@@ -23,7 +23,9 @@ type printer struct {
 	color bool
 }
 
-// table prints one row per revision.
+// table prints one row per revision: MANAGER is who made its change,
+// <none> when that is not known (a deletion, an INITIAL revision: the
+// object as the recorder first found it).
 func (p printer) table(revs []history.Revision) error {
 	rows := make([][]string, len(revs))
 	for i, r := range revs {
@@ -31,14 +33,36 @@ func (p printer) table(revs []history.Revision) error {
 		if manager == "" || r.Op == history.Deleted {
 			manager = "<none>"
 		}
-		rows[i] = []string{strconv.FormatUint(r.RV, 10), r.Time.Format(time.RFC3339), r.Op.String(), manager}
+		rows[i] = []string{strconv.FormatUint(r.RV, 10), When(r), r.Op.String(), manager}
 	}
 	return output.PlainTable(p.w, []string{"REVISION", "TIME", "OPERATION", "MANAGER"}, rows)
 }
 
-// diffs prints each revision as a header line, then the first one's YAML
-// and every later one's diff against the one before (nothing for a
-// deletion, or when only noise changed).
+// When is when r happened, to the second: its time, or for a change seen
+// late (Revision.Since) the second it happened in, when the window is
+// within one, else the window as an ISO 8601 interval
+// (2026-12-06T00:04:20Z/00:04:54Z: the end's date left out when the
+// same).
+func When(r history.Revision) string {
+	end := r.Time.UTC()
+	if r.Since.IsZero() {
+		return end.Format(time.RFC3339)
+	}
+	start := r.Since.UTC()
+	last := end.Add(-time.Nanosecond) // the window ends at Time, not after it
+	if start.Truncate(time.Second).Equal(last.Truncate(time.Second)) {
+		return start.Format(time.RFC3339)
+	}
+	if start.Format(time.DateOnly) == end.Format(time.DateOnly) {
+		return start.Format(time.RFC3339) + "/" + end.Format("15:04:05Z")
+	}
+	return start.Format(time.RFC3339) + "/" + end.Format(time.RFC3339)
+}
+
+// diffs prints each revision as a header line, then the YAML of the first
+// one and of each that starts the object's life as recorded (ADDED,
+// INITIAL), and every other one's diff against the one before (nothing
+// for a deletion, or when only noise changed).
 func (p printer) diffs(revs []history.Revision) error {
 	w := bufio.NewWriter(p.w)
 	var prev *object.Object
@@ -47,14 +71,14 @@ func (p printer) diffs(revs []history.Revision) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "%s %s/%s (resourceVersion %d) at %s", r.Op, p.kind.GVR.GroupResource(), r.Name, r.RV, r.Time.Format(time.RFC3339))
+		fmt.Fprintf(w, "%s %s/%s (resourceVersion %d) at %s", r.Op, p.kind.GVR.GroupResource(), r.Name, r.RV, When(r))
 		if r.Manager != "" && r.Op != history.Deleted {
 			fmt.Fprintf(w, " by %s", r.Manager)
 		}
 		w.WriteString("\n")
 		switch {
 		case r.Op == history.Deleted:
-		case prev == nil || r.Op == history.Added:
+		case prev == nil || r.Op.Appeared():
 			doc, err := output.QuietYAML(obj)
 			if err != nil {
 				return err

@@ -38,7 +38,9 @@ func newCmdServeStatus(flags *genericclioptions.ConfigFlags, streams genericioop
 		Long: `Status prints the daemon's pid, address, start and kubeconfig, then a table
 of its resources: OBJECTS, RESOURCEVERSION, WATCHERS (open watches), EVENTS
 SENT and LAG, and one of its controllers (serve --controllers): READY and
-RECONCILES.
+RECONCILES. A daemon started with --record says where it records and what
+(the kinds given, or every kind the user may list and watch, then those the
+API server refused it), and its table has a column RECORDED (yes or no).
 
 LAG is how far behind the resource's watches are: the longest time a change
 waited between its arrival from the API server and its event's delivery to a

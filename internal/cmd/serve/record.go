@@ -24,10 +24,13 @@ type recordFlags struct {
 	MaxSize    string
 	maxSize    int64                  // MaxSize parsed
 	changed    func(name string) bool // a flag was given
+	// all: no KIND was given, so --record records every kind the user may
+	// list and watch (and those created later).
+	all bool
 }
 
 func (r *recordFlags) addFlags(f *pflag.FlagSet) {
-	f.BoolVar(&r.Record, "record", false, "Record every change of the kinds given to a history on disk, for get --at and history")
+	f.BoolVar(&r.Record, "record", false, "Record every change of the kinds given (with no KIND: of every kind you may list and watch, those created later too) to a history on disk, for get --at, history and watch --since")
 	f.StringVar(&r.DB, "history-db", "", "The history's file, or a PostgreSQL database as postgres://USER@HOST/DB (default: a file per cluster and user under $XDG_STATE_HOME/kubectl-reflect/history)")
 	f.DurationVar(&r.Retention, "record-retention", defaultRetention, "How long --record keeps revisions, e.g. 24h (more than 0)")
 	f.StringVar(&r.MaxSize, "record-max-size", "", "How much disk the history may take, e.g. 2Gi: its oldest part is pruned beyond it (default: no limit)")
@@ -35,12 +38,12 @@ func (r *recordFlags) addFlags(f *pflag.FlagSet) {
 	r.changed = func(name string) bool { return f.Changed(name) }
 }
 
-// validate refuses tuning without --record, a retention of 0, --record
-// without kinds to record or in one namespace (namespace, the record of a
-// kind is of every namespace: a daemon restarted from it, or its found
-// deletions, must not read one namespace's record as the whole), and one
-// --history-db for several daemons.
-func (r *recordFlags) validate(kinds int, contexts bool, namespace string) error {
+// validate refuses tuning without --record, a retention of 0, --record in
+// one namespace (namespace, the record of a kind is of every namespace: a
+// daemon restarted from it, or its found deletions, must not read one
+// namespace's record as the whole), and one --history-db for several
+// daemons.
+func (r *recordFlags) validate(contexts bool, namespace string) error {
 	if !r.Record {
 		for _, name := range []string{"history-db", "record-retention", "record-secret-data", "record-max-size"} {
 			if r.changed != nil && r.changed(name) {
@@ -52,8 +55,6 @@ func (r *recordFlags) validate(kinds int, contexts bool, namespace string) error
 	switch {
 	case r.Retention <= 0:
 		return fmt.Errorf("invalid --record-retention %s: want more than 0 (to keep nothing, leave --record out)", r.Retention)
-	case kinds == 0:
-		return errors.New("--record records the kinds given: serve KIND[,KIND...] --record")
 	case !r.parseMaxSize():
 		return fmt.Errorf("invalid --record-max-size %q: want a size in bytes, e.g. 512Mi or 2G (more than 0)", r.MaxSize)
 	case namespace != "":
@@ -66,12 +67,13 @@ func (r *recordFlags) validate(kinds int, contexts bool, namespace string) error
 	return nil
 }
 
-// config is the daemon's RecordConfig, nil without --record.
+// config is the daemon's RecordConfig, nil without --record; with no KIND
+// given, it records every kind.
 func (r *recordFlags) config() *daemon.RecordConfig {
 	if !r.Record {
 		return nil
 	}
-	return &daemon.RecordConfig{DB: r.DB, Retention: r.Retention, SecretData: r.SecretData, MaxSize: r.maxSize}
+	return &daemon.RecordConfig{DB: r.DB, Retention: r.Retention, SecretData: r.SecretData, MaxSize: r.maxSize, AllKinds: r.all}
 }
 
 // parseMaxSize reads --record-max-size into maxSize ("" is no limit) and

@@ -37,6 +37,9 @@ const serveExample = `  # Cache config maps and secrets of every namespace, and 
   # Record every change of config maps and deployments, for get --at and history (kept a week)
   kubectl reflect serve cm,deploy --record
 
+  # Record every kind you may list and watch (nodes, leases, events, custom resources created later too)
+  kubectl reflect serve --record
+
   # Run a built-in controller in the daemon, on its caches (it serves the kinds the controller reads)
   kubectl reflect serve --controllers configmap-generator`
 
@@ -100,8 +103,16 @@ With --record, it also writes every change of the kinds given to a history
 on disk (one SQLite file per cluster and user under
 $XDG_STATE_HOME/kubectl-reflect/history, or --history-db; Secrets' values
 hashed unless --record-secret-data; kept --record-retention), which
-"kubectl reflect get --at" and "kubectl reflect history" read. Started again,
-it records what changed while it was away.
+"kubectl reflect get --at", "kubectl reflect history" and "kubectl reflect
+watch --since" read. Started again, it records what changed while it was
+away. With --record and no KIND, it records every kind the API server lists
+and watches that you may (as "kubectl api-resources --verbs=list,watch"
+lists them: nodes, leases and events too), in its preferred version, and
+those it serves later (a CRD established, found within seconds): all but
+events.k8s.io's events (the same objects as the core events recorded) and
+v1 endpoints (deprecated; their addresses are in the EndpointSlices
+recorded). The kinds the API server refuses you (403) are named in one line
+on stderr and skipped; "serve status" shows what is recorded.
 
 With --controllers, it also runs built-in controllers (those of
 run-controller) in every namespace (with -n, in NS) on the same caches: the
@@ -138,6 +149,7 @@ func (o *ServeOptions) Complete(args []string) error {
 	if o.contexts != nil {
 		return o.completeContexts(args)
 	}
+	o.record.all = len(args) == 0 // the kinds --controllers read are recorded with every other
 	args, err = o.serveControllers.complete(args)
 	if err != nil {
 		return err
@@ -172,7 +184,7 @@ func (o *ServeOptions) Validate() error {
 	if o.History < 1 {
 		return fmt.Errorf("invalid --history %d: want 1 or more", o.History)
 	}
-	if err := o.record.validate(len(o.Args)+len(o.builtins), o.contexts != nil, o.only); err != nil {
+	if err := o.record.validate(o.contexts != nil, o.only); err != nil {
 		return err
 	}
 	if o.contexts != nil {

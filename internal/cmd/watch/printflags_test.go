@@ -18,6 +18,7 @@ func TestWatchPrintFlags(t *testing.T) {
 		format  string // the format in effect
 		printer bool   // kubectl's printer is used
 		events  bool
+		diff    string // "diff": Diff; "diff-new": Diff and DiffNew
 		wantErr string
 	}{
 		{args: nil, format: ""},
@@ -35,6 +36,10 @@ func TestWatchPrintFlags(t *testing.T) {
 		{args: []string{"-o", "jsonpath={.a"}, wantErr: "error parsing jsonpath {.a, unclosed action"},
 		{args: []string{"-o", "custom-columns=A:.a["}, wantErr: "custom column A: error parsing jsonpath {.a[}"},
 		{args: []string{"-o", "name", "--diff"}, wantErr: "--diff prints YAML diffs and cannot be combined with -o name"},
+		{args: []string{"--diff"}, format: "", diff: "diff"},
+		{args: []string{"--diff", "--diff-new", "-o", "yaml"}, format: "yaml", diff: "diff-new"},
+		{args: []string{"--diff-new"}, wantErr: "--diff-new prints the YAML of new objects under --diff: give --diff too"},
+		{args: []string{"-o", "json", "--diff", "--diff-new"}, wantErr: "--diff prints YAML diffs and cannot be combined with -o json"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -56,6 +61,10 @@ func TestWatchPrintFlags(t *testing.T) {
 			if o.printOpts.Format != tt.format || (o.printOpts.Printer != nil) != tt.printer || o.printOpts.WatchEvents != tt.events {
 				t.Errorf("options: format %q, kubectl's printer %v, events %v; want %q, %v, %v",
 					o.printOpts.Format, o.printOpts.Printer != nil, o.printOpts.WatchEvents, tt.format, tt.printer, tt.events)
+			}
+			diff := map[[2]bool]string{{true, false}: "diff", {true, true}: "diff-new"}[[2]bool{o.printOpts.Diff, o.printOpts.DiffNew}]
+			if diff != tt.diff {
+				t.Errorf("diff options %q, want %q", diff, tt.diff)
 			}
 		})
 	}

@@ -80,11 +80,12 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 }
 
 // read is what watch reads of each object: a table's rows are cells and
-// metadata (watch never sorts), and a name is metadata.
+// metadata (watch never sorts), and a name is metadata. --diff reads whole
+// objects, with the cells that sum up a new or deleted one on its line.
 func (o *WatchOptions) read() kube.Shape {
 	table := !o.Diff && o.PrintFlags.Table()
 	return kube.Shape{
-		Table: table && !o.NoServerPrint, MetadataOnly: table || !o.Diff && o.PrintFlags.Format() == "name",
+		Table: (table || o.Diff) && !o.NoServerPrint, MetadataOnly: table || !o.Diff && o.PrintFlags.Format() == "name",
 		Prune: object.Prune{ManagedFields: !o.PrintFlags.JSONYamlPrintFlags.ShowManagedFields},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -19,21 +20,26 @@ import (
 // sinceFlags are watch's --since and --history-db: a replay from the
 // history serve --record wrote, continued live.
 type sinceFlags struct {
-	Since string
-	DB    string
-	since cli.Moment
+	Since  string
+	DB     string
+	Strict bool
+	since  cli.Moment
 }
 
 func (f *sinceFlags) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&f.Since, "since", "", "Replay from the history (serve --record) since a time (RFC 3339), a duration ago (90m) or a resourceVersion, then go on live")
+	fs.BoolVar(&f.Strict, "strict", false, "With --since: fail where the state at the time is not known exactly (a change made while nothing recorded, dated by the server only within a window), rather than replay that change as after it with a warning")
 	fs.StringVar(&f.DB, "history-db", "", "The history --since reads, a file or a postgres:// URL (default: the running daemon's, else the default of the cluster and user)")
 }
 
 // validateSince refuses what --since cannot replay.
 func (o *WatchOptions) validateSince() error {
 	if o.Since == "" {
-		if o.sinceFlags.DB != "" {
+		switch {
+		case o.sinceFlags.DB != "":
 			return errors.New("--history-db is where --since reads: give --since too")
+		case o.sinceFlags.Strict:
+			return errors.New("--strict is about the state --since replays from: give --since too")
 		}
 		return nil
 	}
@@ -75,7 +81,11 @@ func (o *WatchOptions) replay(ctx context.Context) (_ *replaySet, close func(), 
 	}
 	set := &replaySet{recorded: map[string]reflector.Recorded{}}
 	for _, src := range o.Sources {
-		rec, err := daemon.Recorded(ctx, s, src.Resource, kube.Scope{Namespace: src.Namespace, Names: o.NamesOf(src)}, from)
+		at, err := o.sinceFor(ctx, s, src, from)
+		if err != nil {
+			return nil, nil, err
+		}
+		rec, err := daemon.Recorded(ctx, s, src.Resource, kube.Scope{Namespace: src.Namespace, Names: o.NamesOf(src)}, at)
 		if errors.Is(err, history.ErrNotRecorded) {
 			return nil, nil, history.NotRecordedError(src.Resource, s.Location())
 		}
@@ -85,6 +95,30 @@ func (o *WatchOptions) replay(ctx context.Context) (_ *replaySet, close func(), 
 		set.recorded[seedKey(src.Resource, o.Scope(src, o.read()))] = rec
 	}
 	return set, func() { s.Close() }, nil
+}
+
+// sinceFor is the resourceVersion src's replay starts from, given from,
+// the one --since names of any kind: for a time, src's objects that
+// changed at a time the history knows only within a window that holds it
+// are said on stderr (their change is replayed after the state), or fail
+// with --strict.
+func (o *WatchOptions) sinceFor(ctx context.Context, s history.Store, src cli.Source, from uint64) (uint64, error) {
+	hm, err := o.since.For(ctx, s, history.ResourceName(src.Resource), from)
+	if errors.Is(err, history.ErrNotRecorded) {
+		return from, nil // said by Recorded, in its words
+	}
+	var gap *history.GapError
+	if errors.As(err, &gap) {
+		return 0, fmt.Errorf("%s since %s: %w", src.Resource, o.since.When.UTC().Format(time.RFC3339), err)
+	}
+	if err != nil {
+		return 0, err
+	}
+	names := o.NamesOf(src)
+	keep := func(namespace, name string) bool {
+		return (src.Namespace == "" || namespace == src.Namespace) && (len(names) == 0 || slices.Contains(names, name))
+	}
+	return hm.RV, cli.Uncertain(o.ErrOut, src.Resource, o.since.When, hm, keep, o.sinceFlags.Strict)
 }
 
 // replaySet is what --since replays of each kind in its scope.

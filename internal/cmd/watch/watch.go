@@ -35,6 +35,9 @@ const watchExample = `  # Stream config maps, secrets and deployments of every n
   # One line per event for a script: "configmap/settings applied", "... deleted"
   kubectl reflect watch cm -o name --output-watch-events
 
+  # Each change to a pod as a diff of its YAML; new and deleted pods as one line each
+  kubectl reflect watch pods --diff
+
   # What happened to config maps in the last hour (serve --record's history), then live
   kubectl reflect watch cm --since 1h`
 
@@ -49,6 +52,7 @@ type WatchOptions struct {
 	MaxEvents  int
 	Timeout    time.Duration
 	Diff       bool
+	DiffNew    bool
 	sinceFlags
 
 	events    map[output.EventType]bool
@@ -96,7 +100,8 @@ relists and prints only what changed meanwhile, deletions included.`,
 	f.IntVar(&o.MaxEvents, "max-events", 0, "Exit after printing this many events (0: no limit)")
 	f.DurationVar(&o.Timeout, "timeout", 0, "Exit after this long (0: never), e.g. 30s")
 	o.sinceFlags.addFlags(f)
-	f.BoolVar(&o.Diff, "diff", false, "Print changes to objects already seen as unified diffs of their YAML (resourceVersion, managedFields and generation left out)")
+	f.BoolVar(&o.Diff, "diff", false, "Print changes to objects already seen as unified diffs of their YAML (resourceVersion, managedFields and generation left out); new objects and deletions as one line each")
+	f.BoolVar(&o.DiffNew, "diff-new", false, "With --diff, print the YAML of new objects (created, existing at start, found by a relist) under their line")
 	return c
 }
 
@@ -176,11 +181,14 @@ func (o *WatchOptions) validatePrintFlags() error {
 	if format := o.PrintFlags.Format(); o.Diff && format != "" && format != "yaml" {
 		return fmt.Errorf("--diff prints YAML diffs and cannot be combined with -o %s", format)
 	}
+	if o.DiffNew && !o.Diff {
+		return errors.New("--diff-new prints the YAML of new objects under --diff: give --diff too")
+	}
 	var err error
 	if o.printOpts, err = o.PrintFlags.Options(); err != nil {
 		return err
 	}
-	o.printOpts.Color, o.printOpts.Diff = o.color, o.Diff // AllNamespaces once resolved (Validate)
+	o.printOpts.Color, o.printOpts.Diff, o.printOpts.DiffNew = o.color, o.Diff, o.DiffNew // AllNamespaces once resolved (Validate)
 	if w := o.PrintFlags.SortByWarning(); w != "" {
 		fmt.Fprintln(o.ErrOut, "warning: "+w)
 	}
