@@ -9,7 +9,8 @@ DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS := -s -w -X $(PKG)/internal/version.Version=$(VERSION) -X $(PKG)/internal/version.Commit=$(COMMIT) -X $(PKG)/internal/version.Date=$(DATE)
 export GOFLAGS := -buildvcs=false
 # The e2e tests need the control plane binaries; `make controlplane` builds
-# them once into the user cache dir (a cold build takes minutes).
+# them once into the user cache dir (a cold build takes minutes), kube-scheduler
+# and kwok included (for the tests that want nodes where pods run).
 CONTROLPLANE := $(GO) run ./test/controlplane/cmd/controlplane
 # A release: `make dist krew-manifest validate-krew-manifest VERSION=v1.2.3`,
 # then upload dist/* and krew/reflect.yaml to the release of tag v1.2.3.

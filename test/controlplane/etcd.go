@@ -30,7 +30,7 @@ func (c *ControlPlane) etcdArgs() []string {
 }
 
 func (c *ControlPlane) startEtcd(ctx context.Context) error {
-	p, err := c.startProcess("etcd", c.bins.Etcd, c.etcdArgs())
+	p, err := c.startProcess("etcd", c.bins.Etcd, c.etcdArgs(), nil)
 	if err != nil {
 		return err
 	}

@@ -20,9 +20,10 @@ type process struct {
 	waitErr error         // cmd.Wait's result, valid after done
 }
 
-// startProcess starts a component through sp, appending its output to
-// logDir/name.log (and to extra, if set).
-func startProcess(sp *spawner, name, path string, args []string, dir, logDir string, extra io.Writer) (*process, error) {
+// startProcess starts a component through sp with env added to the
+// harness's environment, appending its output to logDir/name.log (and to
+// extra, if set).
+func startProcess(sp *spawner, name, path string, args, env []string, dir, logDir string, extra io.Writer) (*process, error) {
 	logPath := filepath.Join(logDir, name+".log")
 	f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
@@ -32,7 +33,7 @@ func startProcess(sp *spawner, name, path string, args []string, dir, logDir str
 
 	cmd := exec.Command(path, args...)
 	cmd.Dir = dir
-	cmd.Env = componentEnv(os.Environ())
+	cmd.Env = append(componentEnv(os.Environ()), env...)
 	var out io.Writer = f
 	if extra != nil {
 		out = io.MultiWriter(f, extra)
@@ -54,11 +55,11 @@ func startProcess(sp *spawner, name, path string, args []string, dir, logDir str
 }
 
 // componentEnv drops variables that would reconfigure a component behind the
-// harness's back (etcd reads ETCD_* as flags).
+// harness's back (etcd reads ETCD_* as flags, kwok KWOK_*).
 func componentEnv(env []string) []string {
 	out := env[:0:0]
 	for _, kv := range env {
-		if strings.HasPrefix(kv, "ETCD_") {
+		if strings.HasPrefix(kv, "ETCD_") || strings.HasPrefix(kv, "KWOK_") {
 			continue
 		}
 		out = append(out, kv)

@@ -96,15 +96,18 @@ func TestCacheKeyFollowsToolsModule(t *testing.T) {
 	}
 	ctx := context.Background()
 	write("a v1.0.0 h1:x\n")
-	k1, err := cacheKey(ctx, "go", dir)
+	core, sched := coreSet().recipe, schedulerSet().recipe
+	k1, err := cacheKey(ctx, "go", dir, core)
 	if err != nil {
 		t.Fatal(err)
 	}
-	k2, _ := cacheKey(ctx, "go", dir)
+	k2, _ := cacheKey(ctx, "go", dir, core)
+	other, _ := cacheKey(ctx, "go", dir, sched) // another set of the same module
 	write("a v1.0.1 h1:y\n")
-	k3, _ := cacheKey(ctx, "go", dir)
-	if k1 != k2 || k1 == k3 || len(k1) != 16 {
-		t.Errorf("keys %q %q %q: want stable for the same module, different after a bump", k1, k2, k3)
+	k3, _ := cacheKey(ctx, "go", dir, core)
+	if k1 != k2 || k1 == k3 || k1 == other || len(k1) != 16 {
+		t.Errorf("keys %q %q %q %q: want stable for the same module and recipe, different after a bump or for another set",
+			k1, k2, k3, other)
 	}
 }
 

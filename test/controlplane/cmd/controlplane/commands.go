@@ -19,7 +19,7 @@ import (
 func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "controlplane",
-		Short:         "Build and run a local etcd + kube-apiserver + kube-controller-manager",
+		Short:         "Build and run a local etcd + kube-apiserver + kube-controller-manager (+ kube-scheduler and kwok)",
 		SilenceErrors: true, // main prints the error once
 	}
 	root.SetOut(stdout)
@@ -32,6 +32,7 @@ func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
 type buildOptions struct {
 	toolsDir string
 	cacheDir string
+	optional bool // build: kube-scheduler and kwok too
 }
 
 func (o *buildOptions) bind(cmd *cobra.Command) {
@@ -40,14 +41,15 @@ func (o *buildOptions) bind(cmd *cobra.Command) {
 }
 
 func (o *buildOptions) options(progress io.Writer) controlplane.BuildOptions {
-	return controlplane.BuildOptions{ToolsDir: o.toolsDir, CacheDir: o.cacheDir, Progress: progress}
+	return controlplane.BuildOptions{ToolsDir: o.toolsDir, CacheDir: o.cacheDir, Progress: progress,
+		Scheduler: o.optional, Kwok: o.optional}
 }
 
 func newBuildCommand(stdout, stderr io.Writer) *cobra.Command {
 	var o buildOptions
 	cmd := &cobra.Command{
 		Use:   "build",
-		Short: "Build (or find in the cache) the control-plane binaries and print their directory",
+		Short: "Build (or find in the cache) the control-plane binaries, kube-scheduler and kwok included, and print the core set's directory",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cmd.SilenceUsage = true
@@ -62,6 +64,7 @@ func newBuildCommand(stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	o.bind(cmd)
+	cmd.Flags().BoolVar(&o.optional, "optional", true, "also build kube-scheduler and kwok (what Options.Scheduler and Options.Kwok need)")
 	return cmd
 }
 
@@ -81,6 +84,9 @@ type upOptions struct {
 	logs            bool
 	stopGracePeriod time.Duration
 	clusters        []string
+	scheduler       bool
+	kwokNodes       int
+	controllersSet  bool // --controllers was given
 }
 
 func newUpCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -90,6 +96,7 @@ func newUpCommand(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Start a control plane, print `export KUBECONFIG=...`, and run until SIGINT or SIGTERM",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.controllersSet = cmd.Flags().Changed("controllers")
 			if err := o.validate(); err != nil {
 				return err
 			}
@@ -105,6 +112,8 @@ func newUpCommand(stdout, stderr io.Writer) *cobra.Command {
 	f.StringSliceVar(&o.controllers, "controllers", demoControllers, "kube-controller-manager's controllers")
 	f.BoolVar(&o.logs, "logs", false, "copy component logs to stderr")
 	f.StringSliceVar(&o.clusters, "clusters", nil, "start a fleet of clusters of these names on one etcd, the kubeconfig a context each (see controlplane.StartFleet)")
+	f.BoolVar(&o.scheduler, "scheduler", false, "run kube-scheduler")
+	f.IntVar(&o.kwokNodes, "kwok-nodes", 0, "run kwok with `N` fake nodes, where pods run (with --scheduler, a cluster's shape; the default --controllers are then controlplane.ClusterControllers)")
 	f.DurationVar(&o.stopGracePeriod, "stop-grace-period", 5*time.Second, "time each component gets after SIGTERM before SIGKILL")
 	return cmd
 }
@@ -115,6 +124,9 @@ func (o *upOptions) validate() error {
 	}
 	if !o.noCtrlManager && len(o.controllers) == 0 {
 		return errors.New("--controllers must name at least one controller")
+	}
+	if o.kwokNodes < 0 {
+		return errors.New("--kwok-nodes must not be negative")
 	}
 	return nil
 }
@@ -128,6 +140,13 @@ func (o *upOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
 		NoControllerManager: o.noCtrlManager,
 		Controllers:         o.controllers,
 		StopGracePeriod:     o.stopGracePeriod,
+		Scheduler:           o.scheduler,
+	}
+	if o.kwokNodes > 0 {
+		opts.Kwok = &controlplane.KwokOptions{Nodes: o.kwokNodes}
+	}
+	if (o.scheduler || o.kwokNodes > 0) && !o.controllersSet {
+		opts.Controllers = nil // controlplane.ClusterControllers
 	}
 	if o.logs {
 		opts.LogOutput = stderr

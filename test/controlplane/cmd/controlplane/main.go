@@ -3,6 +3,7 @@
 //
 //	go run ./test/controlplane/cmd/controlplane build   # build or find the cached binaries
 //	go run ./test/controlplane/cmd/controlplane up      # run until Ctrl-C
+//	go run ./test/controlplane/cmd/controlplane up --scheduler --kwok-nodes 10   # with nodes where pods run
 //
 // Unlike the tests' default, up runs kube-controller-manager's deployment
 // and replicaset controllers too (--controllers), so a Deployment gets its
