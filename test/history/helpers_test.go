@@ -229,3 +229,15 @@ func (e *env) forgetChanges() {
 		e.t.Fatal(err)
 	}
 }
+
+// recordThree starts a daemon recording config maps and creates three,
+// kept, changed and gone (each k=1), once it has recorded them.
+func (e *env) recordThree() *testkit.Proc {
+	e.t.Helper()
+	p := e.serve("configmaps", "--record")
+	e.createCM("kept", nil, "k", "1")
+	e.createCM("changed", nil, "k", "1")
+	gone := e.createCM("gone", nil, "k", "1")
+	e.recorded("gone", gone.ResourceVersion)
+	return p
+}

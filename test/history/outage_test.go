@@ -39,11 +39,7 @@ func managerTime(t *testing.T, cm *corev1.ConfigMap, manager string) time.Time {
 // deletion, which the server does not date), exactly or, --strict, fails.
 func TestCrashDatesOutage(t *testing.T) {
 	e := newEnv(t)
-	p := e.serve("configmaps", "--record")
-	e.createCM("kept", nil, "k", "1")
-	e.createCM("changed", nil, "k", "1")
-	gone := e.createCM("gone", nil, "k", "1")
-	e.recorded("gone", gone.ResourceVersion)
+	p := e.recordThree()
 	cols := "custom-columns=NAME:.metadata.name,K:.data.k"
 	before := e.kubectl("get", "cm", "-n", e.ns, "-o", cols)
 	beforeAt := time.Now()

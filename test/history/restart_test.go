@@ -21,11 +21,7 @@ import (
 // the state between them. The daemon then serves what the API server lists.
 func TestRestartWarm(t *testing.T) {
 	e := newEnv(t)
-	p := e.serve("configmaps", "--record")
-	e.createCM("kept", nil, "k", "1")
-	e.createCM("changed", nil, "k", "1")
-	gone := e.createCM("gone", nil, "k", "1")
-	e.recorded("gone", gone.ResourceVersion)
+	p := e.recordThree()
 	stopServe(t, p)
 
 	changed := e.updateCM("changed", "editor", "k", "2")
@@ -57,11 +53,7 @@ func TestRestartWarm(t *testing.T) {
 // the stretch it did not see as a gap, which get --at refuses in one line.
 func TestRestartAfterCompaction(t *testing.T) {
 	e := newEnv(t)
-	p := e.serve("configmaps", "--record")
-	e.createCM("kept", nil, "k", "1")
-	e.createCM("changed", nil, "k", "1")
-	gone := e.createCM("gone", nil, "k", "1")
-	e.recorded("gone", gone.ResourceVersion)
+	p := e.recordThree()
 	stopServe(t, p)
 
 	changed := e.updateCM("changed", "editor", "k", "2")
