@@ -45,6 +45,9 @@ postgres:
 ## plane one package at a time (each starts its own control plane; 2 cores are enough for one).
 test: lint controlplane postgres
 	$(GO) test -race -short -count=1 ./...
+	@# The decoders of a history file explore past their seeds for a few
+	@# seconds each: what a damaged file can hold.
+	$(MAKE) --no-print-directory fuzz FUZZPKGS=pkg/history/internal/codec FUZZTIME=10s
 	$(GO) test -race -count=1 -p 1 -timeout 45m ./test/...
 
 unit: postgres
@@ -53,12 +56,14 @@ unit: postgres
 e2e: controlplane postgres
 	$(GO) test -race -timeout 40m -count=1 ./test/...
 
-## fuzz: explore from the seeds of every fuzz target (the readers of what servers send), FUZZTIME
-## each; `make test` runs the seeds and the crashers kept in testdata/fuzz. A crash writes its input
-## to the package's testdata/fuzz: commit it with the fix, and it stays a test.
+## fuzz: explore from the seeds of every fuzz target (the readers of what servers send and of what a
+## history file holds), FUZZTIME each (FUZZPKGS: only those packages); `make test` runs the seeds
+## and the crashers kept in testdata/fuzz, and explores the history's for 10 s each. A crash writes
+## its input to the package's testdata/fuzz: commit it with the fix, and it stays a test.
 FUZZTIME ?= 30s
+FUZZPKGS ?= $(shell git grep -l '^func Fuzz' -- '*_test.go' | xargs -n1 dirname | sort -u)
 fuzz:
-	@set -e; for pkg in $$(git grep -l '^func Fuzz' -- '*_test.go' | xargs -n1 dirname | sort -u); do \
+	@set -e; for pkg in $(FUZZPKGS); do \
 	  for target in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$pkg/*_test.go); do \
 	    echo "$$pkg $$target"; $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) ./$$pkg; \
 	  done; \

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/internal/codec"
 )
 
 // Changes implements Store.
@@ -67,7 +69,7 @@ func undeltaInOrder(ctx context.Context, q querier, id int64, revs []Revision, d
 			deltas = deltas[1:]
 			var err error
 			if prev, ok := last[key]; ok {
-				r.Object, err = decode(r.Object, prev)
+				r.Object, err = codec.Decode(r.Object, prev)
 			} else {
 				r.Object, _, err = chain(ctx, q, key, base, r.RV)
 			}

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/internal/codec"
 )
 
 // checkpointTable keeps checkpoints (checkpoint.go). It is made in a
@@ -53,7 +55,7 @@ func (s *sqlStore) Checkpoint(ctx context.Context, res string) error {
 	}
 	var (
 		at    uint64
-		parts parts
+		parts codec.Parts
 	)
 	err = s.inTx(ctx, true, func(q querier) error {
 		var newest sql.NullInt64
@@ -66,7 +68,8 @@ func (s *sqlStore) Checkpoint(ctx context.Context, res string) error {
 		}
 		return s.stateEach(ctx, q, id, at, stream{workers: 1, reuse: true, fn: func(_ int, batch []Revision) error {
 			for i := range batch {
-				parts.add(&batch[i])
+				e := entryOf(&batch[i])
+				parts.Add(&e)
 			}
 			return nil
 		}})
@@ -74,7 +77,7 @@ func (s *sqlStore) Checkpoint(ctx context.Context, res string) error {
 	if err != nil || at == 0 {
 		return s.checkpointError(res, err)
 	}
-	parts.flush()
+	parts.Flush()
 	return s.checkpointError(res, s.inTx(ctx, false, func(q querier) error {
 		var oldest uint64
 		if err := q.QueryRowContext(ctx, `SELECT oldest FROM resources WHERE id = ?`, id).Scan(&oldest); err != nil || oldest > at {
@@ -86,7 +89,7 @@ func (s *sqlStore) Checkpoint(ctx context.Context, res string) error {
 		if _, err := q.ExecContext(ctx, `DELETE FROM checkpoints WHERE resource = ?`, id); err != nil {
 			return err
 		}
-		for i, p := range parts.done {
+		for i, p := range parts.Done {
 			if _, err := q.ExecContext(ctx, `INSERT INTO checkpoints (resource, rv, part, data) VALUES (?, ?, ?, ?)`, id, at, i, p); err != nil {
 				return err
 			}

@@ -17,7 +17,7 @@
 //     Checkpoint, Prune (retention). One writer per resource, any number
 //     of readers.
 //   - A state (state.go) is read from the checkpoint nearest to it
-//     (checkpoint.go, checkpoints.go) and the objects changed between
+//     (checkpoints.go; checkpoint.go maps its entries to revisions) and the objects changed between
 //     them, streamed a part at a time to a few goroutines that decode it
 //     into buffers they reuse; ObjectsAt (objects.go) decodes it into
 //     objects so, for get --at, an exact list and a warm restart.
@@ -34,10 +34,11 @@
 //     through database/sql), for a daemon a team shares; Open picks it
 //     for a postgres:// URL. Its tests run on Debian's server, started by
 //     test/postgres: the store's tests run on both engines.
-//   - The codec (codec.go) keeps each object's revisions as chains: a
-//     keyframe, then deltas (s2 blocks whose dictionary is the revision
-//     before, made by a matcher of our own: delta.go), at most 32 long;
-//     the measurements are in its comment. A writer encodes a change
+//   - The codec (internal/codec: a package of its own, fuzzed) keeps each
+//     object's revisions as chains: a keyframe, then deltas (s2 blocks
+//     whose dictionary is the revision before, made by a matcher of our
+//     own), at most 32 long, and packs a checkpoint's parts; the
+//     measurements are in its comments. A writer encodes a change
 //     against its object's chain head: kept in memory (heads.go), or the
 //     JSON the recorder gives when a sum of the head says it is the same;
 //     the sums outlive a clean restart in the heads' table

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/internal/codec"
 )
 
 // maxHeads bounds the chain heads, JSON included, a store keeps in memory
@@ -24,7 +26,7 @@ const maxSums = 1 << 20
 // from one writer to the next (savedheads.go).
 type heads struct {
 	mu    sync.Mutex
-	m     map[objectKey]*chainHead
+	m     map[objectKey]*codec.Head
 	sums  map[objectKey]headSum
 	reads atomic.Int64 // chains read back because neither said the head (tests)
 }
@@ -44,7 +46,7 @@ type objectKey struct {
 }
 
 func newHeads() *heads {
-	return &heads{m: map[objectKey]*chainHead{}, sums: map[objectKey]headSum{}}
+	return &heads{m: map[objectKey]*codec.Head{}, sums: map[objectKey]headSum{}}
 }
 
 // get returns the head of key's chain: the one kept, or else one with
@@ -54,7 +56,7 @@ func newHeads() *heads {
 // tell apart: its warm rounds took 0.262-0.276 ms per event with it,
 // 0.210-0.248 in runs without; and its 1,000 edits of one ConfigMap grew
 // the file by 311 bytes per revision instead of 291.)
-func (h *heads) get(key objectKey, before []byte) (head *chainHead, ok bool) {
+func (h *heads) get(key objectKey, before []byte) (head *codec.Head, ok bool) {
 	h.mu.Lock()
 	head, ok = h.m[key]
 	s, summed := h.sums[key]
@@ -62,7 +64,7 @@ func (h *heads) get(key objectKey, before []byte) (head *chainHead, ok bool) {
 	if ok || !summed || before == nil || xxhash.Sum64(before) != s.sum {
 		return head, ok
 	}
-	return &chainHead{frame: s.frame, depth: s.depth, json: before}, true
+	return &codec.Head{Frame: s.frame, Depth: s.depth, JSON: before}, true
 }
 
 // put keeps head as key's (nil: the object has no revision): its sum,
@@ -71,12 +73,12 @@ func (h *heads) get(key objectKey, before []byte) (head *chainHead, ok bool) {
 // sum is enough; the JSON is kept for one that did not (a whole state's
 // changes). Keeping every head's JSON cost a copy per revision that the
 // daemon recording the bench's updates never read back.
-func (h *heads) put(key objectKey, head *chainHead, keepJSON bool) {
+func (h *heads) put(key objectKey, head *codec.Head, keepJSON bool) {
 	var sum uint64
 	if head != nil {
-		sum = xxhash.Sum64(head.json)
+		sum = xxhash.Sum64(head.JSON)
 		if keepJSON {
-			head = &chainHead{frame: head.frame, depth: head.depth, json: bytes.Clone(head.json)}
+			head = &codec.Head{Frame: head.Frame, Depth: head.Depth, JSON: bytes.Clone(head.JSON)}
 		}
 	}
 	h.mu.Lock()
@@ -92,7 +94,7 @@ func (h *heads) put(key objectKey, head *chainHead, keepJSON bool) {
 		return
 	}
 	evict(h.sums, key, maxSums)
-	h.sums[key] = headSum{frame: head.frame, depth: head.depth, sum: sum}
+	h.sums[key] = headSum{frame: head.Frame, depth: head.Depth, sum: sum}
 }
 
 // evict drops some entry of m other than key when m is full and lacks key.

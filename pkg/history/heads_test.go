@@ -4,6 +4,8 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/internal/codec"
 )
 
 // TestWriteBefore: a revision is encoded against the JSON its writer had
@@ -93,7 +95,7 @@ func TestHeadsGet(t *testing.T) {
 	h := newHeads()
 	key := objectKey{1, "default", "a"}
 	doc := []byte(`{"v":1}`)
-	h.put(key, &chainHead{frame: 3, depth: 2, json: doc}, true)
+	h.put(key, &codec.Head{Frame: 3, Depth: 2, JSON: doc}, true)
 	clear(h.m)
 	tests := []struct {
 		name   string
@@ -108,7 +110,7 @@ func TestHeadsGet(t *testing.T) {
 	}
 	for _, tc := range tests {
 		head, ok := h.get(tc.key, tc.before)
-		if ok != tc.ok || ok && (head.frame != 3 || head.depth != 2 || string(head.json) != string(doc)) {
+		if ok != tc.ok || ok && (head.Frame != 3 || head.Depth != 2 || string(head.JSON) != string(doc)) {
 			t.Errorf("%s: get = %+v, %t; want ok %t", tc.name, head, ok, tc.ok)
 		}
 	}
@@ -134,7 +136,7 @@ func TestFlushFor(t *testing.T) {
 	}
 	rows := insertRows{q: ss.conn()}
 	a, b := objectKey{id, "default", "a"}, objectKey{id, "default", "b"}
-	blob, _, _ := encode(nil, 2, cm("a", 2, "a1"))
+	blob, _, _ := codec.Encode(nil, 2, cm("a", 2, "a1"))
 	if err := rows.add(ctx, a, 2, id, "default", "a", 2, int64(0), Added, "", 0, blob, nil); err != nil {
 		t.Fatal(err)
 	}

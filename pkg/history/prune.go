@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/internal/codec"
 )
 
 // Prune implements Store: for each resource, the state at the newest
@@ -152,7 +154,7 @@ func rekey(ctx context.Context, tx querier, id int64, f floor) (again bool, err 
 		return true, err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE revisions SET base = 0, object = ? WHERE resource = ? AND namespace = ? AND name = ? AND rv = ?`,
-		encodeKeyframe(doc), id, f.namespace, f.name, rv); err != nil {
+		codec.EncodeKeyframe(doc), id, f.namespace, f.name, rv); err != nil {
 		return true, err
 	}
 	_, err = tx.ExecContext(ctx, `UPDATE revisions SET base = ? WHERE resource = ? AND namespace = ? AND name = ? AND base = ? AND rv > ?`,

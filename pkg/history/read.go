@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/internal/codec"
 )
 
 // latestRevisions is the state of resource id at rv from each object's
@@ -130,7 +132,7 @@ func scanRevision(sc rowScanner) (Revision, uint64, error) {
 		r.Object = bytes.Clone(blob)
 		return r, base, nil
 	}
-	doc, err := decode(blob, nil)
+	doc, err := codec.Decode(blob, nil)
 	r.Object = doc
 	return r, 0, err
 }
@@ -172,7 +174,7 @@ func queryChain(ctx context.Context, q querier, query string, args ...any) (doc 
 	if err := rows.Err(); err != nil {
 		return nil, 0, 0, err
 	}
-	doc, err = decodeChain(blobs)
+	doc, err = codec.DecodeChain(blobs)
 	return doc, frame, len(blobs), err
 }
 
@@ -196,7 +198,7 @@ func (s *sqlStore) Revisions(ctx context.Context, res, namespace, name string) (
 			return nil, s.readError(res, err)
 		}
 		if base != 0 {
-			if r.Object, err = decode(r.Object, prev); err != nil {
+			if r.Object, err = codec.Decode(r.Object, prev); err != nil {
 				return nil, s.readError(res, err)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/parallel"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/internal/codec"
 )
 
 // Reading a state. A state is the checkpoint nearest to its
@@ -218,13 +219,14 @@ func eachPart(ctx context.Context, q querier, id int64, cp uint64, st stream, ov
 			var (
 				buf  []byte
 				revs []Revision
+				es   []codec.Entry
 			)
 			for p := range parts {
 				if !st.reuse {
 					buf, revs = nil, nil
 				}
 				var err error
-				revs, buf, err = decodePart(revs[:0], buf, p)
+				revs, es, buf, err = decodePart(revs[:0], es, buf, p)
 				free <- p
 				if err != nil {
 					return err

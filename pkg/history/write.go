@@ -8,6 +8,8 @@ import (
 	"math/bits"
 	"strings"
 	"time"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/internal/codec"
 )
 
 // Begin implements Store.
@@ -96,7 +98,7 @@ func (s *sqlStore) Write(ctx context.Context, res string, b Batch) error {
 			if err != nil {
 				return err
 			}
-			blob, base, next := encode(head, r.RV, r.Object)
+			blob, base, next := codec.Encode(head, r.RV, r.Object)
 			if err := rows.add(ctx, key, r.RV, id, r.Namespace, r.Name, r.RV, millis(r.Time), r.Op, r.Manager, base, blob, r.Cells); err != nil {
 				return err
 			}
@@ -253,7 +255,7 @@ func endBatch(ctx context.Context, q querier, id int64, b Batch) error {
 // revision: from the cache (before, the JSON the writer had of the
 // object's latest revision, may stand for it), or read from the store
 // once rows are written.
-func (s *sqlStore) headOf(ctx context.Context, q querier, rows *insertRows, key objectKey, before []byte) (*chainHead, error) {
+func (s *sqlStore) headOf(ctx context.Context, q querier, rows *insertRows, key objectKey, before []byte) (*codec.Head, error) {
 	if head, ok := s.get(key, before); ok {
 		return head, nil
 	}
@@ -274,7 +276,7 @@ const headChain = `SELECT rv, object FROM revisions WHERE resource = ? AND names
 
 // readHead reads the head of an object's chain, nil when it has no
 // revision.
-func readHead(ctx context.Context, q querier, key objectKey) (*chainHead, error) {
+func readHead(ctx context.Context, q querier, key objectKey) (*codec.Head, error) {
 	doc, frame, n, err := queryChain(ctx, q, headChain, key.resource, key.namespace, key.name, key.resource, key.namespace, key.name)
 	if err != nil {
 		return nil, fmt.Errorf("%s/%s: %w", key.namespace, key.name, err)
@@ -282,7 +284,7 @@ func readHead(ctx context.Context, q querier, key objectKey) (*chainHead, error)
 	if n == 0 {
 		return nil, nil
 	}
-	return &chainHead{frame: frame, depth: n, json: doc}, nil
+	return &codec.Head{Frame: frame, Depth: n, JSON: doc}, nil
 }
 
 // lastState sets r's object and cells to its object's latest revision's.

@@ -1,4 +1,4 @@
-package history
+package codec
 
 import (
 	"errors"
@@ -22,26 +22,34 @@ import (
 //
 // The measurements: BenchmarkEncodeDelta (a ConfigMap of 1 KiB of random
 // text edited in a few letters is about 20 bytes as a delta, 1,290 as a
-// keyframe) and TestEditedConfigMapSize (a thousand such edits, the
+// keyframe) and pkg/history's TestEditedConfigMapSize (a thousand such edits, the
 // issue's case, on disk per revision).
 const (
 	kindKeyframe byte = 'k' // s2 block
 	kindDelta    byte = 'd' // s2 block, dictionary: the previous revision's JSON
-	maxChain          = 32
+	// MaxChain is how many revisions a chain holds at most.
+	MaxChain = 32
+	// maxDecoded bounds what one block may claim to decode to, so that a
+	// damaged block fails instead of allocating up to the 4 GiB its header
+	// can claim. No object or checkpoint part comes near it: the API
+	// server refuses objects over a few MiB, and a part is PartSize plus
+	// one entry.
+	maxDecoded = 256 << 20
 )
 
-// errCorruptBlob is a stored object that does not decode.
-var errCorruptBlob = errors.New("stored object does not decode")
+// ErrCorrupt is a stored object or checkpoint part that does not decode.
+var ErrCorrupt = errors.New("stored object does not decode")
 
-// chainHead is an object's latest revision as the writer keeps it to
-// encode the next one against.
-type chainHead struct {
-	frame uint64 // the resourceVersion of the chain's keyframe
-	depth int    // revisions in the chain
-	json  []byte // the latest revision's
+// Head is an object's latest revision as the writer keeps it to encode
+// the next one against.
+type Head struct {
+	Frame uint64 // the resourceVersion of the chain's keyframe
+	Depth int    // revisions in the chain
+	JSON  []byte // the latest revision's
 }
 
-func encodeKeyframe(doc []byte) []byte {
+// EncodeKeyframe returns doc's blob as a keyframe: it decodes alone.
+func EncodeKeyframe(doc []byte) []byte {
 	return append([]byte{kindKeyframe}, s2.EncodeBetter(nil, doc)...)
 }
 
@@ -53,15 +61,15 @@ func dictionary(doc []byte) *s2.Dict {
 	return s2.MakeDictManual(doc, 0)
 }
 
-// encode returns doc's blob and its base (0: a keyframe), and the head of
+// Encode returns doc's blob and its base (0: a keyframe), and the head of
 // its object's chain after it.
-func encode(head *chainHead, rv uint64, doc []byte) (blob []byte, base uint64, next *chainHead) {
-	if head != nil && head.depth < maxChain {
-		if delta, ok := encodeDelta(head.json, doc); ok && len(delta)*2 <= len(doc) {
-			return delta, head.frame, &chainHead{frame: head.frame, depth: head.depth + 1, json: doc}
+func Encode(head *Head, rv uint64, doc []byte) (blob []byte, base uint64, next *Head) {
+	if head != nil && head.Depth < MaxChain {
+		if delta, ok := encodeDelta(head.JSON, doc); ok && len(delta)*2 <= len(doc) {
+			return delta, head.Frame, &Head{Frame: head.Frame, Depth: head.Depth + 1, JSON: doc}
 		}
 	}
-	return encodeKeyframe(doc), 0, &chainHead{frame: rv, depth: 1, json: doc}
+	return EncodeKeyframe(doc), 0, &Head{Frame: rv, Depth: 1, JSON: doc}
 }
 
 // encodeDelta returns doc's blob as a delta of prev (appendDelta; s2's
@@ -78,11 +86,14 @@ func encodeDelta(prev, doc []byte) ([]byte, bool) {
 	return append([]byte{kindDelta}, dict.Encode(nil, doc)...), true
 }
 
-// decode returns the JSON of blob; prev is the JSON of the revision before
+// Decode returns the JSON of blob; prev is the JSON of the revision before
 // it when it is a delta.
-func decode(blob, prev []byte) ([]byte, error) {
+func Decode(blob, prev []byte) ([]byte, error) {
 	if len(blob) == 0 {
-		return nil, errCorruptBlob
+		return nil, ErrCorrupt
+	}
+	if err := checkLen(blob[1:]); err != nil {
+		return nil, err
 	}
 	var (
 		doc []byte
@@ -94,28 +105,41 @@ func decode(blob, prev []byte) ([]byte, error) {
 	case kindDelta:
 		dict := dictionary(prev)
 		if dict == nil {
-			return nil, errCorruptBlob
+			return nil, ErrCorrupt
 		}
 		doc, err = dict.Decode(nil, blob[1:])
 	default:
-		return nil, fmt.Errorf("%w: kind %q", errCorruptBlob, blob[0])
+		return nil, fmt.Errorf("%w: kind %q", ErrCorrupt, blob[0])
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errCorruptBlob, err)
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
 	return doc, nil
 }
 
-// decodeChain decodes the blobs of a chain, keyframe first, and returns
+// checkLen fails for an s2 block that claims to decode to more than
+// maxDecoded bytes.
+func checkLen(block []byte) error {
+	n, err := s2.DecodedLen(block)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w: %w", ErrCorrupt, err)
+	case n > maxDecoded:
+		return fmt.Errorf("%w: a block of %d bytes", ErrCorrupt, n)
+	}
+	return nil
+}
+
+// DecodeChain decodes the blobs of a chain, keyframe first, and returns
 // the last one's JSON.
-func decodeChain(blobs [][]byte) ([]byte, error) {
+func DecodeChain(blobs [][]byte) ([]byte, error) {
 	var doc []byte
 	for i, blob := range blobs {
 		if (i == 0) != (len(blob) > 0 && blob[0] == kindKeyframe) {
-			return nil, fmt.Errorf("%w: a chain without its keyframe", errCorruptBlob)
+			return nil, fmt.Errorf("%w: a chain without its keyframe", ErrCorrupt)
 		}
 		var err error
-		if doc, err = decode(blob, doc); err != nil {
+		if doc, err = Decode(blob, doc); err != nil {
 			return nil, err
 		}
 	}

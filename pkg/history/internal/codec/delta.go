@@ -1,4 +1,4 @@
-package history
+package codec
 
 import (
 	"encoding/binary"
