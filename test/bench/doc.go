@@ -12,7 +12,7 @@
 //   - wall time of a cold `get cm -A` to its exit against `kubectl get cm -A`,
 //     and `get -o json` against `kubectl get -o json` for reference;
 //   - in the benchmark's own process, the time to sync and the heap per
-//     object of kubectl-reflect's store (pkg/listwatch into pkg/store) against
+//     object of kubectl-reflect's store (pkg/watch into pkg/store) against
 //     client-go's typed informer (as it is, and with managedFields stripped)
 //     and its dynamic informer; and the same for a custom resource holding
 //     the same data (Widgets, see crd.go) against the dynamic informer, the
