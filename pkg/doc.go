@@ -11,7 +11,8 @@
 // # The library
 //
 // These packages are for import. Each has a doc.go that says what it owns
-// and what it does not know.
+// and what it does not know; watch, store, controller and output have
+// runnable examples (go doc -all, or pkg.go.dev) that go test checks.
 //
 // Watch: pkg/watch turns LIST and WATCH of one resource into a never-ending
 // stream of typed events (watch.Event[T]: Init, InitApply, InitDone, Apply,
