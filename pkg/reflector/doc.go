@@ -7,7 +7,7 @@
 //
 // A Set starts a reflector on the first Acquire of its resource and scope
 // and stops it when the last Lease is released. A scope that covers another
-// (see Covers: all namespaces covers one) is reused rather than opening a
+// (all namespaces covers one) is reused rather than opening a
 // second watch; its Lease then reads and subscribes to the narrower scope
 // only. WaitForSync waits for the first list of several leases at once. A
 // Set whose SetOptions.History is set keeps that many latest changes in

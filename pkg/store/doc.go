@@ -35,8 +35,8 @@
 // Readers query snapshots: Get, Snapshot (the items and the resourceVersion
 // they are current to, read at once), List (sorted, filtered by any predicate, such
 // as object.MatchLabels) and ByIndex (any index given by Options.Indexes,
-// such as object.OwnerUIDs, and NamespaceIndex, built on its first use so
-// that a store nobody asks by namespace does not hold it).
+// and NamespaceIndex, built on its first use so that a store nobody asks by
+// namespace does not hold it).
 //
 // The package knows watch events and objects with a namespace, a name and a
 // resourceVersion; it knows nothing about HTTP, terminals or controllers.
