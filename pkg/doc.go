@@ -70,5 +70,7 @@
 //   - pkg/manager: the controller manager of run-controller and serve.
 //   - pkg/builtin: the built-in controllers and their registry.
 //
-// The command line lives in internal/cmd.
+// The command line lives in internal/cmd. No package under pkg/ imports
+// internal/ (pkg/imports_test.go checks it); what pkg/ packages share
+// without promising it lives under pkg/internal.
 package pkg
