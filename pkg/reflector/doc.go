@@ -20,6 +20,18 @@
 // what all of them prune. Subscriptions come from the store, in either of its modes: Coalescing for
 // level-based controllers, Ordered for printed streams and the daemon.
 //
+// Map of the package:
+//   - reflector.go: Reflector (NewWithStore, Run), the Client it reads
+//     through and the Hooks it reports to.
+//   - set.go: Set, SetOptions, Acquire, Expect and the covering rule;
+//     RESTClients, the Clients of a real server; DefaultWatchOptions.
+//   - lease.go: Lease, a consumer's reads and subscriptions, narrowed to
+//     its namespace; WaitForSync.
+//   - seed.go: starting a reflector from a recorded state (Seeder,
+//     Recorded, Restorer) instead of a list.
+//   - backfill.go: Reflector.Backfill, changes read again from the server
+//     into the store's window.
+//
 // The data flows one way: watch -> store -> consumers. A Lease reads and
 // subscribes; only the reflector writes. What a reflector's retries,
 // relists and list progress mean to a user is the consumer's business: the
