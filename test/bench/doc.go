@@ -56,10 +56,13 @@
 // figure, a baseline's from the same run, the ratio, the target of issue 11
 // (or 9) and whether it is met, and what limits us (limits.go, kept by
 // hand). The report goes to stdout and, with -publish, to a file:
-// `make bench` writes BENCHMARKS.md at the repository root, with the
-// machine, the versions, the load average and the command that reproduces
-// it. BENCHFLAGS=-quick is a smoke run; -only runs some of the parts
-// (get, watch, controller, serve, memory, relist, scale); -controllerprofile has
+// `make bench` writes BENCHMARKS.md whole at the repository root, with the
+// commit (a binary built from another, or a tree that differs from it,
+// fails a -publish run), the machine, the versions, the load average and
+// the command that reproduces it; no figure is merged in by hand.
+// BENCHFLAGS=-quick is a smoke run; -only runs some of the parts (get,
+// watch, controller, serve, memory, relist, scale, history): both say so on
+// the report and are never published (-out writes them); -controllerprofile has
 // run-controller write a CPU profile of each round. Run it from the
 // repository root after `make build`. It needs Linux: it reads /proc.
 package main
