@@ -25,9 +25,9 @@ type HistoryStatus struct {
 	// Why says why: recording began then, or older revisions were pruned
 	// (to stay under MaxSize, or after Retention). Zero when nothing is
 	// recorded yet.
-	Begins time.Time `json:"begins,omitzero"`
-	BeginsRV uint64  `json:"beginsResourceVersion,omitempty"`
-	Why      string  `json:"why,omitempty"`
+	Begins   time.Time `json:"begins,omitzero"`
+	BeginsRV uint64    `json:"beginsResourceVersion,omitempty"`
+	Why      string    `json:"why,omitempty"`
 	// Size is what the history's pages in use take (what MaxSize bounds),
 	// FileSize the file (SQLite keeps its largest size and reuses the
 	// pages freed); 0 when the history has no file (PostgreSQL).
