@@ -63,7 +63,8 @@ func (s *sqlStore) Prune(ctx context.Context, t time.Time, cause Cause) error {
 	return s.pruned(ctx, cut, t, cause, len(ids) > 0)
 }
 
-// pruned drops the marks before cut and the counts before t, and keeps
+// pruned drops the marks before cut and, for retention, the counts
+// before t, and keeps
 // cut and cause when the record's start moved (moved, or a mark went).
 func (s *sqlStore) pruned(ctx context.Context, cut uint64, t time.Time, cause Cause, moved bool) error {
 	return s.inTx(ctx, false, func(q querier) error {
@@ -74,7 +75,7 @@ func (s *sqlStore) pruned(ctx context.Context, cut uint64, t time.Time, cause Ca
 		if n, err := res.RowsAffected(); err == nil && n > 0 {
 			moved = true
 		}
-		if s.written {
+		if s.written && cause.Retention > 0 { // a prune for size keeps the counts: what was written lately, pruned or not
 			if _, err := q.ExecContext(ctx, `DELETE FROM written WHERE minute < ?`, minuteOf(t)); err != nil {
 				return err
 			}
