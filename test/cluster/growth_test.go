@@ -93,7 +93,9 @@ func TestIdleGrowth(t *testing.T) {
 	stopServe(t, p)
 }
 
-func perHour(bytes int64, d time.Duration) float64 { return float64(bytes) * float64(time.Hour) / float64(d) }
+func perHour(bytes int64, d time.Duration) float64 {
+	return float64(bytes) * float64(time.Hour) / float64(d)
+}
 
 // historyFile is the default history of a daemon whose XDG_STATE_HOME is
 // state.
