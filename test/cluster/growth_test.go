@@ -84,7 +84,10 @@ func TestIdleGrowth(t *testing.T) {
 	if scaled >= idleBound {
 		t.Errorf("the idle record grows %.0f bytes an hour at 100 nodes, want under %d", scaled, idleBound)
 	}
-	status := e.mustRun("serve", "status")
+	status, errOut, code := e.run("serve", "status")
+	if code != 0 {
+		t.Fatalf("serve status: exit %d\n%s", code, errOut)
+	}
 	for _, want := range []string{"The record begins at ", ": recording began then\n", "\nRESOURCE ", "REVISIONS   BYTES\n", "\nleases.coordination.k8s.io ", "\ntotal "} {
 		if !strings.Contains(status, want) {
 			t.Errorf("serve status lacks %q:\n%s", want, status)
@@ -106,15 +109,6 @@ func historyFile(t *testing.T, state string) string {
 		t.Fatalf("history files: %v", matches)
 	}
 	return matches[0]
-}
-
-func (e *env) mustRun(args ...string) string {
-	e.t.Helper()
-	out, errOut, code := e.run(args...)
-	if code != 0 {
-		e.t.Fatalf("kubectl-reflect %s: exit %d\n%s", strings.Join(args, " "), code, errOut)
-	}
-	return out
 }
 
 // stopServe stops a daemon with SIGTERM and waits for it to exit 0.
