@@ -25,9 +25,9 @@ const (
 	idleBound    = 2_000_000 // bytes an hour, for 100 nodes
 	clusterNodes = 10
 	// idleWindow is how long the record is watched grow: longer than the
-	// interval a Lease's renewal is kept at (5 minutes), so that every
+	// interval a Lease's renewal is kept at (5 minutes, plus up to a renewal), so that about every
 	// Lease's kept renewal falls in it once.
-	idleWindow = 6 * time.Minute
+	idleWindow = 5 * time.Minute
 )
 
 // TestIdleGrowth: the default record (serve --record: every kind, Leases'
