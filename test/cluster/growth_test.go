@@ -24,8 +24,8 @@ import (
 const (
 	idleBound    = 2_000_000 // bytes an hour, for 100 nodes
 	clusterNodes = 10
-	// idleWindow is how long the record is watched grow: longer than the
-	// interval a Lease's renewal is kept at (5 minutes, plus up to a renewal), so that about every
+	// idleWindow is how long the record is watched grow: the interval a
+	// Lease's renewal alone is kept at (5 minutes), so that about every
 	// Lease's kept renewal falls in it once.
 	idleWindow = 5 * time.Minute
 )
