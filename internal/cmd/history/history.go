@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -127,9 +128,28 @@ func (o *HistoryOptions) Run(ctx context.Context) error {
 	p := printer{w: o.Out, kind: tg.Resource, color: output.IsTerminal(o.Out)}
 	switch {
 	case o.Revision != "":
+		if err := beforeRecord(ctx, s, tg, revs, o.revision); err != nil {
+			return err
+		}
 		return p.revision(revs, o.revision, o.Output == "json")
 	case o.Diff:
 		return p.diffs(revs)
 	}
 	return p.table(revs)
+}
+
+// beforeRecord fails, saying where the record of tg's kind begins and
+// why, when rv names no revision of revs and is before that beginning:
+// the revision may have been, and been pruned (the revision each object
+// had at the cut is kept).
+func beforeRecord(ctx context.Context, s history.Store, tg cli.Wanted, revs []history.Revision, rv uint64) error {
+	if slices.ContainsFunc(revs, func(r history.Revision) bool { return r.RV == rv }) {
+		return nil
+	}
+	b, err := s.Begins(ctx, history.ResourceName(tg.Resource))
+	if err != nil || rv >= b.RV {
+		return nil // no revision there: said as such
+	}
+	return fmt.Errorf("%s %q at resourceVersion %d: %w", tg.Resource.GVR.GroupResource(), tg.Names[0], rv,
+		&history.BeforeError{Oldest: b.RV, Time: b.Time, Pruned: b.Pruned})
 }
