@@ -123,7 +123,8 @@ func setupLogs(verbosity int) error {
 // Execute runs root with ctx, prints an error once as `error: ...` (one
 // line for each of several, such as two kinds refused) and returns the
 // process exit code: 0, 1 after an error, 130 when a signal interrupted a
-// command before it was done (see exitCode).
+// command before it was done, or the code an error says (cli.ExitStatus:
+// diff's 1 for "different", 2 for an error); see cli.ExitCode.
 func Execute(ctx context.Context, root *cobra.Command, streams genericiooptions.IOStreams) int {
 	err := errors.Join(root.ExecuteContext(ctx), stopProfile(root))
 	if err != nil && !errors.Is(err, cli.ErrReported) && !errors.Is(err, cli.ErrInterrupted) {
