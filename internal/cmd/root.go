@@ -21,6 +21,7 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/completion"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/crd"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/diff"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/get"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/history"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/runcontroller"
@@ -63,6 +64,7 @@ other clients as a read-only API (serve), or runs built-in controllers on them
 	registry := builtins()
 	root.AddCommand(watch.NewCmdWatch(flags, streams), get.NewCmdGet(flags, streams), serve.NewCmdServe(flags, streams, registry), history.NewCmdHistory(flags, streams), version.NewCmdVersion(streams),
 		runcontroller.NewCmdRunController(flags, streams, registry), crd.NewCmdCRD(flags, streams, registry))
+	root.AddCommand(diff.NewCmdDiff(flags, streams))
 	completion.Setup(root, flags)
 	return root
 }
