@@ -87,8 +87,8 @@ func Pairs(sides []Side, byNamespace bool) []Pair {
 // side holding it and another hold differently is a unified diff of their
 // YAML, noise and opts.Ignore left out, under headers that name each side:
 //
-//	--- east configmap/settings -n web (resourceVersion 4211)
-//	+++ west configmap/settings -n web (resourceVersion 877)
+//	--- east: configmap/settings -n web (resourceVersion 4211)
+//	+++ west: configmap/settings -n web (resourceVersion 877)
 //	@@ -1,5 +1,5 @@
 //	 apiVersion: v1
 //	 data:
@@ -166,9 +166,9 @@ func objectName(kind Kind, obj *object.Object) string {
 }
 
 // header is a diff's ---/+++ line after the marker: side, object and its
-// resourceVersion.
+// resourceVersion, as "only in" lines name them.
 func header(label string, kind Kind, obj *object.Object) string {
-	h := label + " " + objectName(kind, obj)
+	h := label + ": " + objectName(kind, obj)
 	if obj.ResourceVersion != "" {
 		h += " (resourceVersion " + obj.ResourceVersion + ")"
 	}

@@ -38,8 +38,8 @@ func TestCompare(t *testing.T) {
 	}, {
 		name:  "a label differs",
 		sides: []Side{{"east", []*object.Object{cm(t, "web", "a", "11", "k", "1")}}, {"west", []*object.Object{cm(t, "web", "a", "22", "k", "1")}}},
-		want: `--- east configmap/a -n web (resourceVersion 11)
-+++ west configmap/a -n web (resourceVersion 22)
+		want: `--- east: configmap/a -n web (resourceVersion 11)
++++ west: configmap/a -n web (resourceVersion 22)
 @@ -5,6 +5,6 @@
  metadata:
    labels:
@@ -53,8 +53,8 @@ func TestCompare(t *testing.T) {
 		name:  "status kept",
 		sides: []Side{{"east", []*object.Object{cm(t, "web", "a", "11", "k", "1")}}, {"west", []*object.Object{cm(t, "web", "a", "22", "k", "1")}}},
 		opts:  CompareOptions{IncludeStatus: true, Ignore: []object.Path{object.MustParsePath("metadata.labels")}},
-		want: `--- east configmap/a -n web (resourceVersion 11)
-+++ west configmap/a -n web (resourceVersion 22)
+		want: `--- east: configmap/a -n web (resourceVersion 11)
++++ west: configmap/a -n web (resourceVersion 22)
 @@ -6,4 +6,4 @@
    name: a
    namespace: web

@@ -133,6 +133,8 @@ func (o *DiffOptions) Validate() error {
 		return errors.New("diff compares two moments: give --at at most twice")
 	case several && len(o.moments) > 1:
 		return errors.New("with several contexts, diff compares each context's state at one moment: give --at once")
+	case several && len(o.moments) == 1 && o.moments[0].RV != 0:
+		return fmt.Errorf("--at %s: with several contexts --at is a time, 2026-12-04T07:00:00Z or a duration ago (each cluster counts its own resourceVersions)", o.At[0])
 	case several && o.DB != "":
 		return errors.New("--history-db is one context's history: with several contexts each reads its own")
 	case !several && len(o.moments) == 0:
