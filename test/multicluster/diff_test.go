@@ -28,17 +28,7 @@ func TestDiffContexts(t *testing.T) {
 	kc := kubeconfig(t, f, ns, nil)
 
 	diffIs(t, kc, 0, "", "diff", "cm/same", "--context", "east,west")
-	settings := fmt.Sprintf(`--- east: configmap/settings -n %s (resourceVersion %s)
-+++ west: configmap/settings -n %[1]s (resourceVersion %s)
-@@ -1,6 +1,6 @@
- apiVersion: v1
- data:
--  k: "1"
-+  k: "3"
- kind: ConfigMap
- metadata:
-   name: settings
-`, ns, east.ResourceVersion, west.ResourceVersion)
+	settings := settingsDiff("east", "west", ns, east.ResourceVersion, west.ResourceVersion)
 	diffIs(t, kc, 1, settings, "diff", "cm/settings", "--context", "east,west")
 	diffIs(t, kc, 1, "only in east: configmap/canary -n "+ns+"\n", "diff", "configmap", "canary", "--context", "east,west")
 	diffIs(t, kc, 1, "only in east: configmap/canary -n "+ns+"\n"+settings, "diff", "cm", "-n", ns, "--context", "east,west")
@@ -65,18 +55,8 @@ func TestDiffContextsAt(t *testing.T) {
 	recorded(t, kc, "west", ns, changed.ResourceVersion)
 
 	diffIs(t, kc, 0, "", "diff", "cm/settings", "--context", "east,west")
-	at := then.UTC().Format(time.RFC3339)
-	want := fmt.Sprintf(`--- east at %s: configmap/settings -n %s (resourceVersion %s)
-+++ west at %[1]s: configmap/settings -n %[2]s (resourceVersion %s)
-@@ -1,6 +1,6 @@
- apiVersion: v1
- data:
--  k: "1"
-+  k: "3"
- kind: ConfigMap
- metadata:
-   name: settings
-`, at, ns, east.ResourceVersion, west.ResourceVersion)
+	at := " at " + then.UTC().Format(time.RFC3339)
+	want := settingsDiff("east"+at, "west"+at, ns, east.ResourceVersion, west.ResourceVersion)
 	diffIs(t, kc, 1, want, "diff", "cm/settings", "--context", "east,west", "--at", then.UTC().Format(time.RFC3339Nano))
 
 	_, errOut, code := run(t, kc, "diff", "cm/settings", "--context", "east,north", "--at", "1m")
@@ -87,6 +67,22 @@ func TestDiffContextsAt(t *testing.T) {
 	if code != 2 || errOut != "error: with several contexts, diff compares each context's state at one moment: give --at once\n" {
 		t.Errorf("two --at with contexts: exit %d, %q", code, errOut)
 	}
+}
+
+// settingsDiff is the diff of config map settings from k=1 in side a at
+// resourceVersion rvA to k=3 in side b at rvB.
+func settingsDiff(a, b, ns, rvA, rvB string) string {
+	return fmt.Sprintf(`--- %s: configmap/settings -n %s (resourceVersion %s)
++++ %s: configmap/settings -n %[2]s (resourceVersion %s)
+@@ -1,6 +1,6 @@
+ apiVersion: v1
+ data:
+-  k: "1"
++  k: "3"
+ kind: ConfigMap
+ metadata:
+   name: settings
+`, a, ns, rvA, b, rvB)
 }
 
 // diffIs runs a diff and checks its exit code and stdout (stderr empty).
