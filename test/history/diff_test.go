@@ -39,7 +39,7 @@ func TestDiffMoments(t *testing.T) {
  metadata:
    labels:
 `
-	e.diff(1, fmt.Sprintf("--- resourceVersion %s: configmap/settings -n %s (resourceVersion %s)\n+++ now: configmap/settings -n %[2]s (resourceVersion %s)\n%s",
+	e.diff(1, fmt.Sprintf("--- resourceVersion %s: configmap/settings -n %s (resourceVersion %s)\n+++ now: configmap/settings -n %[2]s (resourceVersion %[4]s)\n%[5]s",
 		v1.ResourceVersion, e.ns, v1.ResourceVersion, v2.ResourceVersion, hunk),
 		"diff", "cm/settings", "-n", e.ns, "--at", v1.ResourceVersion)
 	at := then.UTC().Format(time.RFC3339Nano)

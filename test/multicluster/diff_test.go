@@ -73,7 +73,7 @@ func TestDiffContextsAt(t *testing.T) {
 // resourceVersion rvA to k=3 in side b at rvB.
 func settingsDiff(a, b, ns, rvA, rvB string) string {
 	return fmt.Sprintf(`--- %s: configmap/settings -n %s (resourceVersion %s)
-+++ %s: configmap/settings -n %[2]s (resourceVersion %s)
++++ %[4]s: configmap/settings -n %[2]s (resourceVersion %[5]s)
 @@ -1,6 +1,6 @@
  apiVersion: v1
  data:
