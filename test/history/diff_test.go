@@ -122,7 +122,7 @@ func TestDiffBadInput(t *testing.T) {
 		{[]string{"diff", "cm/first", "-n", e.ns, "--at", "1h", "--ignore", "spec.containers[x]"}, `error: --ignore: invalid path "spec.containers[x]": [x]: want an index (0, 1, ...), * or a quoted key`},
 		{[]string{"diff", "cm/first", "-n", e.ns, "--at", "2020-01-01T00:00:00Z"}, "error: --at 2020-01-01T00:00:00Z: the history starts at "},
 		{[]string{"diff", "cm/first", "-n", e.ns, "--at", "1"}, "error: configmaps at resourceVersion 1: the history starts at "},
-		{[]string{"diff", "cm/first", "-n", e.ns, "--context", "nowhere"}, `error: reading the kubeconfig: context was not found for specified context: nowhere`},
+		{[]string{"diff", "cm/first", "-n", e.ns, "--at", "1h", "--context", "nowhere"}, `error: reading the kubeconfig: context "nowhere" does not exist`},
 		{[]string{"diff", "cm/first", "-n", e.ns, "--context", "nowhere,elsewhere"}, `error: context "nowhere" not found in the kubeconfig; its contexts are: `},
 		{[]string{"diff", "cm/first", "-n", e.ns}, "error: diff compares two states: give --at T (compared with now), --at T1 --at T2, or --context A,B"},
 		{[]string{"diff", "cm/first", "--at", "1h", "--at", "2h", "--at", "3h"}, "error: diff compares two moments: give --at at most twice"},

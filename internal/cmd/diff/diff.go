@@ -53,7 +53,7 @@ type DiffOptions struct {
 
 // NewCmdDiff is `kubectl reflect diff`.
 func NewCmdDiff(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &DiffOptions{Target: cli.Target{ConfigFlags: flags}, IOStreams: streams}
+	o := &DiffOptions{Target: cli.Target{ConfigFlags: flags, ListMode: "whole"}, IOStreams: streams}
 	c := &cobra.Command{
 		Use:     "diff (KIND/NAME | KIND [NAME...]) (--at T [--at T] | --context A,B[,...] [--at T]) [flags]",
 		Short:   "Show what differs in objects between two moments of their history, or between clusters",
