@@ -17,7 +17,7 @@
 // (transport.go): a watch then reads its own connection, which costs less
 // CPU per event than HTTP/2's shared one.
 //
-// It exists apart from pkg/listwatch so that the watcher stays a pure state
+// It exists apart from pkg/watch so that the watcher stays a pure state
 // machine tested with scripted clients, and apart from the commands so that
 // `get`, `watch` and the daemon share one client. It knows nothing about
 // stores, printing or controllers.

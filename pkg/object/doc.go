@@ -3,7 +3,7 @@
 // the server sent it (pruned of fields nobody reads), and, when the server was
 // asked for a Table, its printer cells.
 //
-// It exists so that pkg/listwatch, pkg/store and pkg/output agree on what an
+// It exists so that pkg/watch, pkg/store and pkg/output agree on what an
 // object is without knowing each other, and so that no layer pays for
 // decoding an object into maps it will only print or compare: JSON output
 // writes the JSON as it is, and equality is a resourceVersion comparison.

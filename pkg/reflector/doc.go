@@ -1,5 +1,5 @@
 // Package reflector runs the reflectors of a process: a Reflector is one
-// resource's watcher (pkg/listwatch, through a Client such as pkg/kube's) writing
+// resource's watcher (pkg/watch, through a Client such as pkg/kube's) writing
 // one store (pkg/store), with the server's printer columns beside it; a Set
 // shares them, so that every consumer in a process that asks for "resource R
 // in scope S" (the printers of `watch` and `get`, a controller's inputs, a

@@ -9,9 +9,9 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // SetOptions configure a Set.
@@ -20,7 +20,7 @@ type SetOptions struct {
 	// RESTClients gives pkg/kube's.
 	NewClient func(kube.Resource, kube.Scope) Client
 	// Watch are every reflector's watcher options; nil is DefaultWatchOptions.
-	Watch *listwatch.Options
+	Watch *watch.Options
 	// Hooks are every reflector's.
 	Hooks Hooks
 	// Scope, if set, rewrites the scope of every Acquire before it is
@@ -36,7 +36,7 @@ type SetOptions struct {
 	// resource and scope when it starts: a reflector that gets a state
 	// starts from it and resumes the watch from its resourceVersion,
 	// instead of listing (a daemon restarted warm from its history; see
-	// listwatch.Watcher.WithSeed for what a server that no longer holds
+	// watch.Watcher.WithSeed for what a server that no longer holds
 	// that resourceVersion makes it do).
 	Seed Seeder
 	// ListOrder makes each reflector's store list in the order of its
@@ -46,9 +46,9 @@ type SetOptions struct {
 }
 
 // DefaultWatchOptions are a Set's watcher options unless SetOptions.Watch
-// says otherwise: one LIST (listwatch.ListWhole, the fastest list mode make bench
+// says otherwise: one LIST (watch.ListWhole, the fastest list mode make bench
 // measures), then a watch, every transient error retried.
-func DefaultWatchOptions() listwatch.Options { return listwatch.Options{List: listwatch.ListWhole} }
+func DefaultWatchOptions() watch.Options { return watch.Options{List: watch.ListWhole} }
 
 // RESTClients makes pkg/kube clients that share rc. A client answered 404
 // asks rediscover, unless nil, which version of its resource the server

@@ -1,4 +1,4 @@
-// Package listwatch turns LIST and WATCH of one Kubernetes resource into a typed,
+// Package watch turns LIST and WATCH of one Kubernetes resource into a typed,
 // never-ending stream of events, the way a reflector sees it.
 //
 // A Watcher is an explicit state machine (see State): it lists (in one LIST,
@@ -34,4 +34,4 @@
 // Its name is the protocol it drives, a LIST then WATCHes: `watch` is the
 // command (internal/cmd/watch), WATCH the API verb, and a watch event what
 // the server sends on one.
-package listwatch
+package watch

@@ -1,4 +1,4 @@
-package listwatch
+package watch
 
 import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"

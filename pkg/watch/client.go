@@ -1,4 +1,4 @@
-package listwatch
+package watch
 
 import (
 	"context"
