@@ -9,5 +9,6 @@
 // holds at a moment (pkg/history, as get --at reads it); run.go makes the
 // states (sides) to compare, reads them at once and prints. It exits as
 // diff(1) and kubectl diff do: 0 when equal, 1 when different
-// (cli.Exit), 2 on an error (cli.WithExitCode).
+// (cli.Exit), 2 on an error (cli.WithExitCode). run_test.go checks the
+// states made of the flags and their names.
 package diff
