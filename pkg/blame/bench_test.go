@@ -171,4 +171,3 @@ func benchDeployment(i int, rv uint64, step int, t time.Time) []byte {
 		t.Add(time.Duration(scaled)*time.Second).Format(time.RFC3339), t.Format(time.RFC3339),
 		1+scaled%5, benchName(i), benchName(i), edited, 1+edited+scaled, 1+scaled%5, 1+scaled%5, 1+scaled%5, t.Format(time.RFC3339), status)
 }
-
