@@ -116,7 +116,7 @@ func TestBlame(t *testing.T) {
 	}
 	edited := e.rvOf("deploy/web")
 	status := e.updateStatus(e.cs.AppsV1().Deployments(e.ns), "web", 1)
-	e.applyDeploymentReplicas("web", 5)
+	e.applyReplicas("web", 5)
 	reapplied := e.rvOf("deploy/web")
 	e.recordedAs("deployments/web", reapplied)
 
@@ -180,56 +180,13 @@ func checkLog(t *testing.T, log fieldLog, want []string) {
 	}
 }
 
-// applyDeploymentReplicas applies Deployment name again with replicas.
-func (e *env) applyDeploymentReplicas(name string, replicas int) {
-	e.t.Helper()
-	e.apply(fmt.Sprintf(`apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: %[1]s
-  namespace: %[3]s
-spec:
-  replicas: %[2]d
-  selector:
-    matchLabels: {app: %[1]s}
-  template:
-    metadata:
-      labels: {app: %[1]s}
-    spec:
-      containers:
-      - name: web
-        image: nginx
-`, name, replicas, e.ns))
-}
-
 // TestBlameCustomResource: an object of a CRD, there before recording
 // began, is blamed INITIAL (before recording) but for the field patched
 // since; its field's log starts with the value found.
 func TestBlameCustomResource(t *testing.T) {
 	e := newEnv(t)
 	group := "blame." + e.ns + ".example.com"
-	e.apply(`apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.` + group + `
-spec:
-  group: ` + group + `
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec: {type: object, x-kubernetes-preserve-unknown-fields: true}
-`)
-	t.Cleanup(func() {
-		_, _, _ = testkit.Run(t, e.cmd(kubectlBinary, "delete", "crd", "widgets."+group, "--wait=false"))
-	})
-	e.kubectl("wait", "--for=condition=Established", "crd/widgets."+group, "--timeout=60s")
+	e.widgetCRD(group)
 	e.apply("apiVersion: " + group + "/v1\nkind: Widget\nmetadata:\n  name: gear\n  namespace: " + e.ns + "\nspec:\n  teeth: 12\n  color: red\n")
 	found := e.rvOf("widgets." + group + "/gear")
 	e.serve("widgets."+group, "--record")

@@ -14,7 +14,6 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/completion"
 	cmdhistory "github.com/kubectl-reflect/kubectl-reflect/internal/cmd/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/blame"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 )
 
@@ -115,42 +114,21 @@ func (o *BlameOptions) Validate() error {
 	} else if o.Strict {
 		return errors.New("--strict is about the state --at reads: give --at too")
 	}
-	if err := o.Target.Resolve(); err != nil {
-		return err
-	}
-	if len(o.Targets) != 1 || len(o.Targets[0].Names) != 1 {
-		return errors.New("blame reads one object: give KIND/NAME (or KIND NAME)")
-	}
-	return nil
+	return o.Target.ResolveOne("blame reads")
 }
 
 // Run reads the object's revisions up to the moment asked and prints its
 // blame, or its field's log.
 func (o *BlameOptions) Run(ctx context.Context) error {
-	s, err := daemon.OpenHistory(ctx, o.Config, o.DB)
+	obj, err := o.Target.ReadObject(ctx, o.DB)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	tg := o.Targets[0]
-	ns := tg.Namespace
-	if !tg.Resource.Namespaced {
-		ns = ""
-	}
-	res, name := history.ResourceName(tg.Resource), tg.Names[0]
-	revs, err := s.Revisions(ctx, res, ns, name)
-	if errors.Is(err, history.ErrNotRecorded) {
-		return history.NotRecordedError(tg.Resource, s.Location())
-	}
-	if err != nil {
-		return err
-	}
-	p := printer{IOStreams: o.IOStreams, kind: tg.Resource, namespace: ns, name: name, json: o.Output == "json"}
-	if len(revs) == 0 {
-		return fmt.Errorf("%s %q: no revision recorded", tg.Resource.GVR.GroupResource(), name)
-	}
+	defer obj.Store.Close()
+	kind, revs := obj.Wanted.Resource, obj.Revisions
+	p := printer{IOStreams: o.IOStreams, kind: kind, namespace: obj.Namespace, name: obj.Name, json: o.Output == "json"}
 	if o.At != "" {
-		if revs, err = o.upTo(ctx, s, res, revs); err != nil {
+		if revs, err = o.upTo(ctx, obj.Store, history.ResourceName(kind), revs); err != nil {
 			return err
 		}
 	}
@@ -159,7 +137,7 @@ func (o *BlameOptions) Run(ctx context.Context) error {
 	}
 	lines, err := blame.Blame(revs)
 	if err != nil {
-		return fmt.Errorf("%s %q: %w", tg.Resource.GVR.GroupResource(), name, err)
+		return fmt.Errorf("%s %q: %w", kind.GVR.GroupResource(), obj.Name, err)
 	}
 	return p.blame(revs, lines)
 }
