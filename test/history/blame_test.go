@@ -75,12 +75,12 @@ func (e *env) fieldLog(args ...string) fieldLog {
 	return log
 }
 
-// editor writes a script that kubectl edit runs as EDITOR: it replaces
-// old with new in the file it is given.
-func (e *env) editor(old, new string) string {
+// editor writes a script that kubectl edit runs as EDITOR: it edits the
+// file it is given with sed's expression.
+func (e *env) editor(expression string) string {
 	e.t.Helper()
 	path := filepath.Join(e.t.TempDir(), "editor.sh")
-	script := fmt.Sprintf("#!/bin/sh\nsed -i 's|%s|%s|' \"$1\"\n", old, new)
+	script := fmt.Sprintf("#!/bin/sh\nsed -i '%s' \"$1\"\n", expression)
 	if err := os.WriteFile(path, []byte(script), 0o700); err != nil {
 		e.t.Fatal(err)
 	}
@@ -96,8 +96,9 @@ func (e *env) rvOf(object string) string {
 // TestBlame: a Deployment applied, scaled, patched, edited, given a status
 // by its controller and applied again is blamed line by line on the right
 // manager and operation: spec.replicas set by the apply, then by kubectl
-// scale, then by the apply again (a field that changed owner); --field
-// lists each value in order; --at blames a past state; once the
+// scale, then by the apply again, and the image by the apply, kubectl edit
+// and the apply again (it puts back what the manifest says): fields that
+// changed owner; --field lists each value in order; --at blames a past state; once the
 // Deployment is deleted its last state is blamed and the log ends with
 // the deletion.
 func TestBlame(t *testing.T) {
@@ -110,7 +111,7 @@ func TestBlame(t *testing.T) {
 	e.kubectl("patch", "deploy/web", "-n", e.ns, "-p", `{"spec":{"template":{"metadata":{"annotations":{"team":"payments"}}}}}`)
 	patched := e.rvOf("deploy/web")
 	edit := e.cmd(kubectlBinary, "edit", "deploy/web", "-n", e.ns)
-	edit.Env = append(edit.Env, "EDITOR="+e.editor("image: nginx$", "image: nginx:1.27"))
+	edit.Env = append(edit.Env, "EDITOR="+e.editor("s|image: nginx$|image: nginx:1.27|; s|imagePullPolicy: Always|imagePullPolicy: IfNotPresent|"))
 	if out, errOut, code := testkit.Run(t, edit); code != 0 {
 		t.Fatalf("kubectl edit: exit %d\n%s%s", code, out, errOut)
 	}
@@ -125,7 +126,8 @@ func TestBlame(t *testing.T) {
 		{"apiVersion: apps/v1", created, "kubectl-client-side-apply", "Update"},
 		{"replicas: 5", reapplied, "kubectl-client-side-apply", "Update"},
 		{"team: payments", patched, "kubectl-patch", "Update"},
-		{"image: nginx:1.27", edited, "kubectl-edit", "Update"},
+		{"- image: nginx", reapplied, "kubectl-client-side-apply", "Update"},
+		{"imagePullPolicy: IfNotPresent", edited, "kubectl-edit", "Update"},
 		{"message: step 1", status.ResourceVersion, controller, "Update/status"},
 		{"name: web", created, "kubectl-client-side-apply", "Update"},
 	} {
@@ -143,7 +145,8 @@ func TestBlame(t *testing.T) {
 		t.Errorf("blame --field {.spec.replicas}:\n%s", text)
 	}
 	image := e.fieldLog("deploy/web", "-n", e.ns, "--field", "spec.template.spec.containers[0].image")
-	checkLog(t, image, []string{edited + ` "nginx:1.27" "nginx" kubectl-edit Update`, created + ` "nginx"  kubectl-client-side-apply Update`})
+	checkLog(t, image, []string{reapplied + ` "nginx" "nginx:1.27" kubectl-client-side-apply Update`,
+		edited + ` "nginx:1.27" "nginx" kubectl-edit Update`, created + ` "nginx"  kubectl-client-side-apply Update`})
 
 	if l := e.find(e.blameLines("deploy/web", "-n", e.ns, "--at", scaled), "replicas: 3"); l.rv != scaled || l.manager != "kubectl-scale" {
 		t.Errorf("blame --at %s: replicas: 3 blamed on %s %s", scaled, l.rv, l.manager)
@@ -154,7 +157,7 @@ func TestBlame(t *testing.T) {
 	}
 	e.recordedAs("deployments/web", "DELETED")
 	out, errOut, code := e.run("blame", "deploy/web", "-n", e.ns)
-	if code != 0 || !strings.Contains(out, "image: nginx:1.27") || !strings.HasPrefix(errOut, `note: deployments.apps "web" was deleted at `) {
+	if code != 0 || !strings.Contains(out, "imagePullPolicy: IfNotPresent") || !strings.HasPrefix(errOut, `note: deployments.apps "web" was deleted at `) {
 		t.Errorf("blame of a deleted deployment: exit %d\n%s%s", code, out, errOut)
 	}
 	deleted := e.fieldLog("deploy/web", "-n", e.ns, "--field", "spec.replicas")
@@ -203,7 +206,7 @@ func TestBlameCustomResource(t *testing.T) {
 		t.Errorf("color: red blamed on %+v, want %s INITIAL before recording", l, found)
 	}
 	checkLog(t, e.fieldLog("widgets."+group+"/gear", "-n", e.ns, "--field", "spec.teeth"),
-		[]string{patched + " 14 12 kubectl-patch Update", found + " 12  "})
+		[]string{patched + " 14 12 kubectl-patch Update", found + " 12   "})
 	if log := e.fieldLog("widgets."+group+"/gear", "-n", e.ns, "--field", "spec.teeth"); log.Entries[1].Op != "INITIAL" {
 		t.Errorf("the value found when recording began: op %q, want INITIAL", log.Entries[1].Op)
 	}
@@ -228,7 +231,7 @@ func TestBlameBadInput(t *testing.T) {
 		{[]string{"blame", "cm/settings", "--at", "2000-01-01T00:00:00Z"}, "error: --at 2000-01-01T00:00:00Z: the history starts at "},
 		{[]string{"blame", "cm/settings", "--at", "yesterday"}, `error: invalid --at "yesterday": `},
 		{[]string{"blame", "cm/settings", "--at", "1"}, `error: configmaps "settings" has no revision recorded by --at 1: its first is at resourceVersion ` + cm.ResourceVersion},
-		{[]string{"blame", "cm/settings", "--context", "nowhere"}, `error: context "nowhere" does not exist`},
+		{[]string{"blame", "cm/settings", "--context", "nowhere"}, `error: reading the kubeconfig: context "nowhere" does not exist`},
 		{[]string{"blame", "cm/settings", "-o", "yaml"}, `error: invalid -o "yaml": blame prints text, or json`},
 		{[]string{"blame", "cm"}, "error: blame reads one object: give KIND/NAME (or KIND NAME)"},
 	} {
