@@ -137,7 +137,7 @@ func TestBlame(t *testing.T) {
 	}
 
 	log := e.fieldLog("deploy/web", "-n", e.ns, "--field", "spec.replicas")
-	want := []string{reapplied + " 5 3 kubectl-client-side-apply Update", scaled + " 3 1 kubectl-scale Update/scale", created + " 1  kubectl-client-side-apply Update"}
+	want := []string{reapplied + " 5 3 kubectl-client-side-apply Update", scaled + " 3 1 kubectl Update/scale", created + " 1  kubectl-client-side-apply Update"}
 	checkLog(t, log, want)
 	text := e.mustRun("blame", "deploy/web", "-n", e.ns, "--field", "{.spec.replicas}")
 	if rows := strings.Split(strings.TrimSpace(text), "\n"); len(rows) != 4 || strings.Join(strings.Fields(rows[0]), " ") != "VALUE PREVIOUS MANAGER OPERATION TIME RESOURCEVERSION" ||
@@ -148,7 +148,7 @@ func TestBlame(t *testing.T) {
 	checkLog(t, image, []string{reapplied + ` "nginx" "nginx:1.27" kubectl-client-side-apply Update`,
 		edited + ` "nginx:1.27" "nginx" kubectl-edit Update`, created + ` "nginx"  kubectl-client-side-apply Update`})
 
-	if l := e.find(e.blameLines("deploy/web", "-n", e.ns, "--at", scaled), "replicas: 3"); l.rv != scaled || l.manager != "kubectl-scale" {
+	if l := e.find(e.blameLines("deploy/web", "-n", e.ns, "--at", scaled), "replicas: 3"); l.rv != scaled || l.manager != "kubectl" || l.operation != "Update/scale" {
 		t.Errorf("blame --at %s: replicas: 3 blamed on %s %s", scaled, l.rv, l.manager)
 	}
 
