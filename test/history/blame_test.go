@@ -152,6 +152,14 @@ func TestBlame(t *testing.T) {
 		t.Errorf("blame --at %s: replicas: 3 blamed on %s %s", scaled, l.rv, l.manager)
 	}
 
+	e.blameDeleted()
+}
+
+// blameDeleted deletes Deployment web and checks that blame prints its
+// last state, with a note, and its field's log the deletion first.
+func (e *env) blameDeleted() {
+	e.t.Helper()
+	t := e.t
 	if err := e.cs.AppsV1().Deployments(e.ns).Delete(context.Background(), "web", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
