@@ -28,7 +28,7 @@ func (p Path) String() string {
 		switch {
 		case s.List:
 			fmt.Fprintf(&b, "[%d]", s.Index)
-		case s.Key == "" || strings.ContainsAny(s.Key, ".[]'\"{}\\*?@(), "):
+		case !plain(s.Key):
 			fmt.Fprintf(&b, "['%s']", quoteKey.Replace(s.Key))
 		default:
 			if i > 0 {
@@ -38,6 +38,20 @@ func (p Path) String() string {
 		}
 	}
 	return b.String()
+}
+
+// plain says whether key reads back as itself outside brackets.
+func plain(key string) bool {
+	if key == "" || key[0] == '$' {
+		return false
+	}
+	for _, c := range []byte(key) {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_-/:+=~", c) >= 0
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 var quoteKey = strings.NewReplacer(`\`, `\\`, `'`, `\'`)

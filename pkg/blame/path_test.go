@@ -26,6 +26,8 @@ func TestParsePath(t *testing.T) {
 		{in: `metadata.labels.app\.kubernetes\.io/name`, want: path(key("metadata"), key("labels"), key("app.kubernetes.io/name")), str: "metadata.labels['app.kubernetes.io/name']"},
 		{in: `data['it\'s']`, want: path(key("data"), key("it's"))},
 		{in: "data", want: path(key("data"))},
+		{in: "['$0'].x", want: path(key("$0"), key("x"))},
+		{in: "data['a b']", want: path(key("data"), key("a b"))},
 		{in: " spec.replicas ", want: path(key("spec"), key("replicas")), str: "spec.replicas"},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
