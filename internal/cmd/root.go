@@ -18,6 +18,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 
+	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/blame"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/completion"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/crd"
@@ -65,6 +66,7 @@ other clients as a read-only API (serve), or runs built-in controllers on them
 	root.AddCommand(watch.NewCmdWatch(flags, streams), get.NewCmdGet(flags, streams), serve.NewCmdServe(flags, streams, registry), history.NewCmdHistory(flags, streams), version.NewCmdVersion(streams),
 		runcontroller.NewCmdRunController(flags, streams, registry), crd.NewCmdCRD(flags, streams, registry))
 	root.AddCommand(diff.NewCmdDiff(flags, streams))
+	root.AddCommand(blame.NewCmdBlame(flags, streams))
 	completion.Setup(root, flags)
 	return root
 }
