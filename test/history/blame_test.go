@@ -236,7 +236,7 @@ func TestBlameBadInput(t *testing.T) {
 		{[]string{"blame", "secret/x"}, "error: secrets: the history "},
 		{[]string{"blame", "cm/settings", "--field", "data..mode"}, `error: invalid field path "data..mode": `},
 		{[]string{"blame", "cm/settings", "--field", "{.items[*].data}"}, `error: invalid field path "{.items[*].data}": `},
-		{[]string{"blame", "cm/settings", "--at", "2000-01-01T00:00:00Z"}, "error: --at 2000-01-01T00:00:00Z: the history starts at "},
+		{[]string{"blame", "cm/settings", "--at", "2000-01-01T00:00:00Z"}, "error: --at 2000-01-01T00:00:00Z: the record begins at "},
 		{[]string{"blame", "cm/settings", "--at", "yesterday"}, `error: invalid --at "yesterday": `},
 		{[]string{"blame", "cm/settings", "--at", "1"}, `error: configmaps "settings" has no revision recorded by --at 1: its first is at resourceVersion ` + cm.ResourceVersion},
 		{[]string{"blame", "cm/settings", "--context", "nowhere"}, `error: reading the kubeconfig: context "nowhere" does not exist`},
