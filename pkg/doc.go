@@ -18,7 +18,8 @@
 // stream of typed events (watch.Event[T]: Init, InitApply, InitDone, Apply,
 // Delete, Bookmark) through a Watcher, an explicit state machine that
 // resumes, relists on 410 Gone and backs off. It is generic over the object
-// type: anything a watch.Client[T] decodes.
+// type: anything a watch.Client[T] decodes, and watch.Map makes a Client of
+// typed objects out of one of *object.Object.
 //
 // Client: pkg/kube is a watch.Client of *object.Object for any resource over
 // REST (kube.NewClient), and resolves the kinds a user types the way kubectl
