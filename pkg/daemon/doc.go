@@ -18,7 +18,10 @@
 // selectable fields, date columns), and exits after --idle-exit without a
 // request (idle.go). With Config.Record it records its kinds' changes to a
 // history (record.go, through pkg/history), starts them from it (warm.go)
-// and answers from it what its stores no longer hold (answers.go); with
+// and answers from it what its stores no longer hold (answers.go), says
+// at /debug/history where the record begins and why, its size and what
+// each kind wrote in the last hour, and logs once each time a prune moves
+// the record's start (recordstatus.go); with
 // RecordConfig.AllKinds, every kind the user may list and watch, those
 // the server serves later too (recordall.go: discovery read again, a CRD
 // change watched, the kinds refused said once), each kept served by the
@@ -67,7 +70,7 @@
 //
 // Running, ReadStatus and Stop are `serve status` and `serve stop`'s
 // client (control.go): whether the daemon of some files runs, what it
-// reports at /debug/status and /debug/controllers, and a stop (SIGTERM on
+// reports at /debug/status, /debug/controllers and /debug/history, and a stop (SIGTERM on
 // Unix; on Windows, where no signal asks a process to stop, it is
 // terminated and its files are found stale) that waits for its lock to be
 // freed. Status.Print writes what `serve status` shows (status.go).
