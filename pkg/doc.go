@@ -12,7 +12,9 @@
 //
 // These packages are for import. Each has a doc.go that says what it owns
 // and what it does not know; watch, store, controller and output have
-// runnable examples (go doc -all, or pkg.go.dev) that go test checks.
+// runnable examples (go doc -all, or pkg.go.dev) that go test checks, and
+// examples/watchconfigmaps is a program built on them alone, run against a
+// real API server by test/e2e.
 //
 // Watch: pkg/watch turns LIST and WATCH of one resource into a never-ending
 // stream of typed events (watch.Event[T]: Init, InitApply, InitDone, Apply,
