@@ -12,13 +12,16 @@
 //
 // These packages are for import. Each has a doc.go that says what it owns
 // and what it does not know; watch, store, controller and output have
-// runnable examples (go doc -all, or pkg.go.dev) that go test checks.
+// runnable examples (go doc -all, or pkg.go.dev) that go test checks, and
+// examples/watchconfigmaps is a program built on them alone, run against a
+// real API server by test/e2e.
 //
 // Watch: pkg/watch turns LIST and WATCH of one resource into a never-ending
 // stream of typed events (watch.Event[T]: Init, InitApply, InitDone, Apply,
 // Delete, Bookmark) through a Watcher, an explicit state machine that
 // resumes, relists on 410 Gone and backs off. It is generic over the object
-// type: anything a watch.Client[T] decodes.
+// type: anything a watch.Client[T] decodes, and watch.Map makes a Client of
+// typed objects out of one of *object.Object.
 //
 // Client: pkg/kube is a watch.Client of *object.Object for any resource over
 // REST (kube.NewClient), and resolves the kinds a user types the way kubectl

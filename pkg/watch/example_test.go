@@ -2,8 +2,10 @@ package watch_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/reflectortest"
@@ -115,4 +117,29 @@ func ExampleApplied() {
 	// Output:
 	// settings at 1
 	// other at 2
+}
+
+// Map makes a Client of typed objects: here every Pod is decoded once, as
+// the client reads it, and the watcher's events are of *corev1.Pod.
+func ExampleMap() {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv := reflectortest.NewServer()
+	srv.Apply(pods, `{"metadata":{"namespace":"default","name":"web"},"status":{"phase":"Pending"}}`)
+	typed := watch.Map(srv.NewClient(pods, kube.Scope{}), func(o *object.Object) (*corev1.Pod, error) {
+		pod := &corev1.Pod{}
+		return pod, json.Unmarshal(o.JSON(), pod)
+	})
+	phases := make(chan string)
+	w := watch.New(typed, watch.Options{List: watch.ListWhole})
+	go w.Run(ctx, watch.Applied(func(ctx context.Context, pod *corev1.Pod) error {
+		phases <- pod.Name + " " + string(pod.Status.Phase)
+		return nil
+	}))
+	fmt.Println(<-phases)
+	srv.Apply(pods, `{"metadata":{"namespace":"default","name":"web"},"status":{"phase":"Running"}}`)
+	fmt.Println(<-phases)
+	// Output:
+	// web Pending
+	// web Running
 }
