@@ -23,6 +23,8 @@ type sqlStore struct {
 	checkpoints bool
 	// dating: the history has the dating tables (dating.go).
 	dating bool
+	// classes: the revisions table has the class column (marks.go).
+	classes bool
 	// writable: opened to write; Close saves the heads' sums.
 	writable bool
 	// prepared: the statements of transactions (dialect.prepare).
@@ -45,6 +47,9 @@ func (s *sqlStore) open(ctx context.Context, readOnly bool) error {
 	}
 	if err == nil {
 		err = s.withDating(ctx, readOnly)
+	}
+	if err == nil {
+		err = s.withClasses(ctx, readOnly)
 	}
 	if err == nil && !readOnly {
 		err = s.takeHeads(ctx)
