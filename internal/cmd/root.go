@@ -23,9 +23,9 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/crd"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/get"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/history"
-	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/timeline"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/runcontroller"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/serve"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/timeline"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/version"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/watch"
 )

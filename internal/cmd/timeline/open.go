@@ -168,4 +168,3 @@ func checkRecorded(ctx context.Context, out *opened) error {
 	}
 	return nil
 }
-

@@ -39,7 +39,7 @@ func (p plain) print(out io.Writer, tl *timeline.Timeline) error {
 	fmt.Fprintf(w, "%s, %d objects, %d marks\n", span(tl.Since, tl.Until), tl.LaneCount(), tl.Marks)
 	label, ruler := axis(sc)
 	fmt.Fprintf(w, "%-*s%s\n%-*s%s\n", names, "", label, names, "", ruler)
-	fmt.Fprintf(w, "%-*s%s\n", names, "density", densityRow(sc.Density(tl.Lanes())))
+	fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("%-*s%s", names, "density", densityRow(sc.Density(tl.Lanes()))), " "))
 	for _, g := range tl.Groups {
 		fmt.Fprintln(w, groupTitle(g, p.contexts))
 		for _, l := range g.Lanes {
