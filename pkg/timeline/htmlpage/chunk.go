@@ -103,7 +103,7 @@ func (d *data) revisions(revs []history.Revision) ([]byte, int, error) {
 	for lo < hi && revs[hi-1].Time.UnixMilli() > d.untilMs {
 		hi--
 	}
-	for lo+1 < hi && revs[lo+1].Time.UnixMilli() <= d.since {
+	for lo+1 < hi && revs[lo+1].Time.UnixMilli() < d.since {
 		lo++
 	}
 	b := []byte{'['}

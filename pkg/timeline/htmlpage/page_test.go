@@ -45,7 +45,7 @@ func record(t testing.TB, c timelinetest.Config) history.Store {
 // page is what a page embeds, decoded.
 type page struct {
 	meta  map[string]any
-	lanes []lane            // every chunk's, in order
+	lanes []lane                // every chunk's, in order
 	revs  [][][]json.RawMessage // each lane's revisions
 	html  string
 }
