@@ -25,6 +25,7 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/history"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/runcontroller"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/serve"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/timeline"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/version"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/watch"
 )
@@ -61,7 +62,7 @@ other clients as a read-only API (serve), or runs built-in controllers on them
 	}
 	root.PersistentPostRunE = func(*cobra.Command, []string) error { return warnings.err() }
 	registry := builtins()
-	root.AddCommand(watch.NewCmdWatch(flags, streams), get.NewCmdGet(flags, streams), serve.NewCmdServe(flags, streams, registry), history.NewCmdHistory(flags, streams), version.NewCmdVersion(streams),
+	root.AddCommand(watch.NewCmdWatch(flags, streams), get.NewCmdGet(flags, streams), serve.NewCmdServe(flags, streams, registry), history.NewCmdHistory(flags, streams), timeline.NewCmdTimeline(flags, streams), version.NewCmdVersion(streams),
 		runcontroller.NewCmdRunController(flags, streams, registry), crd.NewCmdCRD(flags, streams, registry))
 	completion.Setup(root, flags)
 	return root
