@@ -72,13 +72,18 @@
   function draw() {
     drawAxis();
     drawDensity();
-    drawLanes();
+    drawLanes(true);
   }
 
-  function drawLanes() {
+  // drawLanes puts the rows in view (and 10 either side) in the DOM; a
+  // scroll that keeps them in view changes nothing (a click's target stays).
+  let drawn = '';
+  function drawLanes(force) {
     const box = $('lanes');
-    const first = Math.max(0, Math.floor(box.scrollTop / ROW) - 10);
-    const last = Math.min(view.rows.length, first + Math.ceil(box.clientHeight / ROW) + 20);
+    const first = Math.max(0, Math.floor(box.scrollTop / ROW / 10) * 10 - 10);
+    const last = Math.min(view.rows.length, first + Math.ceil(box.clientHeight / ROW) + 30);
+    if (force !== true && drawn === `${first} ${last}`) return;
+    drawn = `${first} ${last}`;
     const inner = $('lanes-inner');
     inner.textContent = '';
     for (let i = first; i < last; i++) inner.appendChild(rowElement(view.rows[i], i));
@@ -101,10 +106,10 @@
     track.className = 'track';
     el.appendChild(track);
     const width = track.clientWidth || $('axis-track').clientWidth || 800;
-    const cells = new Map(); // one mark per pixel: the one drawn first by precedence
+    const cells = new Map(); // one mark per 4 pixels: the highest by precedence
     l.m.forEach((m, mi) => {
       if (!inView(m[0])) return;
-      const px = Math.round(x(m[0]) * width);
+      const px = Math.floor((x(m[0]) * width) / 4);
       const had = cells.get(px);
       if (had === undefined || PRECEDENCE[m[1]] >= PRECEDENCE[l.m[had][1]]) cells.set(px, mi);
     });
@@ -217,12 +222,12 @@
     $('status').textContent = `${lanes.length} lanes, ${marks} marks · click a mark for its diff · the wheel over the axis zooms (ctrl+wheel over the lanes)`;
   }
 
-  function closePanel() { $('panel').hidden = true; view.selected = null; drawLanes(); }
+  function closePanel() { $('panel').hidden = true; view.selected = null; drawLanes(true); }
 
   // ---- The panel ---------------------------------------------------------
   async function select(lane, mi) {
     view.selected = { lane, mi };
-    drawLanes();
+    drawLanes(true);
     const m = lane.m[mi];
     const kind = meta.kinds[lane.k].name;
     $('panel').hidden = false;

@@ -1,0 +1,100 @@
+package history
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestTimelineHTML: timeline --html writes one page that a real browser
+// (headless chromium) draws with a lane per recorded object and its marks
+// (create, spec change, delete); a click on a change's mark shows the
+// revision as history --diff prints it (its line and its unified diff);
+// the page sends no request but for its own file and logs no error.
+func TestTimelineHTML(t *testing.T) {
+	b := newBrowser(t)
+	e := newEnv(t)
+	e.serve("configmaps", "--record")
+	e.createCM("a", nil, "k", "1")
+	e.createCM("b", nil, "k", "1", "keep", "x")
+	b2 := e.updateCM("b", "editor", "k", "2", "added", "yes")
+	e.createCM("c", nil, "k", "1")
+	e.deleteCM("c")
+	e.recorded("c", "DELETED")
+	e.recorded("b", b2.ResourceVersion)
+
+	file := filepath.Join(t.TempDir(), "timeline.html")
+	_, errOut, code := e.run("timeline", "configmaps", "-n", e.ns, "--since", "10m", "--html", file)
+	if code != 0 || !strings.HasPrefix(errOut, "wrote "+file+": ") {
+		t.Fatalf("timeline --html: exit %d\n%s", code, errOut)
+	}
+	if st, err := os.Stat(file); err != nil || st.Size() == 0 {
+		t.Fatalf("the page: %v", err)
+	}
+	want := historyDiff(t, e.mustRun("history", "cm/b", "-n", e.ns, "--diff"), b2.ResourceVersion)
+
+	b.open("file://"+file, `document.body.dataset.ready === 'true'`)
+	lanes := eval[[]string](b, `[...document.querySelectorAll('.row.lane')].map((r) => r.dataset.name)`)
+	for _, name := range []string{"a", "b", "c"} {
+		if !slices.Contains(lanes, e.ns+"/"+name) {
+			t.Errorf("no lane for %s/%s among %v", e.ns, name, lanes)
+		}
+	}
+	// The marks of the changes, made within a second, share a pixel of a
+	// 10-minute span: the wheel over the axis zooms in where c's are.
+	b.wheel("#axis-track", `.row.lane[data-name$="/c"] .mark`, 30, -100)
+	b.await(`document.getElementById('axis-track').textContent.includes(':')`)
+	marks := eval[[]string](b, `[...document.querySelectorAll('.row.lane')].filter((r) => r.dataset.name.endsWith('/c'))
+		.flatMap((r) => [...r.querySelectorAll('.mark')].map((m) => m.dataset.type))`)
+	if !slices.Contains(marks, "create") || !slices.Contains(marks, "delete") {
+		t.Errorf("zoomed in, the lane of c has marks %v, want a create and a delete", marks)
+	}
+	if ticks := eval[string](b, `document.getElementById('axis-track').textContent`); strings.Count(ticks, ":") < 2 {
+		t.Errorf("zoomed in, the axis reads %q; want times to the second", ticks)
+	}
+	b.click(`.row.lane[data-name$="/b"] .mark[data-rv="` + b2.ResourceVersion + `"]`)
+	b.await(`document.getElementById('panel-diff').textContent !== ''`)
+	got := eval[string](b, `document.getElementById('panel-head').textContent + '\n' + document.getElementById('panel-diff').textContent`)
+	if got != want {
+		t.Errorf("the panel of b's change shows\n%s\nwant what history --diff prints\n%s", got, want)
+	}
+	if state := eval[string](b, `document.getElementById('panel-state').textContent`); !strings.Contains(state, "added: \"yes\"") {
+		t.Errorf("the object then:\n%s\nwant its data with added: \"yes\"", state)
+	}
+
+	requests, errs := b.seen()
+	for _, r := range requests {
+		if !strings.HasPrefix(r, "file://") && !strings.HasPrefix(r, "data:") {
+			t.Errorf("the page requested %s", r)
+		}
+	}
+	if len(errs) > 0 {
+		t.Errorf("the page reported errors:\n%s", strings.Join(errs, "\n"))
+	}
+}
+
+// historyDiff is the part of history --diff's output about the revision
+// at rv: its line and its diff.
+func historyDiff(t *testing.T, out, rv string) string {
+	t.Helper()
+	var b strings.Builder
+	in := false
+	for _, line := range strings.SplitAfter(out, "\n") {
+		header := false
+		for _, op := range []string{"ADDED ", "MODIFIED ", "DELETED ", "INITIAL "} {
+			header = header || strings.HasPrefix(line, op)
+		}
+		if header {
+			in = strings.Contains(line, "(resourceVersion "+rv+")")
+		}
+		if in {
+			b.WriteString(line)
+		}
+	}
+	if b.Len() == 0 {
+		t.Fatalf("history --diff has no revision %s:\n%s", rv, out)
+	}
+	return b.String()
+}
