@@ -52,7 +52,7 @@ func (o *TimelineOptions) writeHTML(ctx context.Context, srcs *opened, q timelin
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(o.ErrOut, "wrote %s: %d lanes, %d marks, %d revisions, %.1f MB\n", o.html.File, st.Lanes, st.Marks, st.Revisions, float64(st.Bytes)/1e6)
+	fmt.Fprintf(o.ErrOut, "wrote %s: %d lanes, %d marks, %d revisions, %d bytes\n", o.html.File, st.Lanes, st.Marks, st.Revisions, st.Bytes)
 	return nil
 }
 
