@@ -58,9 +58,9 @@ type kindMeta struct {
 	Resource string `json:"resource"`
 }
 
-// Write writes the page of q's timeline of src to w, lane by lane as
-// timeline.Stream reads them, each lane's revisions read from its
-// source's store as it comes.
+// Write writes the page of q's timeline of src to w: the marks of every
+// lane read (timeline.Build), then lane by lane each one's revisions read
+// from its source's store and streamed into the page.
 func Write(ctx context.Context, w io.Writer, src []timeline.Source, q timeline.Query, o Options) (Stats, error) {
 	if q.Until.IsZero() {
 		q.Until = time.Now()
@@ -81,13 +81,20 @@ func Write(ctx context.Context, w io.Writer, src []timeline.Source, q timeline.Q
 	for _, s := range src {
 		stores[s.Context] = s.Store
 	}
-	err = timeline.Stream(ctx, src, q, func(l *timeline.Lane) error {
-		return d.lane(ctx, stores[l.Context], l)
-	})
-	if err == nil {
-		err = d.close()
-	}
+	// The marks first (timeline.Build: no object is read), then each
+	// lane's revisions: one connection to a history at a time, so that
+	// SQLite maps its file once (reading revisions while the marks'
+	// query is open would take a second connection, and a second map).
+	tl, err := timeline.Build(ctx, src, q)
 	if err != nil {
+		return Stats{}, err
+	}
+	for l := range tl.Lanes() {
+		if err := d.lane(ctx, stores[l.Context], l); err != nil {
+			return Stats{}, err
+		}
+	}
+	if err := d.close(); err != nil {
 		return Stats{}, err
 	}
 	if err := page.ExecuteTemplate(bw, "tail", tailData{YAML: template.JS(asset("yamldiff.js")), JS: template.JS(asset("page.js"))}); err != nil {
