@@ -63,7 +63,7 @@ func record3000(b *testing.B) string {
 // reports the page's size (MB-page), the lanes, marks and revisions, and
 // the most memory the Go runtime held from the system while writing
 // (MB-sys-peak: an upper bound of the heap's share of RSS, sampled every
-// 5 ms) and the most heap in use (MB-heap-peak).
+// 20 ms) and the most heap in use (MB-heap-peak).
 func BenchmarkWrite3000(b *testing.B) {
 	path := record3000(b)
 	ctx := context.Background()
@@ -114,7 +114,7 @@ func samplePeaks() (stop func() (sys, heap uint64)) {
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
-		t := time.NewTicker(5 * time.Millisecond)
+		t := time.NewTicker(20 * time.Millisecond)
 		defer t.Stop()
 		var ms runtime.MemStats
 		for {
