@@ -80,6 +80,26 @@ func classOf(head *codec.Head, r *Revision) Class {
 	return Classify(before, r.Object)
 }
 
+// scanning runs f on a connection of its own that reads pages rather
+// than maps them (SQLite's mmap_size 0): a timeline reads most pages of
+// a resource once, and mapped they would all stay resident (the first
+// screen of 24 h of 3,000 pods: 204 MB of RSS mapped, BENCH_RSS read).
+func (s *sqlStore) scanning(ctx context.Context, f func(q querier) error) error {
+	if s.dialect != sqliteDialect {
+		return f(s.conn())
+	}
+	c, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, `PRAGMA mmap_size = 0`); err != nil {
+		return err
+	}
+	defer c.ExecContext(context.WithoutCancel(ctx), `PRAGMA mmap_size = 1073741824`) // as OpenSQLite opens it, for the pool's next user
+	return f(c)
+}
+
 // Resources implements MarkReader.
 func (s *sqlStore) Resources(ctx context.Context) ([]string, error) {
 	rows, err := s.conn().QueryContext(ctx, `SELECT name FROM resources ORDER BY name`)
@@ -123,29 +143,31 @@ func (s *sqlStore) EachMark(ctx context.Context, res, namespace string, since, u
 		class = "0"
 	}
 	where, args := marksWhere(id, namespace, since, until)
-	rows, err := s.conn().QueryContext(ctx, `SELECT namespace, name, rv, time, op, coalesce(`+class+`, 0) FROM revisions WHERE `+where+` ORDER BY namespace, name, rv`, args...)
-	if err != nil {
-		return s.readError(res, err)
-	}
-	defer rows.Close()
-	var m Mark
-	for rows.Next() {
-		var ms int64
-		if err := rows.Scan(&m.Namespace, &m.Name, &m.RV, &ms, &m.Op, &m.Class); err != nil {
+	return s.scanning(ctx, func(q querier) error {
+		rows, err := q.QueryContext(ctx, `SELECT namespace, name, rv, time, op, coalesce(`+class+`, 0) FROM revisions WHERE `+where+` ORDER BY namespace, name, rv`, args...)
+		if err != nil {
 			return s.readError(res, err)
 		}
-		m.Time, m.Since = fromMillis(ms), time.Time{}
-		if since, ok := dated[datedKey{m.Namespace, m.Name, m.RV}]; ok {
-			m.Since = fromMillis(since)
+		defer rows.Close()
+		var m Mark
+		for rows.Next() {
+			var ms int64
+			if err := rows.Scan(&m.Namespace, &m.Name, &m.RV, &ms, &m.Op, &m.Class); err != nil {
+				return s.readError(res, err)
+			}
+			m.Time, m.Since = fromMillis(ms), time.Time{}
+			if since, ok := dated[datedKey{m.Namespace, m.Name, m.RV}]; ok {
+				m.Since = fromMillis(since)
+			}
+			if err := fn(&m); err != nil {
+				return err
+			}
 		}
-		if err := fn(&m); err != nil {
-			return err
+		if err := rows.Err(); err != nil {
+			return s.readError(res, err)
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return s.readError(res, err)
-	}
-	return nil
+		return nil
+	})
 }
 
 type datedKey struct {
@@ -189,7 +211,7 @@ func (s *sqlStore) EachWarning(ctx context.Context, res, namespace string, since
 		where += ` AND (class = ? OR class IS NULL)`
 		args = append(args, WarningEvent)
 	}
-	return s.inTx(ctx, true, func(q querier) error {
+	return s.scanning(ctx, func(q querier) error {
 		revs, deltas, err := scanRevisions(q.QueryContext(ctx, `SELECT namespace, name, rv, time, op, manager, base, object, cells
 			FROM revisions WHERE `+where+` ORDER BY namespace, name, rv`, args...))
 		if err == nil {

@@ -30,18 +30,9 @@ func record3000(b *testing.B) string {
 			return
 		}
 		cluster3000Path = filepath.Join(dir, "history.db")
-		ctx := context.Background()
-		s, err := history.OpenSQLite(ctx, cluster3000Path, history.OpenOptions{})
-		if err != nil {
-			cluster3000Err = err
-			return
-		}
-		defer s.Close()
-		stats, err := timelinetest.Write(ctx, s, timelinetest.Cluster3000(start))
-		if err == nil {
-			for res, n := range stats {
-				b.Logf("%s: %d revisions", res, n)
-			}
+		stats, err := timelinetest.Record(context.Background(), cluster3000Path, timelinetest.Cluster3000(start))
+		for res, n := range stats {
+			b.Logf("%s: %d revisions", res, n)
 		}
 		cluster3000Err = err
 	})

@@ -121,6 +121,14 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.Type == tea.KeyCtrlC {
 			return m, tea.Quit
 		}
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste { // keys typed faster than read come as one
+			var cmds []tea.Cmd
+			for _, r := range msg.Runes {
+				_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+				cmds = append(cmds, cmd)
+			}
+			return m, tea.Sequence(cmds...)
+		}
 		switch {
 		case m.text != nil:
 			return m, m.textKey(msg)

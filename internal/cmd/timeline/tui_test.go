@@ -7,7 +7,9 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/timeline"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/timeline/timelinetest"
 )
@@ -33,7 +35,10 @@ func keys(m *model, ks ...string) {
 func TestModel(t *testing.T) {
 	s := recorded(t)
 	ctx := context.Background()
-	srcs := &opened{sources: []timeline.Source{{Context: "kind-a", Store: s}}, kinds: timelinetest.Kinds()}
+	srcs := &opened{sources: []timeline.Source{{Context: "kind-a", Store: s}}, kinds: timelinetest.Kinds(), resources: map[string]kube.Resource{
+		timelinetest.Pods:   {GVR: schema.GroupVersionResource{Version: "v1", Resource: "pods"}, Kind: "Pod", Namespaced: true},
+		timelinetest.Leases: {GVR: schema.GroupVersionResource{Group: "coordination.k8s.io", Version: "v1", Resource: "leases"}, Kind: "Lease", Namespaced: true},
+	}}
 	tl, err := timeline.Build(ctx, srcs.sources, timeline.Query{Kinds: srcs.kinds, Since: start, Until: start.Add(2 * time.Hour)})
 	if err != nil {
 		t.Fatal(err)

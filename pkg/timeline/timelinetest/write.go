@@ -81,3 +81,17 @@ func (g *gen) revision(st step, rv uint64) history.Revision {
 	}
 	return r
 }
+
+// Record writes c's cluster into a new SQLite history at path, as Write
+// does, and closes it.
+func Record(ctx context.Context, path string, c Config) (Stats, error) {
+	s, err := history.OpenSQLite(ctx, path, history.OpenOptions{})
+	if err != nil {
+		return nil, err
+	}
+	stats, err := Write(ctx, s, c)
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	return stats, err
+}
