@@ -11,8 +11,9 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/timeline"
 )
 
@@ -23,7 +24,7 @@ import (
 //	  [lane, lane, ...] where a lane is its revisions, oldest first, from
 //	  the last one before the span (the base of the first diff) to the
 //	  last in it: [rv, t, op, manager, since, object], object the JSON
-//	  without noise (output.QuietJSON), t and since (0: none) Unix ms
+//	  without noise (output.NoisePaths, quiet.go), t and since (0: none) Unix ms
 //	  relative to meta.since, op history.Op's number.
 //	<script type="application/x-gzip-base64" class="lanes" data-chunk="N">
 //	  [{"c": context, "k": kind (indexes in meta), "ns", "n": name,
@@ -48,6 +49,7 @@ type data struct {
 	b64      io.WriteCloser
 	revBytes int
 	lanes    []byte // the chunk's lanes' JSON, "[" and lanes so far
+	buf      []byte // a lane's revisions' JSON, reused
 	n        int    // lanes in the chunk
 }
 
@@ -106,14 +108,13 @@ func (d *data) revisions(revs []history.Revision) ([]byte, int, error) {
 	for lo+1 < hi && revs[lo+1].Time.UnixMilli() < d.since {
 		lo++
 	}
-	b := []byte{'['}
+	b := append(d.buf[:0], '[')
 	for i, r := range revs[lo:hi] {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		obj, err := output.QuietJSON(r.Object)
-		if err != nil {
-			return nil, 0, fmt.Errorf("resourceVersion %d: %w", r.RV, err)
+		if !gjson.ValidBytes(r.Object) {
+			return nil, 0, fmt.Errorf("resourceVersion %d: the recorded object is not JSON", r.RV)
 		}
 		b = append(b, '[')
 		b = strconv.AppendUint(b, r.RV, 10)
@@ -126,10 +127,11 @@ func (d *data) revisions(revs []history.Revision) ([]byte, int, error) {
 		b = append(b, ',')
 		b = d.appendSince(b, r.Since.IsZero(), r.Since.UnixMilli())
 		b = append(b, ',')
-		b = append(b, obj...)
+		b = appendQuiet(b, r.Object)
 		b = append(b, ']')
 	}
-	return append(b, ']'), hi - lo, nil
+	d.buf = append(b, ']')
+	return d.buf, hi - lo, nil
 }
 
 // appendLane appends a lane's JSON (its marks) to b.
