@@ -52,7 +52,7 @@ func (o *TimelineOptions) writeHTML(ctx context.Context, srcs *opened, q timelin
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(o.ErrOut, "wrote %s: %d lanes, %d marks, %d revisions, %d bytes\n", o.html.File, st.Lanes, st.Marks, st.Revisions, st.Bytes)
+	fmt.Fprintf(o.ErrOut, "wrote %s: %s, %s, %s, %d bytes\n", o.html.File, count(st.Lanes, "lane"), count(st.Marks, "mark"), count(st.Revisions, "revision"), st.Bytes)
 	return nil
 }
 
@@ -71,4 +71,12 @@ func htmlTitle(srcs *opened, q timeline.Query) string {
 		where = "namespace " + q.Namespace
 	}
 	return fmt.Sprintf("Timeline of %s in %s (%s)", strings.Join(kinds, ", "), where, strings.Join(contexts, ", "))
+}
+
+// count is n things: "1 lane", "2 lanes".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
