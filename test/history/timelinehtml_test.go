@@ -18,9 +18,11 @@ func TestTimelineHTML(t *testing.T) {
 	e := newEnv(t)
 	e.serve("configmaps", "--record")
 	e.createCM("a", nil, "k", "1")
-	e.createCM("b", nil, "k", "1", "keep", "x")
+	b1 := e.createCM("b", nil, "k", "1", "keep", "x")
+	e.recorded("b", b1.ResourceVersion) // the next change a few pixels on, when zoomed in
 	b2 := e.updateCM("b", "editor", "k", "2", "added", "yes")
-	e.createCM("c", nil, "k", "1")
+	c := e.createCM("c", nil, "k", "1")
+	e.recorded("c", c.ResourceVersion)
 	e.deleteCM("c")
 	e.recorded("c", "DELETED")
 	e.recorded("b", b2.ResourceVersion)
@@ -43,8 +45,9 @@ func TestTimelineHTML(t *testing.T) {
 		}
 	}
 	// The marks of the changes, made within a second, share a pixel of a
-	// 10-minute span: the wheel over the axis zooms in where c's are.
-	b.wheel("#axis-track", `.row.lane[data-name$="/c"] .mark`, 30, -100)
+	// 10-minute span: 17 notches of the wheel over the axis, where c's
+	// marks are, zoom in to 13.5 s (each notch 0.8 times the span).
+	b.wheel("#axis-track", `.row.lane[data-name$="/c"] .mark`, 17, -100)
 	b.await(`document.getElementById('axis-track').textContent.includes(':')`)
 	marks := eval[[]string](b, `[...document.querySelectorAll('.row.lane')].filter((r) => r.dataset.name.endsWith('/c'))
 		.flatMap((r) => [...r.querySelectorAll('.mark')].map((m) => m.dataset.type))`)
