@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,47 +15,6 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/timeline/timelinetest"
 )
 
-var (
-	cluster3000     sync.Once
-	cluster3000Path string
-	cluster3000Err  error
-)
-
-// record3000 writes timelinetest.Cluster3000 (24 h of 3,000 pods on 50
-// nodes, with their Leases and Events) once per process, to a file the
-// benchmark opens read-only as timeline --html does. HTML_BENCH_DB names
-// one written before, to keep across runs.
-func record3000(b *testing.B) string {
-	cluster3000.Do(func() {
-		if p := os.Getenv("HTML_BENCH_DB"); p != "" {
-			if _, err := os.Stat(p); err == nil {
-				cluster3000Path = p
-				return
-			}
-			cluster3000Path = p
-		} else {
-			dir, err := os.MkdirTemp("", "htmlpage-bench-")
-			if err != nil {
-				cluster3000Err = err
-				return
-			}
-			cluster3000Path = filepath.Join(dir, "history.db")
-		}
-		ctx := context.Background()
-		s, err := history.OpenSQLite(ctx, cluster3000Path, history.OpenOptions{})
-		if err != nil {
-			cluster3000Err = err
-			return
-		}
-		defer s.Close()
-		_, cluster3000Err = timelinetest.Write(ctx, s, timelinetest.Cluster3000(start))
-	})
-	if cluster3000Err != nil {
-		b.Fatal(cluster3000Err)
-	}
-	return cluster3000Path
-}
-
 // BenchmarkWrite3000 is `timeline --html` of 24 h of a 3,000-pod cluster
 // (the issue's target: under 5 s and 150 MB RSS): the record opened
 // read-only, every lane and each lane's revisions written to a file. It
@@ -65,7 +23,7 @@ func record3000(b *testing.B) string {
 // (MB-sys-peak: an upper bound of the heap's share of RSS, sampled every
 // 20 ms) and the most heap in use (MB-heap-peak).
 func BenchmarkWrite3000(b *testing.B) {
-	path := record3000(b)
+	path := timelinetest.File(b, timelinetest.Cluster3000(start))
 	ctx := context.Background()
 	q := timeline.Query{Kinds: timelinetest.Kinds(), Since: start, Until: start.Add(24 * time.Hour)}
 	out := filepath.Join(b.TempDir(), "timeline.html")

@@ -7,7 +7,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -26,20 +25,6 @@ var start = time.Date(2026, 12, 6, 8, 0, 0, 0, time.UTC)
 // new pod backing off (Warnings).
 func small() timelinetest.Config {
 	return timelinetest.Config{Start: start, Span: 2 * time.Hour, Pods: 20, Nodes: 2, Namespaces: 2, Churn: 0.5, Warnings: 1, Seed: 3}
-}
-
-func record(t testing.TB, c timelinetest.Config) history.Store {
-	t.Helper()
-	ctx := context.Background()
-	s, err := history.OpenSQLite(ctx, filepath.Join(t.TempDir(), "history.db"), history.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if _, err := timelinetest.Write(ctx, s, c); err != nil {
-		t.Fatal(err)
-	}
-	return s
 }
 
 // page is what a page embeds, decoded.
@@ -126,7 +111,7 @@ func num(t *testing.T, r json.RawMessage) int64 {
 // against the revision before the span), and Warnings carry
 // their reason and message.
 func TestWriteEmbedsTimeline(t *testing.T) {
-	s := record(t, small())
+	s := timelinetest.Recorded(t, small())
 	q := timeline.Query{Kinds: timelinetest.Kinds(), Since: start.Add(30 * time.Minute), Until: start.Add(2 * time.Hour)}
 	p, st := write(t, s, q, htmlpage.Options{ChunkBytes: 16 << 10, Now: func() time.Time { return start }})
 	tl, err := timeline.Build(context.Background(), []timeline.Source{{Context: "kind", Store: s}}, q)

@@ -24,7 +24,7 @@ import (
 // maps (the history, which SQLite reads through mmap), s-child its time
 // from start to exit.
 func BenchmarkWrite3000RSS(b *testing.B) {
-	path := record3000(b)
+	path := timelinetest.File(b, timelinetest.Cluster3000(start))
 	for b.Loop() {
 		start := time.Now()
 		cmd := exec.Command(os.Args[0], "-test.run=^TestWriteChild$", "-test.count=1")
