@@ -19,7 +19,7 @@ func TestTimelineHTML(t *testing.T) {
 	e.serve("configmaps", "--record")
 	e.createCM("a", nil, "k", "1")
 	b1 := e.createCM("b", nil, "k", "1", "keep", "x")
-	e.recorded("b", b1.ResourceVersion) // the next change a few pixels on, when zoomed in
+	e.recorded("b", b1.ResourceVersion) // the next change some milliseconds on: a cell of its own, zoomed in
 	b2 := e.updateCM("b", "editor", "k", "2", "added", "yes")
 	c := e.createCM("c", nil, "k", "1")
 	e.recorded("c", c.ResourceVersion)
@@ -44,19 +44,22 @@ func TestTimelineHTML(t *testing.T) {
 			t.Errorf("no lane for %s/%s among %v", e.ns, name, lanes)
 		}
 	}
-	// The marks of the changes, made within a second, share a pixel of a
-	// 10-minute span: 17 notches of the wheel over the axis, where c's
-	// marks are, zoom in to 13.5 s (each notch 0.8 times the span).
-	b.wheel("#axis-track", `.row.lane[data-name$="/c"] .mark`, 17, -100)
-	b.await(`document.getElementById('axis-track').textContent.includes(':')`)
-	marks := eval[[]string](b, `[...document.querySelectorAll('.row.lane')].filter((r) => r.dataset.name.endsWith('/c'))
-		.flatMap((r) => [...r.querySelectorAll('.mark')].map((m) => m.dataset.type))`)
+	// The marks of an object's changes, made within seconds, share a
+	// cell of a 10-minute span: the wheel over the axis, where its last
+	// mark is, zooms in until they have a cell each.
+	lane := `.row.lane[data-name$="/c"]`
+	zoomUntil(b, lane+` .mark:last-child`, `document.querySelectorAll('`+lane+` .mark').length >= 2`)
+	marks := eval[[]string](b, `[...document.querySelectorAll('`+lane+` .mark')].map((m) => m.dataset.type)`)
 	if !slices.Contains(marks, "create") || !slices.Contains(marks, "delete") {
 		t.Errorf("zoomed in, the lane of c has marks %v, want a create and a delete", marks)
 	}
 	if ticks := eval[string](b, `document.getElementById('axis-track').textContent`); strings.Count(ticks, ":") < 2 {
 		t.Errorf("zoomed in, the axis reads %q; want times to the second", ticks)
 	}
+
+	b.click("#zoom-fit")
+	lane = `.row.lane[data-name$="/b"]`
+	zoomUntil(b, lane+` .mark:last-child`, `document.querySelector('`+lane+` .mark[data-rv="`+b2.ResourceVersion+`"]') !== null`)
 	b.click(`.row.lane[data-name$="/b"] .mark[data-rv="` + b2.ResourceVersion + `"]`)
 	b.await(`document.getElementById('panel-diff').textContent !== ''`)
 	got := eval[string](b, `document.getElementById('panel-head').textContent + '\n' + document.getElementById('panel-diff').textContent`)
@@ -76,6 +79,19 @@ func TestTimelineHTML(t *testing.T) {
 	if len(errs) > 0 {
 		t.Errorf("the page reported errors:\n%s", strings.Join(errs, "\n"))
 	}
+}
+
+// zoomUntil turns the wheel over the axis, where the element at is, a
+// notch at a time until cond (a JavaScript expression) holds.
+func zoomUntil(b *browser, at, cond string) {
+	b.t.Helper()
+	for range 40 {
+		if eval[bool](b, cond) {
+			return
+		}
+		b.wheel("#axis-track", at, 1, -100)
+	}
+	b.t.Fatalf("zoomed in 40 notches (0.8 times the span each) at %s, still not %s", at, cond)
 }
 
 // historyDiff is the part of history --diff's output about the revision
