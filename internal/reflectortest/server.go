@@ -17,10 +17,10 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // Server holds objects by resource, numbers every change with one
@@ -40,7 +40,7 @@ type Server struct {
 
 type change struct {
 	res kube.Resource
-	ev  listwatch.WatchEvent[*object.Object]
+	ev  watch.WatchEvent[*object.Object]
 	rv  int
 }
 
@@ -79,9 +79,9 @@ func (s *Server) Apply(res kube.Resource, doc string) (*object.Object, error) {
 		objs = map[store.Key]*object.Object{}
 		s.objects[res] = objs
 	}
-	typ := listwatch.WatchAdded
+	typ := watch.WatchAdded
 	if _, ok := objs[store.KeyOf(obj)]; ok {
-		typ = listwatch.WatchModified
+		typ = watch.WatchModified
 	}
 	objs[store.KeyOf(obj)] = obj
 	s.publishLocked(res, typ, obj)
@@ -99,7 +99,7 @@ func (s *Server) Delete(res kube.Resource, k store.Key) {
 	}
 	delete(s.objects[res], k)
 	s.rv++
-	s.publishLocked(res, listwatch.WatchDeleted, obj)
+	s.publishLocked(res, watch.WatchDeleted, obj)
 }
 
 // Forbid makes the next lists of res fail with 403 Forbidden, which stops
@@ -132,15 +132,15 @@ func (s *Server) Counts() (lists, watches int) {
 	return s.lists, s.watches
 }
 
-func (s *Server) publishLocked(res kube.Resource, typ listwatch.WatchEventType, obj *object.Object) {
-	c := change{res: res, rv: s.rv, ev: listwatch.WatchEvent[*object.Object]{Type: typ, Object: obj, ResourceVersion: strconv.Itoa(s.rv)}}
+func (s *Server) publishLocked(res kube.Resource, typ watch.WatchEventType, obj *object.Object) {
+	c := change{res: res, rv: s.rv, ev: watch.WatchEvent[*object.Object]{Type: typ, Object: obj, ResourceVersion: strconv.Itoa(s.rv)}}
 	s.history = append(s.history, c)
 	for st := range s.streams {
 		st.offer(c)
 	}
 }
 
-func (s *Server) list(ctx context.Context, res kube.Resource, namespace string) (listwatch.Page[*object.Object], error) {
+func (s *Server) list(ctx context.Context, res kube.Resource, namespace string) (watch.Page[*object.Object], error) {
 	s.mu.Lock()
 	held := s.hold[res]
 	s.mu.Unlock()
@@ -148,16 +148,16 @@ func (s *Server) list(ctx context.Context, res kube.Resource, namespace string) 
 		select {
 		case <-held:
 		case <-ctx.Done():
-			return listwatch.Page[*object.Object]{}, ctx.Err()
+			return watch.Page[*object.Object]{}, ctx.Err()
 		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.lists++
 	if s.forbid[res] {
-		return listwatch.Page[*object.Object]{}, apierrors.NewForbidden(res.GVR.GroupResource(), "", nil)
+		return watch.Page[*object.Object]{}, apierrors.NewForbidden(res.GVR.GroupResource(), "", nil)
 	}
-	page := listwatch.Page[*object.Object]{ResourceVersion: strconv.Itoa(s.rv)}
+	page := watch.Page[*object.Object]{ResourceVersion: strconv.Itoa(s.rv)}
 	for k, obj := range s.objects[res] {
 		if namespace == "" || k.Namespace == namespace {
 			page.Items = append(page.Items, obj)
@@ -196,7 +196,7 @@ func (c *client) Resource() kube.Resource  { return c.res }
 func (c *client) Reuse(object.Known)       {}
 func (c *client) Columns() []object.Column { return nil }
 
-func (c *client) List(ctx context.Context, _ listwatch.ListRequest) (listwatch.Page[*object.Object], error) {
+func (c *client) List(ctx context.Context, _ watch.ListRequest) (watch.Page[*object.Object], error) {
 	page, err := c.s.list(ctx, c.res, c.namespace)
 	if err != nil {
 		return page, err
@@ -209,7 +209,7 @@ func (c *client) List(ctx context.Context, _ listwatch.ListRequest) (listwatch.P
 	return page, nil
 }
 
-func (c *client) Watch(ctx context.Context, req listwatch.WatchRequest) (listwatch.Stream[*object.Object], error) {
+func (c *client) Watch(ctx context.Context, req watch.WatchRequest) (watch.Stream[*object.Object], error) {
 	st, err := c.s.watch(ctx, c.res, c.namespace, req.ResourceVersion)
 	if err != nil {
 		return nil, err
@@ -239,7 +239,7 @@ type stream struct {
 	once      sync.Once
 
 	mu     sync.Mutex
-	events []listwatch.WatchEvent[*object.Object]
+	events []watch.WatchEvent[*object.Object]
 }
 
 // offer queues c if it is the stream's; the server's lock is held.
@@ -256,7 +256,7 @@ func (st *stream) offer(c change) {
 	}
 }
 
-func (st *stream) Next() (listwatch.WatchEvent[*object.Object], error) {
+func (st *stream) Next() (watch.WatchEvent[*object.Object], error) {
 	for {
 		st.mu.Lock()
 		if len(st.events) > 0 {
@@ -271,9 +271,9 @@ func (st *stream) Next() (listwatch.WatchEvent[*object.Object], error) {
 		select {
 		case <-st.wake:
 		case <-st.ctx.Done():
-			return listwatch.WatchEvent[*object.Object]{}, st.ctx.Err()
+			return watch.WatchEvent[*object.Object]{}, st.ctx.Err()
 		case <-st.closed:
-			return listwatch.WatchEvent[*object.Object]{}, context.Canceled
+			return watch.WatchEvent[*object.Object]{}, context.Canceled
 		}
 	}
 }

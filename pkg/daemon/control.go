@@ -34,15 +34,22 @@ func Running(files Files) (Info, error) {
 type Status struct {
 	Resources   []serve.ResourceStatus
 	Controllers []manager.ControllerStatus
+	// History is what a recording daemon says of its history, nil when it
+	// does not record.
+	History *HistoryStatus
 }
 
-// ReadStatus asks the daemon of files for its /debug/status and
-// /debug/controllers, with its kubeconfig, within five seconds.
+// ReadStatus asks the daemon of files for its /debug/status,
+// /debug/controllers and /debug/history, with its kubeconfig, within
+// five seconds each.
 func ReadStatus(ctx context.Context, files Files) (Status, error) {
 	var s Status
 	err := readJSON(ctx, files, "/debug/status", &s.Resources)
 	if err == nil {
 		err = readJSON(ctx, files, "/debug/controllers", &s.Controllers)
+	}
+	if err == nil {
+		err = readJSON(ctx, files, "/debug/history", &s.History)
 	}
 	return s, err
 }

@@ -18,7 +18,10 @@
 // selectable fields, date columns), and exits after --idle-exit without a
 // request (idle.go). With Config.Record it records its kinds' changes to a
 // history (record.go, through pkg/history), starts them from it (warm.go)
-// and answers from it what its stores no longer hold (answers.go); with
+// and answers from it what its stores no longer hold (answers.go), says
+// at /debug/history where the record begins and why, its size and what
+// each kind wrote in the last hour, and logs once each time a prune moves
+// the record's start (recordstatus.go); with
 // RecordConfig.AllKinds, every kind the user may list and watch, those
 // the server serves later too (recordall.go: discovery read again, a CRD
 // change watched, the kinds refused said once), each kept served by the
@@ -67,12 +70,23 @@
 //
 // Running, ReadStatus and Stop are `serve status` and `serve stop`'s
 // client (control.go): whether the daemon of some files runs, what it
-// reports at /debug/status and /debug/controllers, and a stop (SIGTERM on
+// reports at /debug/status, /debug/controllers and /debug/history, and a stop (SIGTERM on
 // Unix; on Windows, where no signal asks a process to stop, it is
 // terminated and its files are found stale) that waits for its lock to be
-// freed.
+// freed. Status.Print writes what `serve status` shows (status.go).
+//
+// # Several contexts
+//
+// RunContexts (contexts.go) is `serve --context a,b`: a daemon per
+// context (contexts of one cluster and user share one), then the merged
+// view of them all (pkg/merge's handler) behind its own certificate and
+// token, with a kubeconfig that has a context per member and
+// MergedContext.
 //
 // It knows files, TLS, HTTP and the reflector.Client contract; how the
-// API is answered is pkg/serve's, how controllers run pkg/manager's, and it
-// knows nothing about flags or printing.
+// API is answered is pkg/serve's, how controllers run pkg/manager's, how
+// several clusters merge pkg/merge's, and it knows nothing about flags.
+// It prints `serve status` (Status.Print) and its own lines to
+// Config.ErrOut (where it serves, what it records and restored, warnings),
+// nothing else.
 package daemon

@@ -9,9 +9,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // Gone is shared by the Failover clients of one command: once one of them
@@ -96,7 +96,7 @@ func (f *Failover) failed(ctx context.Context, err error) bool {
 // A page after the first cannot move: the daemon's continue token means
 // nothing to the server, so its failure is returned and the watcher lists
 // again, from the server.
-func (f *Failover) List(ctx context.Context, req listwatch.ListRequest) (listwatch.Page[*object.Object], error) {
+func (f *Failover) List(ctx context.Context, req watch.ListRequest) (watch.Page[*object.Object], error) {
 	if f.atServer() {
 		return f.server.List(ctx, req)
 	}
@@ -108,7 +108,7 @@ func (f *Failover) List(ctx context.Context, req listwatch.ListRequest) (listwat
 }
 
 // Watch watches through the daemon, or the server when the daemon is gone.
-func (f *Failover) Watch(ctx context.Context, req listwatch.WatchRequest) (listwatch.Stream[*object.Object], error) {
+func (f *Failover) Watch(ctx context.Context, req watch.WatchRequest) (watch.Stream[*object.Object], error) {
 	if f.atServer() {
 		return f.server.Watch(ctx, req)
 	}
@@ -127,17 +127,17 @@ func (f *Failover) Watch(ctx context.Context, req listwatch.WatchRequest) (listw
 type failoverStream struct {
 	f       *Failover
 	ctx     context.Context
-	req     listwatch.WatchRequest
-	cur     listwatch.Stream[*object.Object]
+	req     watch.WatchRequest
+	cur     watch.Stream[*object.Object]
 	rv      string // of the last event delivered
 	initEnd bool   // the initial events of a streaming list have ended
 	moved   bool   // cur is the server's
 }
 
-func (s *failoverStream) Next() (listwatch.WatchEvent[*object.Object], error) {
+func (s *failoverStream) Next() (watch.WatchEvent[*object.Object], error) {
 	ev, err := s.cur.Next()
 	if err == nil {
-		if ev.Type != listwatch.WatchError {
+		if ev.Type != watch.WatchError {
 			s.rv = ev.ResourceVersion
 		}
 		s.initEnd = s.initEnd || ev.InitialEventsEnd
@@ -153,7 +153,7 @@ func (s *failoverStream) Next() (listwatch.WatchEvent[*object.Object], error) {
 	if werr != nil {
 		var status apierrors.APIStatus
 		if errors.As(werr, &status) {
-			return listwatch.WatchEvent[*object.Object]{Type: listwatch.WatchError, Err: werr}, nil
+			return watch.WatchEvent[*object.Object]{Type: watch.WatchError, Err: werr}, nil
 		}
 		s.cur = closedStream{err: werr}
 		return ev, werr
@@ -167,8 +167,8 @@ func (s *failoverStream) Close() { s.cur.Close() }
 // closedStream is a stream that could not be opened.
 type closedStream struct{ err error }
 
-func (c closedStream) Next() (listwatch.WatchEvent[*object.Object], error) {
-	return listwatch.WatchEvent[*object.Object]{}, c.err
+func (c closedStream) Next() (watch.WatchEvent[*object.Object], error) {
+	return watch.WatchEvent[*object.Object]{}, c.err
 }
 func (closedStream) Close() {}
 

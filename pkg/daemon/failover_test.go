@@ -13,8 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // scripted is a client whose watches send events of the given
@@ -33,12 +33,12 @@ func (s *scripted) Resource() kube.Resource {
 func (s *scripted) Reuse(object.Known)       {}
 func (s *scripted) Columns() []object.Column { return nil }
 
-func (s *scripted) List(context.Context, listwatch.ListRequest) (listwatch.Page[*object.Object], error) {
+func (s *scripted) List(context.Context, watch.ListRequest) (watch.Page[*object.Object], error) {
 	s.asked = append(s.asked, "list")
-	return listwatch.Page[*object.Object]{ResourceVersion: "1"}, s.listErr
+	return watch.Page[*object.Object]{ResourceVersion: "1"}, s.listErr
 }
 
-func (s *scripted) Watch(_ context.Context, req listwatch.WatchRequest) (listwatch.Stream[*object.Object], error) {
+func (s *scripted) Watch(_ context.Context, req watch.WatchRequest) (watch.Stream[*object.Object], error) {
 	s.asked = append(s.asked, "watch "+req.ResourceVersion)
 	if s.watchErr != nil {
 		return nil, s.watchErr
@@ -51,13 +51,13 @@ type stream struct {
 	end error
 }
 
-func (s *stream) Next() (listwatch.WatchEvent[*object.Object], error) {
+func (s *stream) Next() (watch.WatchEvent[*object.Object], error) {
 	if len(s.rvs) == 0 {
-		return listwatch.WatchEvent[*object.Object]{}, s.end
+		return watch.WatchEvent[*object.Object]{}, s.end
 	}
 	rv := s.rvs[0]
 	s.rvs = s.rvs[1:]
-	return listwatch.WatchEvent[*object.Object]{Type: listwatch.WatchModified, ResourceVersion: rv}, nil
+	return watch.WatchEvent[*object.Object]{Type: watch.WatchModified, ResourceVersion: rv}, nil
 }
 func (s *stream) Close() {}
 
@@ -101,7 +101,7 @@ func TestFailoverWatch(t *testing.T) {
 			server := &scripted{rvs: []string{"13", "14"}, end: io.EOF}
 			gone := &Gone{}
 			f := NewFailover(tt.daemon, server, gone)
-			s, err := f.Watch(t.Context(), listwatch.WatchRequest{ResourceVersion: "10"})
+			s, err := f.Watch(t.Context(), watch.WatchRequest{ResourceVersion: "10"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,15 +126,15 @@ func TestFailoverWatch(t *testing.T) {
 func TestFailoverList(t *testing.T) {
 	daemon, server, gone := &scripted{listErr: errReset}, &scripted{}, &Gone{}
 	f := NewFailover(daemon, server, gone)
-	if _, err := f.List(t.Context(), listwatch.ListRequest{Continue: "c"}); !errors.Is(err, syscall.ECONNRESET) {
+	if _, err := f.List(t.Context(), watch.ListRequest{Continue: "c"}); !errors.Is(err, syscall.ECONNRESET) {
 		t.Errorf("a later page: %v, want the daemon's error", err)
 	}
 	daemon.asked, server.asked = nil, nil
 	gone.gone.Store(false)
-	if _, err := f.List(t.Context(), listwatch.ListRequest{}); err != nil {
+	if _, err := f.List(t.Context(), watch.ListRequest{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.List(t.Context(), listwatch.ListRequest{}); err != nil {
+	if _, err := f.List(t.Context(), watch.ListRequest{}); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(daemon.asked, []string{"list"}) || !slices.Equal(server.asked, []string{"list", "list"}) {
@@ -156,17 +156,17 @@ func TestFailoverRefused(t *testing.T) {
 		daemonAsked []string
 		serverAsked []string
 	}{
-		{"list", func(f *Failover) error { _, err := f.List(t.Context(), listwatch.ListRequest{}); return err },
+		{"list", func(f *Failover) error { _, err := f.List(t.Context(), watch.ListRequest{}); return err },
 			&scripted{}, nil, []string{"list"}, []string{"list"}},
-		{"list refused by the server too", func(f *Failover) error { _, err := f.List(t.Context(), listwatch.ListRequest{}); return err },
+		{"list refused by the server too", func(f *Failover) error { _, err := f.List(t.Context(), watch.ListRequest{}); return err },
 			&scripted{listErr: serverForbidden}, serverForbidden, []string{"list"}, []string{"list"}},
 		{"a later page", func(f *Failover) error {
-			_, err := f.List(t.Context(), listwatch.ListRequest{Continue: "c"})
+			_, err := f.List(t.Context(), watch.ListRequest{Continue: "c"})
 			return err
 		},
 			&scripted{}, forbidden, []string{"list"}, nil},
 		{"watch (a streaming list)", func(f *Failover) error {
-			s, err := f.Watch(t.Context(), listwatch.WatchRequest{SendInitialEvents: true})
+			s, err := f.Watch(t.Context(), watch.WatchRequest{SendInitialEvents: true})
 			if err == nil {
 				s.Close()
 			}

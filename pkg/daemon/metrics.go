@@ -8,9 +8,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // serveMetrics are the daemon's /metrics: the handler's (serve.Collector),
@@ -49,7 +49,7 @@ func (m *serveMetrics) hooks() reflector.Hooks {
 		OnListed:       m.track,
 		OnRelist:       func(res kube.Resource, _ error) { m.relists.WithLabelValues(res.String()).Inc() },
 		OnWatchRestart: func(res kube.Resource) { m.restarts.WithLabelValues(res.String()).Inc() },
-		OnEvent: func(res kube.Resource, typ listwatch.EventType) {
+		OnEvent: func(res kube.Resource, typ watch.EventType) {
 			m.received.WithLabelValues(res.String(), eventTypeLabel(typ)).Inc()
 		},
 	}
@@ -60,14 +60,14 @@ func (m *serveMetrics) hooks() reflector.Hooks {
 func (m *serveMetrics) track(res kube.Resource) {
 	m.relists.WithLabelValues(res.String())
 	m.restarts.WithLabelValues(res.String())
-	m.received.WithLabelValues(res.String(), eventTypeLabel(listwatch.Apply))
-	m.received.WithLabelValues(res.String(), eventTypeLabel(listwatch.Delete))
+	m.received.WithLabelValues(res.String(), eventTypeLabel(watch.Apply))
+	m.received.WithLabelValues(res.String(), eventTypeLabel(watch.Delete))
 }
 
 // eventTypeLabel is the type label of a live event: the API server's
-// ADDED and MODIFIED are one listwatch.Apply to the reflector.
-func eventTypeLabel(typ listwatch.EventType) string {
-	if typ == listwatch.Delete {
+// ADDED and MODIFIED are one watch.Apply to the reflector.
+func eventTypeLabel(typ watch.EventType) string {
+	if typ == watch.Delete {
 		return "DELETED"
 	}
 	return "APPLIED"

@@ -78,6 +78,8 @@ type recording struct {
 	failed   bool
 	// secretData: Secrets' values are recorded in full (RecordConfig).
 	secretData bool
+	// cfg is the daemon's RecordConfig, once begun.
+	cfg RecordConfig
 
 	// recorder writes the changes (begin makes it).
 	recorder *history.Recorder
@@ -92,6 +94,7 @@ type recording struct {
 	firstWrites map[string]chan struct{}               // see add
 	seeded      map[kube.Resource]string
 	announced   bool
+	begins      *history.Beginning // where the record began at the last prune (moved)
 }
 
 // openRecording opens the history a daemon records to, before its
@@ -162,6 +165,7 @@ func (r *recording) begin(d *daemonRun) bool {
 		return false
 	}
 	rc := d.cfg.Record
+	r.cfg = *rc
 	d.historyPath = r.store.Location()
 	what := ""
 	if rc.AllKinds {
@@ -293,8 +297,9 @@ func (r *recording) prune(ctx context.Context, rc RecordConfig) {
 	defer t.Stop()
 	over := false // said that the state kept is over MaxSize
 	first := true
+	r.moved(ctx)
 	for {
-		err := r.store.Prune(ctx, time.Now().Add(-rc.Retention))
+		err := r.store.Prune(ctx, time.Now().Add(-rc.Retention), history.Cause{Retention: rc.Retention})
 		if sh, ok := r.store.(shrinker); ok && err == nil && rc.MaxSize > 0 {
 			var used int64
 			used, err = sh.Shrink(ctx, rc.MaxSize)
@@ -304,6 +309,9 @@ func (r *recording) prune(ctx context.Context, rc RecordConfig) {
 					r.say("warning: history: what it keeps of the latest state takes %s, more than --record-max-size %s\n", quantity(used), quantity(rc.MaxSize))
 				}
 			}
+		}
+		if err == nil {
+			r.moved(ctx)
 		}
 		if err == nil && !first { // at start, the reflectors read the history: no more reading beside them
 			err = r.checkpoint(ctx)

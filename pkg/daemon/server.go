@@ -171,7 +171,7 @@ func (d *daemonRun) run(ctx context.Context) error {
 	defer h.Close()
 	ctrlCtx, stopRunning := context.WithCancel(ctx)
 	failed, wait := ctrls.run(ctrlCtx)
-	err = d.serve(ctx, ctrls.mgr.Handler(metrics.handler(h)), leases, lock, failed)
+	err = d.serve(ctx, rec.handler(ctrls.mgr.Handler(metrics.handler(h))), leases, lock, failed)
 	stopRunning()
 	wait()
 	if ctrls.forced() {

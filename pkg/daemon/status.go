@@ -15,7 +15,9 @@ import (
 // start and kubeconfig, what it records (serve --record) and what the API
 // server refused it, a table of its resources (objects, resourceVersion,
 // watchers, events sent, lag, and whether each is recorded when it
-// records), and one of its controllers if it runs any.
+// records), and one of its controllers if it runs any; then, when it
+// records, where the record begins and why, its size, and what each kind
+// wrote in the last hour (HistoryStatus).
 func (s Status) Print(w io.Writer, info Info, kubeconfig string) error {
 	fmt.Fprintf(w, "Daemon pid %d at %s since %s\nkubeconfig: %s\n", info.PID, info.Server, info.Started.Format(time.RFC3339), kubeconfig)
 	recording := info.History != ""
@@ -50,15 +52,21 @@ func (s Status) Print(w io.Writer, info Info, kubeconfig string) error {
 	if err := output.PlainTable(w, header, rows); err != nil {
 		return err
 	}
-	if len(s.Controllers) == 0 {
+	if len(s.Controllers) > 0 {
+		rows = rows[:0]
+		for _, c := range s.Controllers {
+			rows = append(rows, []string{c.Name, strconv.FormatBool(c.Ready), strconv.FormatUint(c.Reconciles, 10)})
+		}
+		fmt.Fprintln(w)
+		if err := output.PlainTable(w, []string{"CONTROLLER", "READY", "RECONCILES"}, rows); err != nil {
+			return err
+		}
+	}
+	if !recording || s.History == nil {
 		return nil
 	}
-	rows = rows[:0]
-	for _, c := range s.Controllers {
-		rows = append(rows, []string{c.Name, strconv.FormatBool(c.Ready), strconv.FormatUint(c.Reconciles, 10)})
-	}
 	fmt.Fprintln(w)
-	return output.PlainTable(w, []string{"CONTROLLER", "READY", "RECONCILES"}, rows)
+	return s.History.print(w)
 }
 
 func yesNo(b bool) string {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/manager"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
 )
@@ -70,5 +71,31 @@ func TestStatusPrintRecording(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "\nRecording to /h.db: configmaps, namespaces\n\nRESOURCE") {
 		t.Errorf("recording the kinds given:\n%s", b.String())
+	}
+}
+
+// TestStatusPrintHistory: a recording daemon's status ends with where the
+// record begins and why, its size against the cap, and what each kind
+// wrote in the last hour, aligned.
+func TestStatusPrintHistory(t *testing.T) {
+	info := Info{PID: 42, Server: "https://127.0.0.1:1", Started: time.Date(2026, 12, 3, 6, 0, 0, 0, time.UTC), History: "/h.db", Recorded: []string{"configmaps"}}
+	st := Status{Resources: []serve.ResourceStatus{{Resource: "configmaps", Objects: 3, ResourceVersion: "812"}},
+		History: &HistoryStatus{Location: "/h.db", Begins: time.Date(2026, 12, 3, 5, 0, 0, 0, time.UTC), BeginsRV: 700,
+			Why: "older revisions pruned to stay under 1Gi", Size: 3 << 20, FileSize: 4 << 20, MaxSize: 1 << 30, Retention: 168 * time.Hour,
+			Since: time.Date(2026, 12, 3, 5, 30, 0, 0, time.UTC),
+			Usage: []history.Usage{{Resource: "configmaps.v1.", Revisions: 12, Bytes: 3000}, {Resource: "leases.v1.coordination.k8s.io", Revisions: 40, Bytes: 900}}}}
+	var b strings.Builder
+	if err := st.Print(&b, info, "k"); err != nil {
+		t.Fatal(err)
+	}
+	want := "\n\nThe record begins at 2026-12-03T05:00:00Z (resourceVersion 700): older revisions pruned to stay under 1Gi\n" +
+		"Size: 3.0Mi in use of at most 1Gi (the file: 4.0Mi), kept 168h0m0s\n\n" +
+		"Written since 2026-12-03T05:30:00Z (the last hour):\n" +
+		"RESOURCE                     REVISIONS   BYTES\n" +
+		"configmaps                   12          2.9Ki\n" +
+		"leases.coordination.k8s.io   40          900\n" +
+		"total                        52          3.8Ki\n"
+	if got := b.String(); !strings.HasSuffix(got, want) {
+		t.Errorf("printed\n%s\nwant it to end\n%s", got, want)
 	}
 }

@@ -10,10 +10,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // orderFixture is a stream of two kinds, secrets then config maps, in
@@ -50,14 +50,14 @@ func newOrderFixture(ctx context.Context, t *testing.T) *orderFixture {
 
 // list applies a whole list of names to the i-th kind's store.
 func (f *orderFixture) list(ctx context.Context, i int, names ...string) {
-	f.apply(ctx, i, listwatch.Event[*object.Object]{Type: listwatch.Init})
+	f.apply(ctx, i, watch.Event[*object.Object]{Type: watch.Init})
 	for _, name := range names {
-		f.apply(ctx, i, listwatch.Event[*object.Object]{Type: listwatch.InitApply, Object: f.object(i, name)})
+		f.apply(ctx, i, watch.Event[*object.Object]{Type: watch.InitApply, Object: f.object(i, name)})
 	}
-	f.apply(ctx, i, listwatch.Event[*object.Object]{Type: listwatch.InitDone, ResourceVersion: "1"})
+	f.apply(ctx, i, watch.Event[*object.Object]{Type: watch.InitDone, ResourceVersion: "1"})
 }
 
-func (f *orderFixture) apply(ctx context.Context, i int, ev listwatch.Event[*object.Object]) {
+func (f *orderFixture) apply(ctx context.Context, i int, ev watch.Event[*object.Object]) {
 	if err := f.stores[i].Apply(ctx, ev); err != nil {
 		f.t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestKindsPrintInTheOrderGiven(t *testing.T) {
 		go func() { done <- f.stream.Print(ctx, printer) }()
 
 		f.list(ctx, 1, "settings") // config maps list first...
-		f.apply(ctx, 1, listwatch.Event[*object.Object]{Type: listwatch.Apply, Object: f.object(1, "later")})
+		f.apply(ctx, 1, watch.Event[*object.Object]{Type: watch.Apply, Object: f.object(1, "later")})
 		synctest.Wait()
 		if f.out.Len() != 0 {
 			t.Fatalf("config maps printed before secrets had listed:\n%s", f.out.String())
@@ -194,5 +194,5 @@ func TestReplayMergesKinds(t *testing.T) {
 
 // change applies a watch event of the i-th kind: name at rv.
 func (f *orderFixture) change(ctx context.Context, i int, name, rv string) {
-	f.apply(ctx, i, listwatch.Event[*object.Object]{Type: listwatch.Apply, Object: f.object(i, name), ResourceVersion: rv})
+	f.apply(ctx, i, watch.Event[*object.Object]{Type: watch.Apply, Object: f.object(i, name), ResourceVersion: rv})
 }

@@ -116,7 +116,7 @@ func TestCheckpoint(t *testing.T) {
 		}
 		write(20)
 		check(first)
-		if err := s.Prune(ctx, time.Now().Add(time.Hour)); err != nil {
+		if err := s.Prune(ctx, time.Now().Add(time.Hour), Cause{Retention: time.Hour}); err != nil {
 			t.Fatal(err)
 		}
 		write(20)

@@ -124,7 +124,7 @@ func splitMembers(doc []byte) jsonMembers {
 	if i >= len(doc) || doc[i] != '{' {
 		return nil
 	}
-	out := jsonMembers{}
+	out := make(jsonMembers, 0, 16)
 	i = skipSpace(doc, i+1)
 	if i < len(doc) && doc[i] == '}' {
 		return out

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // at is a time of the tests' timeline: second s after a base.
@@ -182,7 +182,7 @@ func TestRecorderHeartbeat(t *testing.T) {
 		defer run.stop()
 		run.waitFor(t, 10)
 		synced := time.Now()
-		apply(t, src, listwatch.Event[*object.Object]{Type: listwatch.Bookmark, ResourceVersion: "40"})
+		apply(t, src, watch.Event[*object.Object]{Type: watch.Bookmark, ResourceVersion: "40"})
 		db := sqlOf(t, s)
 		var alive time.Time
 		for !alive.After(synced) {
@@ -224,7 +224,7 @@ func TestRecorderCatchUp(t *testing.T) {
 			t.Fatal(err)
 		}
 		after := obj(t, "a@13", "3")
-		apply(t, src, live(listwatch.Apply, undated), live(listwatch.Apply, dated), live(listwatch.Apply, after))
+		apply(t, src, live(watch.Apply, undated), live(watch.Apply, dated), live(watch.Apply, after))
 		run.waitFor(t, 13)
 		revs, err := s.Revisions(context.Background(), "configmaps.v1.", "default", "a")
 		if err != nil || len(revs) != 3 {

@@ -71,6 +71,12 @@
 //     Warning Events (EachWarning) and one object's revision at a
 //     resourceVersion (RevisionAt), for pkg/timeline.
 //   - Leases' renewals alone are kept once per interval (renewals.go).
+//   - What it costs and where it begins (usage.go, begins.go): each Write
+//     counts its revisions and bytes per resource and minute (the
+//     written table; Usage reads them, serve status prints them); a
+//     write of no revision is marked at most every 10 s. Prune keeps its
+//     cut and Cause (retention, or SQLite.Shrink's size), so that Begins
+//     and a *BeforeError say where the record begins and why.
 //
 // Resource versions are compared as numbers, as the API server's watch
 // cache does. Times are in milliseconds: the recorder's (when a change

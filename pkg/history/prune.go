@@ -13,9 +13,11 @@ import (
 // Prune implements Store: for each resource, the state at the newest
 // resourceVersion written by t (the cut) is kept as each object's revision
 // at the cut, and everything before it goes: older revisions, deletions
-// before the cut, gaps that ended by then, marks. A revision kept that is
-// a delta of a keyframe that goes is written again as a keyframe first.
-func (s *sqlStore) Prune(ctx context.Context, t time.Time) error {
+// before the cut, gaps that ended by then, marks, the counts of what was
+// written (usage.go). A revision kept that is a delta of a keyframe that
+// goes is written again as a keyframe first. A prune that drops anything
+// keeps its cut and cause: the record begins there (begins.go).
+func (s *sqlStore) Prune(ctx context.Context, t time.Time, cause Cause) error {
 	cut, err := s.ResourceVersionAt(ctx, t)
 	var before *BeforeError
 	if errors.As(err, &before) || errors.Is(err, ErrNotRecorded) {
@@ -58,8 +60,31 @@ func (s *sqlStore) Prune(ctx context.Context, t time.Time) error {
 			return fmt.Errorf("pruning the history of %s in %s: %w", name, s.location, err)
 		}
 	}
-	_, err = s.conn().ExecContext(ctx, `DELETE FROM marks WHERE rv < ?`, cut)
-	return err
+	return s.pruned(ctx, cut, t, cause, len(ids) > 0)
+}
+
+// pruned drops the marks before cut and, for retention, the counts
+// before t, and keeps
+// cut and cause when the record's start moved (moved, or a mark went).
+func (s *sqlStore) pruned(ctx context.Context, cut uint64, t time.Time, cause Cause, moved bool) error {
+	return s.inTx(ctx, false, func(q querier) error {
+		res, err := q.ExecContext(ctx, `DELETE FROM marks WHERE rv < ?`, cut)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err == nil && n > 0 {
+			moved = true
+		}
+		if s.written && cause.Retention > 0 { // a prune for size keeps the counts: what was written lately, pruned or not
+			if _, err := q.ExecContext(ctx, `DELETE FROM written WHERE minute < ?`, minuteOf(t)); err != nil {
+				return err
+			}
+		}
+		if !moved {
+			return nil
+		}
+		return markPruned(ctx, q, cut, cause)
+	})
 }
 
 // floor is an object's latest revision at the cut.

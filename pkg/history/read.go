@@ -81,12 +81,7 @@ func (s *sqlStore) covers(ctx context.Context, q querier, id int64, rv uint64) e
 		return err
 	}
 	if rv < oldest {
-		e := &BeforeError{Oldest: oldest}
-		var ms int64
-		if q.QueryRowContext(ctx, `SELECT time FROM marks WHERE rv >= ? ORDER BY rv LIMIT 1`, oldest).Scan(&ms) == nil {
-			e.Time = fromMillis(ms)
-		}
-		return e
+		return s.beforeError(ctx, q, Beginning{RV: oldest}, false)
 	}
 	return s.gapWithin(ctx, q, id, rv, rv)
 }
@@ -258,7 +253,11 @@ func (s *sqlStore) ResourceVersionAt(ctx context.Context, t time.Time) (uint64, 
 		}
 		return 0, s.readError("", err)
 	}
-	return 0, &BeforeError{Oldest: rv, Time: fromMillis(ms)}
+	err = s.beforeError(ctx, s.conn(), Beginning{RV: rv, Time: fromMillis(ms)}, true)
+	if before := new(BeforeError); !errors.As(err, &before) {
+		err = s.readError("", err)
+	}
+	return 0, err
 }
 
 // TimeOf implements Store.

@@ -11,9 +11,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // storeSource is a Source over a store the test writes to.
@@ -73,7 +73,7 @@ func (r *recorderRun) waitFor(t *testing.T, rv uint64) {
 
 func (r *recorderRun) stop() { r.cancel(); <-r.done }
 
-func apply(t *testing.T, src storeSource, evs ...listwatch.Event[*object.Object]) {
+func apply(t *testing.T, src storeSource, evs ...watch.Event[*object.Object]) {
 	t.Helper()
 	for _, ev := range evs {
 		if err := src.Apply(context.Background(), ev); err != nil {
@@ -82,16 +82,16 @@ func apply(t *testing.T, src storeSource, evs ...listwatch.Event[*object.Object]
 	}
 }
 
-func list(t *testing.T, rv string, objs ...*object.Object) []listwatch.Event[*object.Object] {
-	evs := []listwatch.Event[*object.Object]{{Type: listwatch.Init}}
+func list(t *testing.T, rv string, objs ...*object.Object) []watch.Event[*object.Object] {
+	evs := []watch.Event[*object.Object]{{Type: watch.Init}}
 	for _, o := range objs {
-		evs = append(evs, listwatch.Event[*object.Object]{Type: listwatch.InitApply, Object: o})
+		evs = append(evs, watch.Event[*object.Object]{Type: watch.InitApply, Object: o})
 	}
-	return append(evs, listwatch.Event[*object.Object]{Type: listwatch.InitDone, ResourceVersion: rv})
+	return append(evs, watch.Event[*object.Object]{Type: watch.InitDone, ResourceVersion: rv})
 }
 
-func live(typ listwatch.EventType, o *object.Object) listwatch.Event[*object.Object] {
-	return listwatch.Event[*object.Object]{Type: typ, Object: o, ResourceVersion: o.ResourceVersion}
+func live(typ watch.EventType, o *object.Object) watch.Event[*object.Object] {
+	return watch.Event[*object.Object]{Type: typ, Object: o, ResourceVersion: o.ResourceVersion}
 }
 
 func history(t *testing.T, s Store, name string) string {
@@ -114,7 +114,7 @@ func TestRecorderAcrossRestarts(t *testing.T) {
 		apply(t, src, list(t, "10", obj(t, "a@5", "1"), obj(t, "b@6", "1"))...)
 		run := startRecorder(s, src, RecorderOptions{})
 		run.waitFor(t, 10)
-		apply(t, src, live(listwatch.Apply, obj(t, "a@11", "2")), live(listwatch.Delete, obj(t, "b@12", "1")), live(listwatch.Apply, obj(t, "c@13", "1")))
+		apply(t, src, live(watch.Apply, obj(t, "a@11", "2")), live(watch.Delete, obj(t, "b@12", "1")), live(watch.Apply, obj(t, "c@13", "1")))
 		run.waitFor(t, 13)
 		run.stop()
 
@@ -157,11 +157,11 @@ func TestRecorderRelist(t *testing.T) {
 		apply(t, src, list(t, "10", obj(t, "a@5", "1"), obj(t, "b@6", "1"), obj(t, "c@7", "1"))...)
 		run := startRecorder(s, src, RecorderOptions{})
 		run.waitFor(t, 10)
-		apply(t, src, live(listwatch.Apply, obj(t, "b@11", "2")))
+		apply(t, src, live(watch.Apply, obj(t, "b@11", "2")))
 		run.waitFor(t, 11)
 
 		apply(t, src, list(t, "30", obj(t, "a@5", "1"), obj(t, "c@20", "2"), obj(t, "d@21", "1"))...)
-		apply(t, src, live(listwatch.Apply, obj(t, "d@31", "2")))
+		apply(t, src, live(watch.Apply, obj(t, "d@31", "2")))
 		run.waitFor(t, 31)
 		run.stop()
 
@@ -204,7 +204,7 @@ func TestRecorderInitial(t *testing.T) {
 	apply(t, src, list(t, "10", managed("a@5", "controller", "2026-12-04T07:00:01Z"))...)
 	run := startRecorder(s, src, RecorderOptions{})
 	run.waitFor(t, 10)
-	apply(t, src, live(listwatch.Apply, managed("a@11", "tuner", "2026-12-04T07:00:02Z")), live(listwatch.Apply, managed("b@12", "creator", "2026-12-04T07:00:02Z")))
+	apply(t, src, live(watch.Apply, managed("a@11", "tuner", "2026-12-04T07:00:02Z")), live(watch.Apply, managed("b@12", "creator", "2026-12-04T07:00:02Z")))
 	run.waitFor(t, 12)
 	run.stop()
 	for name, want := range map[string]string{"a": "INITIAL@5 by  MODIFIED@11 by tuner", "b": "ADDED@12 by creator"} {
@@ -242,7 +242,7 @@ func TestRecorderManagerOfASecret(t *testing.T) {
 	apply(t, src, list(t, "3", secret("3", "YQ=="))...)
 	run := startRecorder(s, src, RecorderOptions{})
 	run.waitFor(t, 3)
-	apply(t, src, live(listwatch.Apply, secret("4", "YWE=")))
+	apply(t, src, live(watch.Apply, secret("4", "YWE=")))
 	run.waitFor(t, 4)
 	run.stop()
 	revs, err := s.Revisions(context.Background(), "secrets.v1.", "default", "db")
@@ -287,7 +287,7 @@ func TestRecorderConcurrentResources(t *testing.T) {
 			run.waitFor(t, 1)
 			wg.Go(func() {
 				for rv := 2; rv < 200; rv++ {
-					apply(t, src, live(listwatch.Apply, obj(t, fmt.Sprintf("o%d@%d", rv%7, rv), "x")))
+					apply(t, src, live(watch.Apply, obj(t, fmt.Sprintf("o%d@%d", rv%7, rv), "x")))
 				}
 				run.waitFor(t, 199)
 				run.stop()
@@ -333,7 +333,7 @@ func TestRecorderFullDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	big := string(randomText(rand.New(rand.NewPCG(3, 4)), 64<<10)) // incompressible: pages it needs
-	apply(t, src, live(listwatch.Apply, obj(t, "big@2", big)))
+	apply(t, src, live(watch.Apply, obj(t, "big@2", big)))
 	if err := <-errs; err == nil || !strings.Contains(err.Error(), "full") {
 		t.Fatalf("first error: %v", err)
 	}

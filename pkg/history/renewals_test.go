@@ -10,9 +10,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // lease is a Lease "name@rv" held by holder, renewed at second renew.
@@ -39,11 +39,11 @@ func TestLeaseRenewals(t *testing.T) {
 	defer run.stop()
 	run.waitFor(t, 10)
 	apply(t, src,
-		live(listwatch.Apply, lease(t, "node-1@11", "node-1", 10)), // the first change: kept
-		live(listwatch.Apply, lease(t, "node-1@12", "node-1", 20)), // a renewal: skipped
-		live(listwatch.Apply, lease(t, "node-1@13", "node-1", 30)), // skipped
-		live(listwatch.Apply, lease(t, "node-1@14", "other", 40)),  // a new holder: kept
-		live(listwatch.Apply, lease(t, "node-1@15", "other", 50)),  // skipped
+		live(watch.Apply, lease(t, "node-1@11", "node-1", 10)), // the first change: kept
+		live(watch.Apply, lease(t, "node-1@12", "node-1", 20)), // a renewal: skipped
+		live(watch.Apply, lease(t, "node-1@13", "node-1", 30)), // skipped
+		live(watch.Apply, lease(t, "node-1@14", "other", 40)),  // a new holder: kept
+		live(watch.Apply, lease(t, "node-1@15", "other", 50)),  // skipped
 	)
 	run.waitFor(t, 15)
 	revs, err := s.Revisions(context.Background(), leases, "kube-node-lease", "node-1")

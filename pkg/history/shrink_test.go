@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
@@ -44,8 +45,15 @@ func TestSQLiteShrink(t *testing.T) {
 	if err != nil || len(state) != 10 {
 		t.Fatalf("the latest state after Shrink: %d objects, %v", len(state), err)
 	}
-	if _, err := s.StateAt(ctx, res, 20); !errors.As(err, new(*BeforeError)) {
-		t.Errorf("StateAt of the oldest part after Shrink: %v, want a BeforeError", err)
+	_, err = s.StateAt(ctx, res, 20)
+	if before := new(BeforeError); !errors.As(err, &before) || before.Pruned == nil || before.Pruned.MaxSize != limit {
+		t.Errorf("StateAt of the oldest part after Shrink: %v, want a BeforeError pruned for the size", err)
+	}
+	if want := "older revisions pruned to stay under 1Mi"; !strings.HasSuffix(err.Error(), ": "+want) {
+		t.Errorf("StateAt of the oldest part after Shrink: %q, want it to end %q", err, want)
+	}
+	if b, err := s.Begins(ctx, ""); err != nil || b.Pruned == nil || b.RV <= 20 {
+		t.Errorf("Begins after Shrink: %+v, %v", b, err)
 	}
 	t.Logf("%d bytes in use, %d after Shrink(%d)", before, used, limit)
 

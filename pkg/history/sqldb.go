@@ -25,6 +25,8 @@ type sqlStore struct {
 	dating bool
 	// classes: the revisions table has the class column (marks.go).
 	classes bool
+	// written: the history has the written table (usage.go).
+	written bool
 	// writable: opened to write; Close saves the heads' sums.
 	writable bool
 	// prepared: the statements of transactions (dialect.prepare).
@@ -50,6 +52,9 @@ func (s *sqlStore) open(ctx context.Context, readOnly bool) error {
 	}
 	if err == nil {
 		err = s.withClasses(ctx, readOnly)
+	}
+	if err == nil {
+		err = s.withWritten(ctx, readOnly)
 	}
 	if err == nil && !readOnly {
 		err = s.takeHeads(ctx)

@@ -127,7 +127,7 @@ func (s *SQLite) Shrink(ctx context.Context, limit int64) (int64, error) {
 		if err = s.db.QueryRowContext(ctx, `SELECT time FROM marks ORDER BY rv LIMIT 1 OFFSET ?`, drop).Scan(&ms); err != nil {
 			break
 		}
-		if err = s.Prune(ctx, fromMillis(ms)); err != nil {
+		if err = s.Prune(ctx, fromMillis(ms), Cause{MaxSize: limit}); err != nil {
 			break
 		}
 		var now int64
@@ -140,6 +140,23 @@ func (s *SQLite) Shrink(ctx context.Context, limit int64) (int64, error) {
 		return used, fmt.Errorf("shrinking the history %s: %w", s.location, err)
 	}
 	return used, nil
+}
+
+// Size returns what the database's pages in use take (what Shrink
+// bounds) and the file's size (its pages, free ones included; the WAL
+// aside).
+func (s *SQLite) Size(ctx context.Context) (used, file int64, err error) {
+	var pages, size int64
+	if err := s.db.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil {
+		return 0, 0, s.readError("", err)
+	}
+	if err := s.db.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&size); err != nil {
+		return 0, 0, s.readError("", err)
+	}
+	if used, err = s.usedBytes(ctx); err != nil {
+		return 0, 0, s.readError("", err)
+	}
+	return used, pages * size, nil
 }
 
 // usedBytes is what the database's pages in use take (its free pages

@@ -183,8 +183,15 @@ type Store interface {
 	// now and then, and when it stops). Older checkpoints go.
 	Checkpoint(ctx context.Context, res string) error
 	// Prune drops what only the state before t needs: the revisions
-	// superseded by then, keeping each object's state at t.
-	Prune(ctx context.Context, t time.Time) error
+	// superseded by then, keeping each object's state at t. The record
+	// then begins at t, for cause (Begins, BeforeError say why).
+	Prune(ctx context.Context, t time.Time, cause Cause) error
+	// Begins returns where the record of res begins and why, or the
+	// whole record's when res is "" (ErrNotRecorded: nothing is).
+	Begins(ctx context.Context, res string) (Beginning, error)
+	// Usage returns what each resource's record grew by since a time
+	// (to the minute), by resource name.
+	Usage(ctx context.Context, since time.Time) ([]Usage, error)
 	// Location names the store for people (a path, a database).
 	Location() string
 	Close() error
@@ -199,18 +206,18 @@ var ErrTooMany = errors.New("more revisions than asked for")
 // ErrForeign: the file or database is not a kubectl-reflect history.
 var ErrForeign = errors.New("not a kubectl-reflect history")
 
-// BeforeError is a query before what the record holds: it starts at
-// Oldest (a resourceVersion), written at Time.
+// BeforeError is a query before what the record holds: it begins at
+// Oldest (a resourceVersion), written at Time, because recording began
+// there or, when Pruned is set, a prune moved it there.
 type BeforeError struct {
 	Oldest uint64
 	Time   time.Time
+	Pruned *Cause
 }
 
 func (e *BeforeError) Error() string {
-	if e.Time.IsZero() {
-		return fmt.Sprintf("the history starts at resourceVersion %d", e.Oldest)
-	}
-	return fmt.Sprintf("the history starts at %s (resourceVersion %d)", e.Time.UTC().Format(time.RFC3339), e.Oldest)
+	b := Beginning{RV: e.Oldest, Time: e.Time, Pruned: e.Pruned}
+	return fmt.Sprintf("the record begins at %s: %s", b, b.Why())
 }
 
 // GapError is a query inside a stretch the recorder did not see (it was

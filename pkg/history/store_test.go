@@ -14,7 +14,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/kubectl-reflect/kubectl-reflect/internal/parallel"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/internal/parallel"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
@@ -163,7 +163,7 @@ func TestPrune(t *testing.T) {
 		if _, err := q.ExecContext(ctx, `INSERT INTO heads (resource, rv, data) SELECT id, latest, ? FROM resources`, []byte("saved by another writer")); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Prune(ctx, time.Now().Add(time.Hour)); err != nil {
+		if err := s.Prune(ctx, time.Now().Add(time.Hour), Cause{Retention: time.Hour}); err != nil {
 			t.Fatal(err)
 		}
 		var saved int

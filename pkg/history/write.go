@@ -83,6 +83,7 @@ func (s *sqlStore) Write(ctx context.Context, res string, b Batch) error {
 			return err
 		}
 		rows := insertRows{q: q}
+		var bytes int64 // what the batch adds (Usage)
 		for i := range b.Revisions {
 			r := &b.Revisions[i]
 			key := objectKey{id, r.Namespace, r.Name}
@@ -99,6 +100,7 @@ func (s *sqlStore) Write(ctx context.Context, res string, b Batch) error {
 				return err
 			}
 			blob, base, next := codec.Encode(head, r.RV, r.Object)
+			bytes += revisionBytes(r, blob)
 			if err := rows.add(ctx, key, r.RV, id, r.Namespace, r.Name, r.RV, millis(r.Time), r.Op, r.Manager, base, blob, r.Cells, classOf(head, r)); err != nil {
 				return err
 			}
@@ -113,7 +115,15 @@ func (s *sqlStore) Write(ctx context.Context, res string, b Batch) error {
 		if err := s.markAlive(ctx, q, id, b.Alive); err != nil {
 			return err
 		}
-		return endBatch(ctx, q, id, b)
+		now := time.Now()
+		marked, err := endBatch(ctx, q, id, b, now)
+		if err != nil {
+			return err
+		}
+		if marked {
+			bytes += markBytes
+		}
+		return s.countWritten(ctx, q, id, len(b.Revisions), bytes, now)
 	})
 	if err != nil {
 		s.forget() // the keyframes put may not have been committed
@@ -226,30 +236,42 @@ func (ir *insertRows) flushFor(ctx context.Context, key objectKey) error {
 
 // endBatch moves where the record of resource id is complete to (b.RV),
 // keeps b's columns, and marks when the newest resourceVersion of any
-// resource was first recorded: resources write at their own pace, and a
-// time must name the newest state written by then, whichever wrote last
-// (a later write of an older or equal one leaves the mark: the state was
-// reached when first marked).
-func endBatch(ctx context.Context, q querier, id int64, b Batch) error {
+// resource was first recorded (marked says it did): resources write at
+// their own pace, and a time must name the newest state written by then,
+// whichever wrote last (a later write of an older or equal one leaves the
+// mark: the state was reached when first marked). A batch of no revision
+// (a Lease's renewal not kept, a bookmark) is marked only when the newest
+// mark is emptyMarkEvery old: the state at its resourceVersion is the
+// state at the mark before, and on an idle cluster whose nodes renew
+// their Leases such marks were more than half of what the record grew by.
+func endBatch(ctx context.Context, q querier, id int64, b Batch, now time.Time) (marked bool, err error) {
 	if _, err := q.ExecContext(ctx, `UPDATE resources SET latest = ? WHERE id = ? AND latest < ?`, b.RV, id, b.RV); err != nil {
-		return err
+		return false, err
 	}
 	if b.Columns != nil {
 		if _, err := q.ExecContext(ctx, `UPDATE resources SET columns = ? WHERE id = ?`, b.Columns, id); err != nil {
-			return err
+			return false, err
 		}
 	}
 	if b.RV == 0 {
-		return nil
+		return false, nil
 	}
 	var newest uint64
-	if err := q.QueryRowContext(ctx, `SELECT coalesce(max(rv), 0) FROM marks`).Scan(&newest); err != nil {
-		return err
+	var at int64
+	err = q.QueryRowContext(ctx, `SELECT rv, time FROM marks ORDER BY rv DESC LIMIT 1`).Scan(&newest, &at)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
+		return false, err
+	case b.RV <= newest, len(b.Revisions) == 0 && now.Sub(fromMillis(at)) < emptyMarkEvery:
+		return false, nil
 	}
-	_, err := q.ExecContext(ctx, `INSERT INTO marks (rv, time) VALUES (?, ?) ON CONFLICT (rv) DO NOTHING`,
-		max(newest, b.RV), millis(time.Now()))
-	return err
+	_, err = q.ExecContext(ctx, `INSERT INTO marks (rv, time) VALUES (?, ?) ON CONFLICT (rv) DO NOTHING`, b.RV, millis(now))
+	return err == nil, err
 }
+
+// emptyMarkEvery is how often at most a batch of no revision is marked.
+const emptyMarkEvery = 10 * time.Second
 
 // headOf returns the head of an object's chain, nil when it has no
 // revision: from the cache (before, the JSON the writer had of the

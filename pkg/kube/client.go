@@ -13,8 +13,8 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // tableAccept asks for the server's Table (printer cells plus the object,
@@ -36,7 +36,7 @@ const (
 // cfg.Timeout (kubectl's --request-timeout), which client-go makes the
 // http.Client's and which would also cut every watch at that age; the
 // caller bounds requests through their context instead (a watcher with
-// listwatch.Options.RequestTimeout). LISTs ask for gzip unless
+// watch.Options.RequestTimeout). LISTs ask for gzip unless
 // cfg.DisableCompression says not to.
 func NewRESTClient(cfg *rest.Config) (rest.Interface, error) {
 	cfg = dynamic.ConfigFor(cfg)
@@ -113,7 +113,7 @@ func NameFieldSelector(name, sel string) string {
 }
 
 // Client lists and watches one resource. It implements
-// listwatch.Client[*object.Object] and is safe for concurrent use.
+// watch.Client[*object.Object] and is safe for concurrent use.
 type Client struct {
 	rest       rest.Interface
 	scope      Scope
@@ -135,7 +135,7 @@ type endpoint struct {
 // resource it serves now; see Client.Rediscover.
 type Rediscover func(ctx context.Context, r Resource) (Resource, error)
 
-var _ listwatch.Client[*object.Object] = (*Client)(nil)
+var _ watch.Client[*object.Object] = (*Client)(nil)
 
 // NewClient returns a Client for resource within scope.
 func NewClient(rc rest.Interface, resource Resource, scope Scope) *Client {
@@ -251,8 +251,8 @@ func (c *Client) accept(req *rest.Request, list bool) *rest.Request {
 	return req
 }
 
-// List implements listwatch.Client.
-func (c *Client) List(ctx context.Context, opts listwatch.ListRequest) (listwatch.Page[*object.Object], error) {
+// List implements watch.Client.
+func (c *Client) List(ctx context.Context, opts watch.ListRequest) (watch.Page[*object.Object], error) {
 	ep := c.ep.Load()
 	req := c.request(ep, true)
 	if opts.Limit > 0 {
@@ -270,7 +270,7 @@ func (c *Client) List(ctx context.Context, opts listwatch.ListRequest) (listwatc
 	body, err := req.Stream(ctx)
 	if err != nil {
 		c.notFound(ctx, ep, err)
-		return listwatch.Page[*object.Object]{}, fmt.Errorf("listing %s: %w", ep.resource, err)
+		return watch.Page[*object.Object]{}, fmt.Errorf("listing %s: %w", ep.resource, err)
 	}
 	ra := newReadAhead(body)
 	defer ra.Close()
@@ -285,8 +285,8 @@ func (c *Client) List(ctx context.Context, opts listwatch.ListRequest) (listwatc
 	return page, nil
 }
 
-// Watch implements listwatch.Client.
-func (c *Client) Watch(ctx context.Context, opts listwatch.WatchRequest) (listwatch.Stream[*object.Object], error) {
+// Watch implements watch.Client.
+func (c *Client) Watch(ctx context.Context, opts watch.WatchRequest) (watch.Stream[*object.Object], error) {
 	ep := c.ep.Load()
 	req := c.request(ep, false).Param("watch", "1")
 	if opts.ResourceVersion != "" {

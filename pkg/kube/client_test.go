@@ -17,8 +17,8 @@ import (
 	clientfeaturestesting "k8s.io/client-go/features/testing"
 	"k8s.io/client-go/rest"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // fakeAPI is an API server that answers every request with one status and
@@ -72,7 +72,7 @@ func TestListRequest(t *testing.T) {
 		name       string
 		resource   Resource
 		scope      Scope
-		opts       listwatch.ListRequest
+		opts       watch.ListRequest
 		wantPath   string
 		wantQuery  url.Values
 		wantTable  bool
@@ -99,18 +99,18 @@ func TestListRequest(t *testing.T) {
 		wantPath:  "/api/v1/namespaces/ns1/configmaps",
 		wantQuery: url.Values{"labelSelector": {"app=web,tier!=db"}, "fieldSelector": {"metadata.name=a"}},
 	}, {
-		name: "first page", resource: configMaps, opts: listwatch.ListRequest{Limit: 500},
+		name: "first page", resource: configMaps, opts: watch.ListRequest{Limit: 500},
 		wantPath: "/api/v1/configmaps", wantQuery: url.Values{"limit": {"500"}},
 	}, {
-		name: "next page", resource: configMaps, opts: listwatch.ListRequest{Limit: 500, Continue: "tok/en=="},
+		name: "next page", resource: configMaps, opts: watch.ListRequest{Limit: 500, Continue: "tok/en=="},
 		wantPath: "/api/v1/configmaps", wantQuery: url.Values{"limit": {"500"}, "continue": {"tok/en=="}},
 	}, {
-		name: "at a resourceVersion", resource: configMaps, opts: listwatch.ListRequest{ResourceVersion: "10"},
+		name: "at a resourceVersion", resource: configMaps, opts: watch.ListRequest{ResourceVersion: "10"},
 		wantPath: "/api/v1/configmaps", wantQuery: url.Values{"resourceVersion": {"10"}},
 	}, {
 		name: "everything", resource: deployments,
 		scope:     Scope{Namespace: "ns1", LabelSelector: "app", FieldSelector: "status.phase!=x", Shape: Shape{Table: true}},
-		opts:      listwatch.ListRequest{Limit: 2, Continue: "c", ResourceVersion: "0"},
+		opts:      watch.ListRequest{Limit: 2, Continue: "c", ResourceVersion: "0"},
 		wantPath:  "/apis/apps/v1/namespaces/ns1/deployments",
 		wantQuery: url.Values{"labelSelector": {"app"}, "fieldSelector": {"status.phase!=x"}, "limit": {"2"}, "continue": {"c"}, "resourceVersion": {"0"}, "includeObject": {"Object"}},
 		wantTable: true,
@@ -166,7 +166,7 @@ func TestWatchRequest(t *testing.T) {
 		name      string
 		resource  Resource
 		scope     Scope
-		opts      listwatch.WatchRequest
+		opts      watch.WatchRequest
 		wantPath  string
 		wantQuery url.Values
 		wantTable bool
@@ -175,19 +175,19 @@ func TestWatchRequest(t *testing.T) {
 		wantPath: "/api/v1/namespaces/ns1/configmaps", wantQuery: url.Values{"watch": {"1"}},
 	}, {
 		name: "from a resourceVersion with bookmarks and a timeout", resource: deployments,
-		opts:      listwatch.WatchRequest{ResourceVersion: "10", TimeoutSeconds: 317, AllowWatchBookmarks: true},
+		opts:      watch.WatchRequest{ResourceVersion: "10", TimeoutSeconds: 317, AllowWatchBookmarks: true},
 		wantPath:  "/apis/apps/v1/deployments",
 		wantQuery: url.Values{"watch": {"1"}, "resourceVersion": {"10"}, "timeoutSeconds": {"317"}, "allowWatchBookmarks": {"true"}},
 	}, {
 		name: "streaming list", resource: configMaps, scope: Scope{Namespace: "ns1"},
-		opts:     listwatch.WatchRequest{SendInitialEvents: true, AllowWatchBookmarks: true, TimeoutSeconds: 60},
+		opts:     watch.WatchRequest{SendInitialEvents: true, AllowWatchBookmarks: true, TimeoutSeconds: 60},
 		wantPath: "/api/v1/namespaces/ns1/configmaps",
 		wantQuery: url.Values{"watch": {"1"}, "sendInitialEvents": {"true"}, "resourceVersionMatch": {"NotOlderThan"},
 			"allowWatchBookmarks": {"true"}, "timeoutSeconds": {"60"}},
 	}, {
 		name: "cluster-scoped with selectors as a Table", resource: namespaces,
 		scope:     Scope{Namespace: "ignored", LabelSelector: "env=prod", FieldSelector: "metadata.name!=kube-system", Shape: Shape{Table: true}},
-		opts:      listwatch.WatchRequest{ResourceVersion: "5"},
+		opts:      watch.WatchRequest{ResourceVersion: "5"},
 		wantPath:  "/api/v1/namespaces",
 		wantQuery: url.Values{"watch": {"1"}, "resourceVersion": {"5"}, "labelSelector": {"env=prod"}, "fieldSelector": {"metadata.name!=kube-system"}, "includeObject": {"Object"}},
 		wantTable: true,
@@ -254,7 +254,7 @@ func TestListDecodes(t *testing.T) {
 			if cols := c.Columns(); cols != nil {
 				t.Errorf("Columns() before any answer = %+v, want nil", cols)
 			}
-			page, err := c.List(t.Context(), listwatch.ListRequest{})
+			page, err := c.List(t.Context(), watch.ListRequest{})
 			if err != nil {
 				t.Fatalf("List: %v", err)
 			}
@@ -276,13 +276,13 @@ func TestListDecodes(t *testing.T) {
 func TestWatchDecodes(t *testing.T) {
 	body := strings.Join([]string{evTableAdded, evTableModified, evTableBookmarkEnd, evExpired}, "\n")
 	c := NewClient(serve(t, &fakeAPI{status: http.StatusOK, body: body}), configMaps, Scope{Shape: Shape{Table: true}})
-	s, err := c.Watch(t.Context(), listwatch.WatchRequest{SendInitialEvents: true, AllowWatchBookmarks: true})
+	s, err := c.Watch(t.Context(), watch.WatchRequest{SendInitialEvents: true, AllowWatchBookmarks: true})
 	if err != nil {
 		t.Fatalf("Watch: %v", err)
 	}
 	defer s.Close()
 	var evs []got
-	var last listwatch.WatchEvent[*object.Object]
+	var last watch.WatchEvent[*object.Object]
 	for {
 		ev, err := s.Next()
 		if err == io.EOF {
@@ -295,10 +295,10 @@ func TestWatchDecodes(t *testing.T) {
 		evs = append(evs, describeEvent(t, ev))
 	}
 	want := []got{
-		{typ: listwatch.WatchAdded, rv: "14", obj: &item{apiVersion: "v1", kind: "ConfigMap", namespace: "ns2", name: "c", uid: "uc", rv: "14", cells: `["c",1]`}},
-		{typ: listwatch.WatchModified, rv: "15", obj: &item{apiVersion: "v1", kind: "ConfigMap", namespace: "ns2", name: "c", uid: "uc", rv: "15", cells: `["c",2]`}},
-		{typ: listwatch.WatchBookmark, rv: "23", initialEventsEnd: true},
-		{typ: listwatch.WatchError},
+		{typ: watch.WatchAdded, rv: "14", obj: &item{apiVersion: "v1", kind: "ConfigMap", namespace: "ns2", name: "c", uid: "uc", rv: "14", cells: `["c",1]`}},
+		{typ: watch.WatchModified, rv: "15", obj: &item{apiVersion: "v1", kind: "ConfigMap", namespace: "ns2", name: "c", uid: "uc", rv: "15", cells: `["c",2]`}},
+		{typ: watch.WatchBookmark, rv: "23", initialEventsEnd: true},
+		{typ: watch.WatchError},
 	}
 	if !reflect.DeepEqual(evs, want) {
 		t.Errorf("events:\n%s\nwant\n%s", fmtEvents(evs), fmtEvents(want))
@@ -317,12 +317,12 @@ func TestWatchDecodes(t *testing.T) {
 func TestWatchKeepsNames(t *testing.T) {
 	body := strings.Join([]string{evTableAdded, evTableModified, evTableBookmarkEnd, evExpired}, "\n")
 	c := NewClient(serve(t, &fakeAPI{status: http.StatusOK, body: body}), configMaps, Scope{Names: []string{"a", "b"}, Shape: Shape{Table: true}})
-	s, err := c.Watch(t.Context(), listwatch.WatchRequest{})
+	s, err := c.Watch(t.Context(), watch.WatchRequest{})
 	if err != nil {
 		t.Fatalf("Watch: %v", err)
 	}
 	defer s.Close()
-	var types []listwatch.WatchEventType
+	var types []watch.WatchEventType
 	for {
 		ev, err := s.Next()
 		if err == io.EOF {
@@ -333,7 +333,7 @@ func TestWatchKeepsNames(t *testing.T) {
 		}
 		types = append(types, ev.Type)
 	}
-	if want := []listwatch.WatchEventType{listwatch.WatchBookmark, listwatch.WatchError}; !reflect.DeepEqual(types, want) {
+	if want := []watch.WatchEventType{watch.WatchBookmark, watch.WatchError}; !reflect.DeepEqual(types, want) {
 		t.Errorf("event types = %v, want %v (the events of c skipped)", types, want)
 	}
 }
@@ -370,7 +370,7 @@ func TestServerErrors(t *testing.T) {
 		call func(*testing.T, *Client) error
 	}{
 		{"List", func(t *testing.T, c *Client) error {
-			_, err := c.List(t.Context(), listwatch.ListRequest{})
+			_, err := c.List(t.Context(), watch.ListRequest{})
 			return err
 		}},
 		{"Get", func(t *testing.T, c *Client) error {
@@ -378,7 +378,7 @@ func TestServerErrors(t *testing.T) {
 			return err
 		}},
 		{"Watch", func(t *testing.T, c *Client) error {
-			s, err := c.Watch(t.Context(), listwatch.WatchRequest{})
+			s, err := c.Watch(t.Context(), watch.WatchRequest{})
 			if err == nil {
 				s.Close()
 			}
@@ -421,7 +421,7 @@ func TestServerErrors(t *testing.T) {
 // connection) fails the List instead of reading as an empty list.
 func TestListNotJSON(t *testing.T) {
 	c := NewClient(serve(t, &fakeAPI{status: http.StatusOK, body: "<html><body>upstream connect error</body></html>"}), configMaps, Scope{})
-	if page, err := c.List(t.Context(), listwatch.ListRequest{}); err == nil {
+	if page, err := c.List(t.Context(), watch.ListRequest{}); err == nil {
 		t.Errorf("List = %d items, rv %q; want an error", len(page.Items), page.ResourceVersion)
 	}
 }
@@ -433,7 +433,7 @@ func TestRequestsJSONOnly(t *testing.T) {
 	for _, table := range []bool{false, true} {
 		api := &fakeAPI{status: http.StatusOK, body: emptyConfigMapList}
 		c := NewClient(serve(t, api), configMaps, Scope{Shape: Shape{Table: table}})
-		if _, err := c.List(t.Context(), listwatch.ListRequest{}); err != nil {
+		if _, err := c.List(t.Context(), watch.ListRequest{}); err != nil {
 			t.Fatal(err)
 		}
 		if accept := api.last(t).Header.Get("Accept"); strings.Contains(accept, "cbor") {
@@ -450,7 +450,7 @@ func TestMetadataOnlyAccept(t *testing.T) {
 		`{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"a","namespace":"ns1","uid":"u1","resourceVersion":"5"}}]}`
 	api := &fakeAPI{status: http.StatusOK, body: body}
 	c := NewClient(serve(t, api), configMaps, Scope{Shape: Shape{MetadataOnly: true}})
-	page, err := c.List(t.Context(), listwatch.ListRequest{})
+	page, err := c.List(t.Context(), watch.ListRequest{})
 	if err != nil {
 		t.Fatalf("List: %v", err)
 	}
@@ -461,7 +461,7 @@ func TestMetadataOnlyAccept(t *testing.T) {
 		t.Errorf("page: %d items, resourceVersion %q", len(page.Items), page.ResourceVersion)
 	}
 	watchAPI := &fakeAPI{status: http.StatusOK}
-	s, err := NewClient(serve(t, watchAPI), configMaps, Scope{Shape: Shape{MetadataOnly: true}}).Watch(t.Context(), listwatch.WatchRequest{})
+	s, err := NewClient(serve(t, watchAPI), configMaps, Scope{Shape: Shape{MetadataOnly: true}}).Watch(t.Context(), watch.WatchRequest{})
 	if err != nil {
 		t.Fatalf("Watch: %v", err)
 	}

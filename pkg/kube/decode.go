@@ -10,8 +10,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // view reads b as a string without copying; b must not change while the
@@ -67,7 +67,7 @@ func decodeItem(raw string, cells gjson.Result, d decoding) (*object.Object, err
 }
 
 // decodePage reads a whole LIST answer (see decodeList).
-func decodePage(body []byte, d decoding) (listwatch.Page[*object.Object], []object.Column, error) {
+func decodePage(body []byte, d decoding) (watch.Page[*object.Object], []object.Column, error) {
 	return decodeList(bytes.NewReader(body), d)
 }
 

@@ -11,8 +11,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // decodingOf is how a Client of r with scope s decodes.
@@ -54,7 +54,7 @@ type wantPage struct {
 	cols     []object.Column
 }
 
-func checkPage(t *testing.T, page listwatch.Page[*object.Object], cols []object.Column, want wantPage) {
+func checkPage(t *testing.T, page watch.Page[*object.Object], cols []object.Column, want wantPage) {
 	t.Helper()
 	if got := describeAll(t, page.Items); !reflect.DeepEqual(got, want.items) {
 		t.Errorf("items =\n%+v\nwant\n%+v", got, want.items)
@@ -232,7 +232,7 @@ func TestDecodePageMalformed(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var (
-				page listwatch.Page[*object.Object]
+				page watch.Page[*object.Object]
 				err  error
 			)
 			func() {
@@ -273,7 +273,7 @@ func TestDecodePageDoesNotAliasBody(t *testing.T) {
 }
 
 // snapshot renders everything a page holds into a fresh string.
-func snapshot(page listwatch.Page[*object.Object], cols []object.Column) string {
+func snapshot(page watch.Page[*object.Object], cols []object.Column) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "rv=%q continue=%q cols=%+v", page.ResourceVersion, page.Continue, cols)
 	for _, o := range page.Items {
@@ -304,7 +304,7 @@ func TestPackLists(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := NewClient(serve(t, &fakeAPI{status: http.StatusOK, body: list}), configMaps, tt.scope)
-			page, err := c.List(t.Context(), listwatch.ListRequest{})
+			page, err := c.List(t.Context(), watch.ListRequest{})
 			if err != nil {
 				t.Fatalf("List: %v", err)
 			}

@@ -3,7 +3,7 @@
 // KIND/NAME..., categories such as "all", with kubectl's refusals), resolves
 // the kinds (cm, deploy.apps, deployments.v1.apps, CRD short names) through
 // the RESTMapper the way kubectl does (resolve.go), and implements
-// watch.Client for any resource over REST, decoding list answers and watch
+// watch.Client[*object.Object] for any resource over REST (Client), decoding list answers and watch
 // events straight into *object.Object without building maps. Both are read
 // as streams: a LIST answer item by item as it arrives (list.go), a watch
 // event by event, split at newlines (frames.go), from a buffer that holds one
@@ -17,7 +17,7 @@
 // (transport.go): a watch then reads its own connection, which costs less
 // CPU per event than HTTP/2's shared one.
 //
-// It exists apart from pkg/listwatch so that the watcher stays a pure state
+// It exists apart from pkg/watch so that the watcher stays a pure state
 // machine tested with scripted clients, and apart from the commands so that
 // `get`, `watch` and the daemon share one client. It knows nothing about
 // stores, printing or controllers.

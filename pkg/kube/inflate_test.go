@@ -11,7 +11,7 @@ import (
 
 	"k8s.io/client-go/rest"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 func gzipped(t testing.TB, b []byte) []byte {
@@ -82,7 +82,7 @@ func TestListGzip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		page, err := NewClient(rc, configMaps, benchScope).List(t.Context(), listwatch.ListRequest{})
+		page, err := NewClient(rc, configMaps, benchScope).List(t.Context(), watch.ListRequest{})
 		srv.Close()
 		if err != nil {
 			t.Fatalf("gzip %v: %v", zipped, err)
@@ -145,10 +145,10 @@ func TestDisableCompression(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := NewClient(rc, configMaps, Scope{})
-		if _, err := c.List(t.Context(), listwatch.ListRequest{}); err != nil {
+		if _, err := c.List(t.Context(), watch.ListRequest{}); err != nil {
 			t.Fatalf("List: %v", err)
 		}
-		s, err := c.Watch(t.Context(), listwatch.WatchRequest{})
+		s, err := c.Watch(t.Context(), watch.WatchRequest{})
 		if err != nil {
 			t.Fatalf("Watch: %v", err)
 		}

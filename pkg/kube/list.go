@@ -9,8 +9,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // decodeList reads a LIST answer as it arrives: a v1 List of any kind, or a
@@ -18,9 +18,9 @@ import (
 // buffer that holds one item at a time, so a list of any length costs the
 // objects it holds and no copy of the response; and decoding overlaps the
 // server's encoding of the rest.
-func decodeList(body io.Reader, d decoding) (listwatch.Page[*object.Object], []object.Column, error) {
+func decodeList(body io.Reader, d decoding) (watch.Page[*object.Object], []object.Column, error) {
 	r := newReader(body)
-	var page listwatch.Page[*object.Object]
+	var page watch.Page[*object.Object]
 	var cols []object.Column
 	if _, err := r.expect("{"); err != nil {
 		return page, nil, fmt.Errorf("the list is not a JSON object: %w", err)

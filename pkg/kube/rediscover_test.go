@@ -14,7 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 var (
@@ -92,9 +92,9 @@ func TestRediscover(t *testing.T) {
 			}
 			var err error
 			if tt.watch {
-				_, err = c.Watch(t.Context(), listwatch.WatchRequest{})
+				_, err = c.Watch(t.Context(), watch.WatchRequest{})
 			} else {
-				_, err = c.List(t.Context(), listwatch.ListRequest{})
+				_, err = c.List(t.Context(), watch.ListRequest{})
 			}
 			if tt.status == 0 && !apierrors.IsNotFound(err) {
 				t.Fatalf("first request: %v, want the 404 (the watcher retries it)", err)
@@ -105,7 +105,7 @@ func TestRediscover(t *testing.T) {
 			if tt.want != widgetsV2 {
 				return
 			}
-			page, err := c.List(t.Context(), listwatch.ListRequest{})
+			page, err := c.List(t.Context(), watch.ListRequest{})
 			if err != nil || len(page.Items) != 1 || page.Items[0].Name != "w" {
 				t.Fatalf("list after rediscovery: %+v, %v", page, err)
 			}

@@ -10,8 +10,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // initialEventsEndPath is the annotation that marks the bookmark ending a
@@ -32,16 +32,16 @@ func newStream(body io.ReadCloser, c *Client, ep *endpoint) *stream {
 
 func (s *stream) Close() { s.body.Close() }
 
-// Next implements listwatch.Stream. It skips the events of objects the
+// Next implements watch.Stream. It skips the events of objects the
 // client's scope does not keep (Scope.Names).
-func (s *stream) Next() (listwatch.WatchEvent[*object.Object], error) {
+func (s *stream) Next() (watch.WatchEvent[*object.Object], error) {
 	for {
 		frame, err := s.frames.next()
 		if err != nil {
 			if err == io.EOF {
-				return listwatch.WatchEvent[*object.Object]{}, io.EOF
+				return watch.WatchEvent[*object.Object]{}, io.EOF
 			}
-			return listwatch.WatchEvent[*object.Object]{}, fmt.Errorf("reading watch of %s: %w", s.ep.resource, err)
+			return watch.WatchEvent[*object.Object]{}, fmt.Errorf("reading watch of %s: %w", s.ep.resource, err)
 		}
 		ev, err := s.decode(view(frame))
 		if err != nil || ev.Object == nil || s.client.keeps(ev.Object) {
@@ -50,21 +50,21 @@ func (s *stream) Next() (listwatch.WatchEvent[*object.Object], error) {
 	}
 }
 
-func (s *stream) decode(frame string) (listwatch.WatchEvent[*object.Object], error) {
+func (s *stream) decode(frame string) (watch.WatchEvent[*object.Object], error) {
 	// Two lookups rather than gjson.GetMany, which allocates its result.
 	f := [2]gjson.Result{gjson.Get(frame, "type"), gjson.Get(frame, "object")}
-	var ev listwatch.WatchEvent[*object.Object]
+	var ev watch.WatchEvent[*object.Object]
 	switch f[0].Str {
 	case "ADDED":
-		ev.Type = listwatch.WatchAdded
+		ev.Type = watch.WatchAdded
 	case "MODIFIED":
-		ev.Type = listwatch.WatchModified
+		ev.Type = watch.WatchModified
 	case "DELETED":
-		ev.Type = listwatch.WatchDeleted
+		ev.Type = watch.WatchDeleted
 	case "BOOKMARK":
 		return decodeBookmark(f[1]), nil
 	case "ERROR":
-		return listwatch.WatchEvent[*object.Object]{Type: listwatch.WatchError, Err: decodeStatus(f[1])}, nil
+		return watch.WatchEvent[*object.Object]{Type: watch.WatchError, Err: decodeStatus(f[1])}, nil
 	default:
 		return ev, fmt.Errorf("unknown watch event type %q from %s", f[0].Str, s.ep.resource)
 	}
@@ -98,13 +98,13 @@ func (s *stream) decodeObject(o gjson.Result) (*object.Object, error) {
 // decodeBookmark reads a bookmark: an object of the watched kind (or a
 // Table) that carries only a resourceVersion and maybe the
 // initial-events-end annotation.
-func decodeBookmark(o gjson.Result) listwatch.WatchEvent[*object.Object] {
+func decodeBookmark(o gjson.Result) watch.WatchEvent[*object.Object] {
 	if o.Get("kind").Str == "Table" && o.Get("rows.0.object").Exists() {
 		o = o.Get("rows.0.object")
 	}
 	md := o.Get("metadata")
-	return listwatch.WatchEvent[*object.Object]{
-		Type:             listwatch.WatchBookmark,
+	return watch.WatchEvent[*object.Object]{
+		Type:             watch.WatchBookmark,
 		ResourceVersion:  strings.Clone(md.Get("resourceVersion").String()), // frame is reused
 		InitialEventsEnd: o.Get(initialEventsEndPath).Str == "true",
 	}

@@ -9,8 +9,8 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // Watch events as the API server sends them for configmaps.
@@ -35,13 +35,13 @@ const (
 
 // got is what a test expects of one event.
 type got struct {
-	typ              listwatch.WatchEventType
+	typ              watch.WatchEventType
 	obj              *item
 	rv               string
 	initialEventsEnd bool
 }
 
-func describeEvent(t *testing.T, ev listwatch.WatchEvent[*object.Object]) got {
+func describeEvent(t *testing.T, ev watch.WatchEvent[*object.Object]) got {
 	t.Helper()
 	g := got{typ: ev.Type, rv: ev.ResourceVersion, initialEventsEnd: ev.InitialEventsEnd}
 	if ev.Object != nil {
@@ -52,9 +52,9 @@ func describeEvent(t *testing.T, ev listwatch.WatchEvent[*object.Object]) got {
 }
 
 // readAll reads events until an error.
-func readAll(t *testing.T, s *stream) ([]listwatch.WatchEvent[*object.Object], error) {
+func readAll(t *testing.T, s *stream) ([]watch.WatchEvent[*object.Object], error) {
 	t.Helper()
-	var evs []listwatch.WatchEvent[*object.Object]
+	var evs []watch.WatchEvent[*object.Object]
 	for range 100 {
 		ev, err := s.Next()
 		if err != nil {
@@ -75,15 +75,15 @@ func newTestStream(body string, c *Client) *stream {
 func TestStream(t *testing.T) {
 	events := []string{evAdded, evModified, evDeletedNoKind, evTableAdded, evTableModified, evBookmark, evBookmarkInitEnd, evTableBookmark, evTableBookmarkEnd}
 	want := []got{
-		{typ: listwatch.WatchAdded, rv: "11", obj: &item{apiVersion: "v1", kind: "ConfigMap", namespace: "ns1", name: "a", uid: "ua", rv: "11"}},
-		{typ: listwatch.WatchModified, rv: "12", obj: &item{apiVersion: "v1", kind: "ConfigMap", namespace: "ns1", name: "a", uid: "ua", rv: "12"}},
-		{typ: listwatch.WatchDeleted, rv: "13", obj: &item{apiVersion: "v1", kind: "ConfigMap", namespace: "ns1", name: "b", uid: "ub", rv: "13"}},
-		{typ: listwatch.WatchAdded, rv: "14", obj: &item{apiVersion: "v1", kind: "ConfigMap", namespace: "ns2", name: "c", uid: "uc", rv: "14", cells: `["c",1]`}},
-		{typ: listwatch.WatchModified, rv: "15", obj: &item{apiVersion: "v1", kind: "ConfigMap", namespace: "ns2", name: "c", uid: "uc", rv: "15", cells: `["c",2]`}},
-		{typ: listwatch.WatchBookmark, rv: "20"},
-		{typ: listwatch.WatchBookmark, rv: "21", initialEventsEnd: true},
-		{typ: listwatch.WatchBookmark, rv: "22"},
-		{typ: listwatch.WatchBookmark, rv: "23", initialEventsEnd: true},
+		{typ: watch.WatchAdded, rv: "11", obj: &item{apiVersion: "v1", kind: "ConfigMap", namespace: "ns1", name: "a", uid: "ua", rv: "11"}},
+		{typ: watch.WatchModified, rv: "12", obj: &item{apiVersion: "v1", kind: "ConfigMap", namespace: "ns1", name: "a", uid: "ua", rv: "12"}},
+		{typ: watch.WatchDeleted, rv: "13", obj: &item{apiVersion: "v1", kind: "ConfigMap", namespace: "ns1", name: "b", uid: "ub", rv: "13"}},
+		{typ: watch.WatchAdded, rv: "14", obj: &item{apiVersion: "v1", kind: "ConfigMap", namespace: "ns2", name: "c", uid: "uc", rv: "14", cells: `["c",1]`}},
+		{typ: watch.WatchModified, rv: "15", obj: &item{apiVersion: "v1", kind: "ConfigMap", namespace: "ns2", name: "c", uid: "uc", rv: "15", cells: `["c",2]`}},
+		{typ: watch.WatchBookmark, rv: "20"},
+		{typ: watch.WatchBookmark, rv: "21", initialEventsEnd: true},
+		{typ: watch.WatchBookmark, rv: "22"},
+		{typ: watch.WatchBookmark, rv: "23", initialEventsEnd: true},
 	}
 	wantCols := []object.Column{{Name: "Name", Type: "string", Format: "name"}, {Name: "Data", Type: "integer"}}
 	for _, sep := range []struct{ name, sep string }{
@@ -187,7 +187,7 @@ func TestStreamErrors(t *testing.T) {
 			s := newTestStream(tt.body, NewClient(nil, configMaps, Scope{}))
 			defer s.Close()
 			var (
-				ev  listwatch.WatchEvent[*object.Object]
+				ev  watch.WatchEvent[*object.Object]
 				err error
 			)
 			func() {
@@ -200,7 +200,7 @@ func TestStreamErrors(t *testing.T) {
 			}()
 			switch {
 			case tt.wantEv != nil:
-				if err != nil || ev.Type != listwatch.WatchError || !tt.wantEv(ev.Err) || ev.Object != nil {
+				if err != nil || ev.Type != watch.WatchError || !tt.wantEv(ev.Err) || ev.Object != nil {
 					t.Errorf("Next = %s event, Err %#v, object %v, error %v; want an ERROR event", ev.Type, ev.Err, ev.Object, err)
 				}
 			case tt.wantEOF:
@@ -267,10 +267,10 @@ func TestStreamDoesNotAliasFrame(t *testing.T) {
 	}
 }
 
-func eventSnapshot(ev listwatch.WatchEvent[*object.Object]) string {
+func eventSnapshot(ev watch.WatchEvent[*object.Object]) string {
 	s := ev.Type.String() + " rv=" + ev.ResourceVersion
 	if ev.Object != nil {
-		s += snapshot(listwatch.Page[*object.Object]{Items: []*object.Object{ev.Object}}, nil)
+		s += snapshot(watch.Page[*object.Object]{Items: []*object.Object{ev.Object}}, nil)
 	}
 	if ev.Err != nil {
 		s += " err=" + ev.Err.Error()

@@ -3,7 +3,7 @@
 // the server sent it (pruned of fields nobody reads), and, when the server was
 // asked for a Table, its printer cells.
 //
-// It exists so that pkg/listwatch, pkg/store and pkg/output agree on what an
+// It exists so that pkg/watch, pkg/store and pkg/output agree on what an
 // object is without knowing each other, and so that no layer pays for
 // decoding an object into maps it will only print or compare: JSON output
 // writes the JSON as it is, and equality is a resourceVersion comparison.
@@ -17,6 +17,10 @@
 // ConfigMaps of random text, a couple of microseconds to read back). Given
 // the objects a store already holds (Known), it returns the stored object
 // for one that has not changed, so a relist allocates next to nothing.
+//
+// A Path (path.go) names fields as people type them (dotted keys, list
+// indexes, quoted keys, kubectl's JSONPath braces) and removes them from a
+// decoded document: what diff --ignore leaves out.
 //
 // It knows JSON and object metadata; it knows nothing about HTTP, stores or
 // terminals.

@@ -7,9 +7,9 @@ import (
 	"io"
 	"time"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // backfillTimeout is the timeoutSeconds of a backfill's watch: the server
@@ -56,15 +56,15 @@ func (r *Reflector) Backfill(ctx context.Context, from string) error {
 }
 
 // readSince reads the server's watch from `from` until it is past base.
-func (r *Reflector) readSince(ctx context.Context, from string, base uint64) ([]listwatch.WatchEvent[*object.Object], error) {
+func (r *Reflector) readSince(ctx context.Context, from string, base uint64) ([]watch.WatchEvent[*object.Object], error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*backfillTimeout*time.Second)
 	defer cancel()
-	stream, err := r.client.Watch(ctx, listwatch.WatchRequest{ResourceVersion: from, AllowWatchBookmarks: true, TimeoutSeconds: backfillTimeout})
+	stream, err := r.client.Watch(ctx, watch.WatchRequest{ResourceVersion: from, AllowWatchBookmarks: true, TimeoutSeconds: backfillTimeout})
 	if err != nil {
 		return nil, fmt.Errorf("reading %s's changes after resourceVersion %s: %w", r.Resource(), from, err)
 	}
 	defer stream.Close()
-	var events []listwatch.WatchEvent[*object.Object]
+	var events []watch.WatchEvent[*object.Object]
 	reached := false // an event at base came: every change up to it did
 	for len(events) < maxBackfill {
 		ev, err := stream.Next()
@@ -74,14 +74,14 @@ func (r *Reflector) readSince(ctx context.Context, from string, base uint64) ([]
 		if err != nil {
 			return nil, fmt.Errorf("reading %s's changes after resourceVersion %s: %w", r.Resource(), from, err)
 		}
-		if ev.Type == listwatch.WatchError {
+		if ev.Type == watch.WatchError {
 			return nil, ev.Err // the server's status: 410 when it holds them no more
 		}
 		rv, _ := store.ParseRV(ev.ResourceVersion)
-		if rv > base || rv == base && ev.Type == listwatch.WatchBookmark {
+		if rv > base || rv == base && ev.Type == watch.WatchBookmark {
 			return events, nil // past the store's oldest: every change up to it came
 		}
-		if ev.Type != listwatch.WatchBookmark {
+		if ev.Type != watch.WatchBookmark {
 			events = append(events, ev)
 			reached = rv == base
 		}

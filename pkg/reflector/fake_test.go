@@ -10,8 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -66,14 +66,14 @@ func (c *fakeClient) forbidden() error {
 	return apierrors.NewForbidden(c.res.GVR.GroupResource(), "", nil)
 }
 
-func (c *fakeClient) List(ctx context.Context, _ listwatch.ListRequest) (listwatch.Page[*object.Object], error) {
+func (c *fakeClient) List(ctx context.Context, _ watch.ListRequest) (watch.Page[*object.Object], error) {
 	c.f.mu.Lock()
 	c.f.lists++
 	c.f.mu.Unlock()
 	if c.f.forbid[c.res] {
-		return listwatch.Page[*object.Object]{}, c.forbidden()
+		return watch.Page[*object.Object]{}, c.forbidden()
 	}
-	page := listwatch.Page[*object.Object]{ResourceVersion: "10"}
+	page := watch.Page[*object.Object]{ResourceVersion: "10"}
 	for _, obj := range c.f.objects {
 		if c.scope.Namespace == "" || obj.Namespace == c.scope.Namespace {
 			page.Items = append(page.Items, obj)
@@ -82,7 +82,7 @@ func (c *fakeClient) List(ctx context.Context, _ listwatch.ListRequest) (listwat
 	return page, nil
 }
 
-func (c *fakeClient) Watch(ctx context.Context, _ listwatch.WatchRequest) (listwatch.Stream[*object.Object], error) {
+func (c *fakeClient) Watch(ctx context.Context, _ watch.WatchRequest) (watch.Stream[*object.Object], error) {
 	c.f.watches <- struct{}{}
 	return &blockingStream{ctx: ctx, closed: make(chan struct{})}, nil
 }
@@ -94,12 +94,12 @@ type blockingStream struct {
 	closed chan struct{}
 }
 
-func (s *blockingStream) Next() (listwatch.WatchEvent[*object.Object], error) {
+func (s *blockingStream) Next() (watch.WatchEvent[*object.Object], error) {
 	select {
 	case <-s.ctx.Done():
-		return listwatch.WatchEvent[*object.Object]{}, s.ctx.Err()
+		return watch.WatchEvent[*object.Object]{}, s.ctx.Err()
 	case <-s.closed:
-		return listwatch.WatchEvent[*object.Object]{}, context.Canceled
+		return watch.WatchEvent[*object.Object]{}, context.Canceled
 	}
 }
 

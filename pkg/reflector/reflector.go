@@ -6,19 +6,19 @@ import (
 	"time"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // Client is what a Reflector lists and watches through: one resource in
-// one scope. Besides listwatch.Client's contract, it hands back the stored
+// one scope. Besides watch.Client's contract, it hands back the stored
 // objects Reuse gives it when the server sends them again unchanged, and
 // knows the server's printer columns once it has seen them (nil before, or
 // when it asks for no Table). *kube.Client implements it; it must be safe
 // for concurrent use.
 type Client interface {
-	listwatch.Client[*object.Object]
+	watch.Client[*object.Object]
 	Resource() kube.Resource
 	Reuse(object.Known)
 	Columns() []object.Column
@@ -31,10 +31,10 @@ var _ Client = (*kube.Client)(nil)
 // and must not call back into the Reflector or its Set.
 type Hooks struct {
 	// OnError is told about every error the watcher retries, with the delay
-	// before the retry; nil leaves listwatch.Options.OnError as it is.
+	// before the retry; nil leaves watch.Options.OnError as it is.
 	OnError func(res kube.Resource, err error, retryIn time.Duration)
 	// OnRelist is told when the server answered 410 Gone and a new list
-	// starts; nil leaves listwatch.Options.OnRelist as it is.
+	// starts; nil leaves watch.Options.OnRelist as it is.
 	OnRelist func(res kube.Resource, err error)
 	// OnProgress is told how many objects the list in progress has
 	// brought so far, once per object.
@@ -43,12 +43,12 @@ type Hooks struct {
 	// in (so before Synced closes after the first list).
 	OnListed func(res kube.Resource)
 	// OnEvent is told of every live event from the server's watch (type
-	// listwatch.Apply or listwatch.Delete), just before the store applies it; the
+	// watch.Apply or watch.Delete), just before the store applies it; the
 	// objects of a list are told to OnProgress instead.
-	OnEvent func(res kube.Resource, typ listwatch.EventType)
+	OnEvent func(res kube.Resource, typ watch.EventType)
 	// OnWatchRestart is told when the watch is open again after the
-	// previous one ended (see listwatch.Options.OnWatchRestart): a resume, not a
-	// relist; nil leaves listwatch.Options.OnWatchRestart as it is.
+	// previous one ended (see watch.Options.OnWatchRestart): a resume, not a
+	// relist; nil leaves watch.Options.OnWatchRestart as it is.
 	OnWatchRestart func(res kube.Resource)
 }
 
@@ -62,14 +62,11 @@ type Reflector struct {
 	backfillMu sync.Mutex // one Backfill at a time
 }
 
-// New gives client a store, and the store's objects to client, so that a
-// relist reuses the unchanged objects instead of decoding them again.
-func New(client Client) *Reflector { return NewWithStore(client, store.Options[*object.Object]{}) }
-
-// NewWithStore is New with a store made with opts: one that keeps its
-// latest changes (History), so that a subscriber may resume after a
-// resourceVersion (Lease.SubscribeFrom), or lists in the server's order
-// (ListOrder).
+// NewWithStore gives client a store made with opts, and the store's objects
+// to client, so that a relist reuses the unchanged objects instead of
+// decoding them again. The store may keep its latest changes (History), so
+// that a subscriber may resume after a resourceVersion
+// (Lease.SubscribeFrom), or list in the server's order (ListOrder).
 func NewWithStore(client Client, opts store.Options[*object.Object]) *Reflector {
 	st := store.New(opts)
 	client.Reuse(func(namespace, name string) (*object.Object, bool) {
@@ -88,15 +85,15 @@ func (r *Reflector) Store() *store.Store[*object.Object] { return r.store }
 func (r *Reflector) Columns() []object.Column { return r.client.Columns() }
 
 // Run lists and watches into r's store until ctx ends (nil) or the watcher
-// stops for good (its *listwatch.TerminalError). It must run at most once at a
+// stops for good (its *watch.TerminalError). It must run at most once at a
 // time: the store has one writer.
-func (r *Reflector) Run(ctx context.Context, opts listwatch.Options, hooks Hooks) error {
+func (r *Reflector) Run(ctx context.Context, opts watch.Options, hooks Hooks) error {
 	return r.run(ctx, opts, hooks, nil)
 }
 
 // run is Run starting from what seeder returns, if anything (see
-// listwatch.Watcher.WithSeed).
-func (r *Reflector) run(ctx context.Context, opts listwatch.Options, hooks Hooks, seeder listwatch.Seeder[*object.Object]) error {
+// watch.Watcher.WithSeed).
+func (r *Reflector) run(ctx context.Context, opts watch.Options, hooks Hooks, seeder watch.Seeder[*object.Object]) error {
 	res := r.client.Resource()
 	if hooks.OnError != nil {
 		opts.OnError = func(err error, retryIn time.Duration) { hooks.OnError(res, err, retryIn) }
@@ -108,19 +105,19 @@ func (r *Reflector) run(ctx context.Context, opts listwatch.Options, hooks Hooks
 		opts.OnWatchRestart = func() { hooks.OnWatchRestart(res) }
 	}
 	listed := 0
-	return listwatch.New(r.client, opts).WithSeed(seeder).Run(ctx, func(ctx context.Context, ev listwatch.Event[*object.Object]) error {
+	return watch.New(r.client, opts).WithSeed(seeder).Run(ctx, func(ctx context.Context, ev watch.Event[*object.Object]) error {
 		switch ev.Type {
-		case listwatch.Init:
+		case watch.Init:
 			listed = 0
-		case listwatch.InitApply:
+		case watch.InitApply:
 			if listed++; hooks.OnProgress != nil {
 				hooks.OnProgress(res, listed)
 			}
-		case listwatch.InitDone:
+		case watch.InitDone:
 			if hooks.OnListed != nil {
 				hooks.OnListed(res)
 			}
-		case listwatch.Apply, listwatch.Delete:
+		case watch.Apply, watch.Delete:
 			if hooks.OnEvent != nil {
 				hooks.OnEvent(res, ev.Type)
 			}

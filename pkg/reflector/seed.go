@@ -7,8 +7,8 @@ import (
 	"runtime"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // Recorded is a state of one resource in one scope that was recorded
@@ -69,23 +69,23 @@ var _ ParallelRestorer = (*kube.Client)(nil)
 // seedFrom is the watcher's seeder of r: what seed recorded of r's resource
 // in scope, decoded by r's client; nothing when the client is no Restorer,
 // and nothing (a list) when any of it fails to decode, told to onError.
-func (r *Reflector) seedFrom(seed Seeder, scope kube.Scope, onError func(error)) listwatch.Seeder[*object.Object] {
+func (r *Reflector) seedFrom(seed Seeder, scope kube.Scope, onError func(error)) watch.Seeder[*object.Object] {
 	restorer, ok := r.client.(Restorer)
 	if seed == nil || !ok {
 		return nil
 	}
-	return func(ctx context.Context) (listwatch.Seed[*object.Object], bool) {
+	return func(ctx context.Context) (watch.Seed[*object.Object], bool) {
 		rec, ok := seed(ctx, r.client.Resource(), scope)
 		if !ok {
-			return listwatch.Seed[*object.Object]{}, false
+			return watch.Seed[*object.Object]{}, false
 		}
 		s, err := restore(restorer, rec)
 		if errors.Is(err, ErrUnseeded) {
-			return listwatch.Seed[*object.Object]{}, false
+			return watch.Seed[*object.Object]{}, false
 		}
 		if err != nil {
 			onError(fmt.Errorf("restoring %s from its record: %w", r.client.Resource(), err))
-			return listwatch.Seed[*object.Object]{}, false
+			return watch.Seed[*object.Object]{}, false
 		}
 		return s, true
 	}
@@ -93,9 +93,9 @@ func (r *Reflector) seedFrom(seed Seeder, scope kube.Scope, onError func(error))
 
 // restore decodes rec with restorer: its objects (on every core when the
 // restorer can: a ParallelRestorer), its changes as events, its columns.
-func restore(restorer Restorer, rec Recorded) (listwatch.Seed[*object.Object], error) {
-	s := listwatch.Seed[*object.Object]{ResourceVersion: rec.ResourceVersion, Until: rec.Until,
-		Changes: make([]listwatch.Event[*object.Object], 0, len(rec.Changes))}
+func restore(restorer Restorer, rec Recorded) (watch.Seed[*object.Object], error) {
+	s := watch.Seed[*object.Object]{ResourceVersion: rec.ResourceVersion, Until: rec.Until,
+		Changes: make([]watch.Event[*object.Object], 0, len(rec.Changes))}
 	if rec.Objects != nil {
 		decode := []object.DecodeFunc{restorer.Restore}
 		if pr, ok := restorer.(ParallelRestorer); ok && runtime.GOMAXPROCS(0) > 1 {
@@ -111,9 +111,9 @@ func restore(restorer Restorer, rec Recorded) (listwatch.Seed[*object.Object], e
 		if err != nil {
 			return s, err
 		}
-		ev := listwatch.Event[*object.Object]{Type: listwatch.Apply, Object: obj, ResourceVersion: c.ResourceVersion}
+		ev := watch.Event[*object.Object]{Type: watch.Apply, Object: obj, ResourceVersion: c.ResourceVersion}
 		if c.Deleted {
-			ev.Type = listwatch.Delete
+			ev.Type = watch.Delete
 		}
 		s.Changes = append(s.Changes, ev)
 	}

@@ -9,9 +9,9 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // SetOptions configure a Set.
@@ -20,7 +20,7 @@ type SetOptions struct {
 	// RESTClients gives pkg/kube's.
 	NewClient func(kube.Resource, kube.Scope) Client
 	// Watch are every reflector's watcher options; nil is DefaultWatchOptions.
-	Watch *listwatch.Options
+	Watch *watch.Options
 	// Hooks are every reflector's.
 	Hooks Hooks
 	// Scope, if set, rewrites the scope of every Acquire before it is
@@ -36,7 +36,7 @@ type SetOptions struct {
 	// resource and scope when it starts: a reflector that gets a state
 	// starts from it and resumes the watch from its resourceVersion,
 	// instead of listing (a daemon restarted warm from its history; see
-	// listwatch.Watcher.WithSeed for what a server that no longer holds
+	// watch.Watcher.WithSeed for what a server that no longer holds
 	// that resourceVersion makes it do).
 	Seed Seeder
 	// ListOrder makes each reflector's store list in the order of its
@@ -46,9 +46,9 @@ type SetOptions struct {
 }
 
 // DefaultWatchOptions are a Set's watcher options unless SetOptions.Watch
-// says otherwise: one LIST (listwatch.ListWhole, the fastest list mode make bench
+// says otherwise: one LIST (watch.ListWhole, the fastest list mode make bench
 // measures), then a watch, every transient error retried.
-func DefaultWatchOptions() listwatch.Options { return listwatch.Options{List: listwatch.ListWhole} }
+func DefaultWatchOptions() watch.Options { return watch.Options{List: watch.ListWhole} }
 
 // RESTClients makes pkg/kube clients that share rc. A client answered 404
 // asks rediscover, unless nil, which version of its resource the server
@@ -108,20 +108,17 @@ func keyOf(res kube.Resource, scope kube.Scope) key {
 	return k
 }
 
-// Covers says whether a reflector of scope a can serve a consumer of
-// scope b of the same resource, b's reads and subscriptions narrowed to its
-// namespace: a is b, or a has all namespaces where b has one, and they agree
-// on everything else, with no Names filter in either (a Names filter is a
-// list of exceptions, and a field selector may name one object: they differ,
-// so they are not covered). Namespaced says whether the resource has
-// namespaces at all.
-func Covers(a, b kube.Scope, namespaced bool) bool {
-	ka := keyOf(kube.Resource{Namespaced: namespaced}, a)
-	kb := keyOf(kube.Resource{Namespaced: namespaced}, b)
-	if ka == kb {
+// covers says whether a reflector of key a can serve a consumer of key b,
+// b's reads and subscriptions narrowed to its namespace: a is b, or a has
+// all namespaces where b has one, and they agree on everything else, with no
+// Names filter in either (a Names filter is a list of exceptions, and a
+// field selector may name one object: they differ, so they are not
+// covered). A cluster-scoped resource's keys have no namespace (keyOf).
+func covers(a, b key) bool {
+	if a == b {
 		return true
 	}
-	return ka.namespace == "" && ka.names == "" && kb.names == "" && withNamespace(ka, kb.namespace) == kb
+	return a.namespace == "" && a.names == "" && b.names == "" && withNamespace(a, b.namespace) == b
 }
 
 func withNamespace(k key, ns string) key { k.namespace = ns; return k }
@@ -150,7 +147,7 @@ type expectedPrune struct {
 // of that resource and scope (but for Prune and the namespace) prunes: the
 // controllers of one process, built before any of them runs, share one
 // watch per kind even when one of them would keep less, and one of a
-// namespace may still read another's reflector of all namespaces (Covers).
+// namespace may still read another's reflector of all namespaces (covers).
 func (s *Set) Expect(res kube.Resource, scope kube.Scope) {
 	if s.opts.Scope != nil {
 		scope = s.opts.Scope(scope)
@@ -192,9 +189,9 @@ func (s *Set) Acquire(res kube.Resource, scope kube.Scope) *Lease {
 	}
 	e := s.running[k]
 	narrow := ""
-	if e == nil && k.namespace != "" && k.names == "" {
-		if e = s.running[withNamespace(k, "")]; e != nil {
-			narrow = k.namespace
+	if e == nil && k.namespace != "" {
+		if all := s.running[withNamespace(k, "")]; all != nil && covers(all.key, k) {
+			e, narrow = all, k.namespace
 		}
 	}
 	if e == nil {

@@ -12,9 +12,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // benchObjects are n ConfigMaps of about 1 KiB, in 10 namespaces, decoded
@@ -42,7 +42,7 @@ func benchObjects(b *testing.B, n int, pack bool) []*object.Object {
 
 // benchHandler serves objects from a reflector over a fake client.
 func benchHandler(b *testing.B, objects []*object.Object) *Handler {
-	f := &fakeServer{objects: objects, rv: fmt.Sprint(len(objects) + 1), events: make(chan listwatch.WatchEvent[*object.Object]), watches: make(chan struct{}, 10)}
+	f := &fakeServer{objects: objects, rv: fmt.Sprint(len(objects) + 1), events: make(chan watch.WatchEvent[*object.Object]), watches: make(chan struct{}, 10)}
 	set := reflector.NewSet(reflector.SetOptions{NewClient: f.newClient, History: 1024})
 	lease := set.Acquire(configMaps, kube.Scope{})
 	b.Cleanup(lease.Release)

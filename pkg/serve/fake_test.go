@@ -20,10 +20,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -73,13 +73,13 @@ type fakeServer struct {
 	mu      sync.Mutex
 	objects []*object.Object
 	rv      string
-	events  chan listwatch.WatchEvent[*object.Object]
+	events  chan watch.WatchEvent[*object.Object]
 	watches chan struct{} // a token per WATCH opened
 	// past are the events sent (as the API server's watch cache keeps
 	// them): a backfill's watch (a short timeoutSeconds: the reflector's
 	// own are minutes long) is sent those after its resourceVersion, then
 	// a bookmark at the latest; one from before oldest is answered 410.
-	past   []listwatch.WatchEvent[*object.Object]
+	past   []watch.WatchEvent[*object.Object]
 	latest string
 	oldest uint64
 }
@@ -97,13 +97,13 @@ func (c *fakeClient) Resource() kube.Resource  { return c.res }
 func (c *fakeClient) Reuse(object.Known)       {}
 func (c *fakeClient) Columns() []object.Column { return cmColumns }
 
-func (c *fakeClient) List(context.Context, listwatch.ListRequest) (listwatch.Page[*object.Object], error) {
+func (c *fakeClient) List(context.Context, watch.ListRequest) (watch.Page[*object.Object], error) {
 	c.f.mu.Lock()
 	defer c.f.mu.Unlock()
-	return listwatch.Page[*object.Object]{Items: c.f.objects, ResourceVersion: c.f.rv}, nil
+	return watch.Page[*object.Object]{Items: c.f.objects, ResourceVersion: c.f.rv}, nil
 }
 
-func (c *fakeClient) Watch(ctx context.Context, req listwatch.WatchRequest) (listwatch.Stream[*object.Object], error) {
+func (c *fakeClient) Watch(ctx context.Context, req watch.WatchRequest) (watch.Stream[*object.Object], error) {
 	if req.TimeoutSeconds > 0 && req.TimeoutSeconds < 60 {
 		return c.f.backfill(req.ResourceVersion), nil
 	}
@@ -113,33 +113,33 @@ func (c *fakeClient) Watch(ctx context.Context, req listwatch.WatchRequest) (lis
 
 // backfill is the stream of a backfill's watch from rv: the past events
 // after it and a bookmark at the server's rv, or the API server's 410.
-func (f *fakeServer) backfill(rv string) listwatch.Stream[*object.Object] {
+func (f *fakeServer) backfill(rv string) watch.Stream[*object.Object] {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	from, _ := store.ParseRV(rv)
-	var evs []listwatch.WatchEvent[*object.Object]
+	var evs []watch.WatchEvent[*object.Object]
 	if from < f.oldest {
 		msg := fmt.Sprintf("too old resource version: %d (%d)", from, f.oldest)
-		evs = append(evs, listwatch.WatchEvent[*object.Object]{Type: listwatch.WatchError, Err: apierrors.NewResourceExpired(msg)})
+		evs = append(evs, watch.WatchEvent[*object.Object]{Type: watch.WatchError, Err: apierrors.NewResourceExpired(msg)})
 	} else {
 		for _, ev := range f.past {
 			if n, _ := store.ParseRV(ev.ResourceVersion); n > from {
 				evs = append(evs, ev)
 			}
 		}
-		evs = append(evs, listwatch.WatchEvent[*object.Object]{Type: listwatch.WatchBookmark, ResourceVersion: store.MaxRV(f.rv, f.latest)})
+		evs = append(evs, watch.WatchEvent[*object.Object]{Type: watch.WatchBookmark, ResourceVersion: store.MaxRV(f.rv, f.latest)})
 	}
 	return &sliceStream{events: evs}
 }
 
 // sliceStream sends its events, then io.EOF.
 type sliceStream struct {
-	events []listwatch.WatchEvent[*object.Object]
+	events []watch.WatchEvent[*object.Object]
 }
 
-func (s *sliceStream) Next() (listwatch.WatchEvent[*object.Object], error) {
+func (s *sliceStream) Next() (watch.WatchEvent[*object.Object], error) {
 	if len(s.events) == 0 {
-		return listwatch.WatchEvent[*object.Object]{}, io.EOF
+		return watch.WatchEvent[*object.Object]{}, io.EOF
 	}
 	ev := s.events[0]
 	s.events = s.events[1:]
@@ -150,19 +150,19 @@ func (s *sliceStream) Close() {}
 
 type fakeStream struct {
 	ctx    context.Context
-	events chan listwatch.WatchEvent[*object.Object]
+	events chan watch.WatchEvent[*object.Object]
 	once   sync.Once
 	closed chan struct{}
 }
 
-func (s *fakeStream) Next() (listwatch.WatchEvent[*object.Object], error) {
+func (s *fakeStream) Next() (watch.WatchEvent[*object.Object], error) {
 	select {
 	case ev := <-s.events:
 		return ev, nil
 	case <-s.ctx.Done():
-		return listwatch.WatchEvent[*object.Object]{}, s.ctx.Err()
+		return watch.WatchEvent[*object.Object]{}, s.ctx.Err()
 	case <-s.closed:
-		return listwatch.WatchEvent[*object.Object]{}, io.ErrUnexpectedEOF
+		return watch.WatchEvent[*object.Object]{}, io.ErrUnexpectedEOF
 	}
 }
 
@@ -199,7 +199,7 @@ func newFixtureWith(t testing.TB, history int, bookmarks time.Duration, objects 
 // and Now are the fixture's).
 func newFixtureOpts(t testing.TB, history int, opts Options, objects ...*object.Object) *fixture {
 	t.Helper()
-	f := &fakeServer{objects: objects, rv: "10", events: make(chan listwatch.WatchEvent[*object.Object]), watches: make(chan struct{}, 10)}
+	f := &fakeServer{objects: objects, rv: "10", events: make(chan watch.WatchEvent[*object.Object]), watches: make(chan struct{}, 10)}
 	set := reflector.NewSet(reflector.SetOptions{NewClient: f.newClient, History: history})
 	lease := set.Acquire(configMaps, kube.Scope{Shape: kube.Shape{Table: true}})
 	ctx, cancel := context.WithTimeout(t.Context(), patience)
@@ -232,7 +232,7 @@ func newFixtureOpts(t testing.TB, history int, opts Options, objects ...*object.
 
 // send feeds one watch event to the reflector and waits until its store
 // has applied it.
-func (fx *fixture) send(typ listwatch.WatchEventType, o *object.Object) {
+func (fx *fixture) send(typ watch.WatchEventType, o *object.Object) {
 	fx.t.Helper()
 	ctx, cancel := context.WithTimeout(fx.t.Context(), patience)
 	defer cancel()
@@ -241,7 +241,7 @@ func (fx *fixture) send(typ listwatch.WatchEventType, o *object.Object) {
 		fx.t.Fatal(err)
 	}
 	defer sub.Close()
-	ev := listwatch.WatchEvent[*object.Object]{Type: typ, Object: o, ResourceVersion: o.ResourceVersion}
+	ev := watch.WatchEvent[*object.Object]{Type: typ, Object: o, ResourceVersion: o.ResourceVersion}
 	fx.f.mu.Lock()
 	fx.f.past, fx.f.latest = append(fx.f.past, ev), o.ResourceVersion
 	fx.f.mu.Unlock()
@@ -285,7 +285,7 @@ func (fx *fixture) relist(rv string, objects ...*object.Object) {
 	}
 	defer sub.Close()
 	select {
-	case fx.f.events <- listwatch.WatchEvent[*object.Object]{Type: listwatch.WatchError, Err: apierrors.NewResourceExpired("too old resource version")}:
+	case fx.f.events <- watch.WatchEvent[*object.Object]{Type: watch.WatchError, Err: apierrors.NewResourceExpired("too old resource version")}:
 	case <-ctx.Done():
 		fx.t.Fatal("the reflector was not watching")
 	}

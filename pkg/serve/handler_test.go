@@ -7,7 +7,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 func names(body, path string) string {
@@ -206,7 +206,7 @@ func TestTooLarge(t *testing.T) {
 		code, body, err := patient.request("GET", "/api/v1/configmaps?resourceVersion=11", "Authorization", "Bearer secret")
 		listed <- answer{code, body, err}
 	}()
-	patient.send(listwatch.WatchAdded, cm(t, "a", "y", 11))
+	patient.send(watch.WatchAdded, cm(t, "a", "y", 11))
 	if a := <-listed; a.err != nil || a.code != 200 || names(a.body, "items.#.metadata.name") != "x y" {
 		t.Errorf("LIST at 11 (reached meanwhile) = %d %s %v", a.code, a.body, a.err)
 	}

@@ -10,21 +10,21 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // serverPast adds events to what the API server's watch cache holds from
 // before the daemon's first list (at 10).
-func (fx *fixture) serverPast(events ...listwatch.WatchEvent[*object.Object]) {
+func (fx *fixture) serverPast(events ...watch.WatchEvent[*object.Object]) {
 	fx.f.mu.Lock()
 	defer fx.f.mu.Unlock()
 	fx.f.past = append(events, fx.f.past...)
 }
 
-func wireEvent(typ listwatch.WatchEventType, o *object.Object) listwatch.WatchEvent[*object.Object] {
-	return listwatch.WatchEvent[*object.Object]{Type: typ, Object: o, ResourceVersion: o.ResourceVersion}
+func wireEvent(typ watch.WatchEventType, o *object.Object) watch.WatchEvent[*object.Object] {
+	return watch.WatchEvent[*object.Object]{Type: typ, Object: o, ResourceVersion: o.ResourceVersion}
 }
 
 // TestWatchClosingBookmark: a watch that ends at its timeoutSeconds ends
@@ -37,8 +37,8 @@ func TestWatchClosingBookmark(t *testing.T) {
 	bookmarks := fx.watch("/api/v1/namespaces/a/configmaps?watch=1&resourceVersion=10&allowWatchBookmarks=true&timeoutSeconds=1")
 	plain := fx.watch("/api/v1/namespaces/a/configmaps?watch=1&resourceVersion=10&timeoutSeconds=1")
 	seen := fx.watch("/api/v1/configmaps?watch=1&resourceVersion=10&allowWatchBookmarks=true&timeoutSeconds=1")
-	fx.send(listwatch.WatchModified, cm(t, "a", "x", 11))
-	fx.send(listwatch.WatchAdded, cm(t, "b", "y", 12))
+	fx.send(watch.WatchModified, cm(t, "a", "x", 11))
+	fx.send(watch.WatchAdded, cm(t, "b", "y", 12))
 	bookmarks.expect("MODIFIED x@11", "BOOKMARK @12", "END")
 	plain.expect("MODIFIED x@11", "END")
 	seen.expect("MODIFIED x@11", "ADDED y@12", "END") // nothing it was not sent
@@ -55,12 +55,12 @@ func TestWatchClosingBookmark(t *testing.T) {
 func TestWatchBeforeFirstList(t *testing.T) {
 	fx := newFixture(t, 16, cm(t, "a", "x", 5, "app=web"), cm(t, "a", "y", 7, "app=db"))
 	fx.serverPast(
-		wireEvent(listwatch.WatchAdded, cm(t, "a", "x", 5, "app=web")),
-		wireEvent(listwatch.WatchAdded, cm(t, "a", "w", 6)),
-		wireEvent(listwatch.WatchModified, cm(t, "a", "y", 7, "app=db")), // y existed before 4
-		wireEvent(listwatch.WatchDeleted, cm(t, "a", "w", 8)),
+		wireEvent(watch.WatchAdded, cm(t, "a", "x", 5, "app=web")),
+		wireEvent(watch.WatchAdded, cm(t, "a", "w", 6)),
+		wireEvent(watch.WatchModified, cm(t, "a", "y", 7, "app=db")), // y existed before 4
+		wireEvent(watch.WatchDeleted, cm(t, "a", "w", 8)),
 	)
-	fx.send(listwatch.WatchModified, cm(t, "a", "x", 11, "app=web"))
+	fx.send(watch.WatchModified, cm(t, "a", "x", 11, "app=web"))
 	fx.watch("/api/v1/configmaps?watch=1&resourceVersion=4").expect("ADDED x@5", "ADDED w@6", "MODIFIED y@7", "DELETED w@8", "MODIFIED x@11")
 	fx.watch("/api/v1/namespaces/a/configmaps?watch=1&resourceVersion=6").expect("MODIFIED y@7", "DELETED w@8", "MODIFIED x@11")
 
@@ -83,13 +83,13 @@ func TestWatchBeforeFirstList(t *testing.T) {
 func TestExactListInHistory(t *testing.T) {
 	fx := newFixture(t, 16, cm(t, "a", "x", 5), cm(t, "a", "y", 7))
 	fx.serverPast(
-		wireEvent(listwatch.WatchAdded, cm(t, "a", "w", 4)),
-		wireEvent(listwatch.WatchAdded, cm(t, "a", "x", 5)),
-		wireEvent(listwatch.WatchDeleted, cm(t, "a", "w", 6)),
-		wireEvent(listwatch.WatchAdded, cm(t, "a", "y", 7)),
+		wireEvent(watch.WatchAdded, cm(t, "a", "w", 4)),
+		wireEvent(watch.WatchAdded, cm(t, "a", "x", 5)),
+		wireEvent(watch.WatchDeleted, cm(t, "a", "w", 6)),
+		wireEvent(watch.WatchAdded, cm(t, "a", "y", 7)),
 	)
-	fx.send(listwatch.WatchModified, cm(t, "a", "x", 11))
-	fx.send(listwatch.WatchDeleted, cm(t, "a", "y", 12))
+	fx.send(watch.WatchModified, cm(t, "a", "x", 11))
+	fx.send(watch.WatchDeleted, cm(t, "a", "y", 12))
 	// Oldest first: the first backfill (from 3) reads every change the
 	// others need, w's creation among them, so that its deletion at 6 can
 	// be undone (a deletion alone does not say w's version before it).
@@ -119,7 +119,7 @@ func TestTooOldNamesOldest(t *testing.T) {
 	fx := newFixture(t, 2, cm(t, "a", "x", 5))
 	fx.serverHistoryFrom(10)
 	for rv := 11; rv <= 14; rv++ {
-		fx.send(listwatch.WatchModified, cm(t, "a", "x", rv))
+		fx.send(watch.WatchModified, cm(t, "a", "x", rv))
 	}
 	ev := fx.watch("/api/v1/configmaps?watch=1&resourceVersion=11").next()
 	if ev.String() != "ERROR 410 Expired" || gjson.GetBytes(ev.Object, "message").Str != "too old resource version: 11 (12)" {
@@ -170,7 +170,7 @@ func TestWatchFromHistory(t *testing.T) {
 	}}
 	fx := newFixtureOpts(t, 16, Options{BookmarkInterval: time.Hour, History: rec}, x5, y7)
 	fx.serverHistoryFrom(10) // the API server holds nothing before the store's first list
-	fx.send(listwatch.WatchModified, cm(t, "a", "x", 11, "app=web"))
+	fx.send(watch.WatchModified, cm(t, "a", "x", 11, "app=web"))
 
 	fx.watch("/api/v1/configmaps?watch=1&resourceVersion=4").expect("ADDED x@5", "ADDED w@6", "ADDED y@6", "MODIFIED y@7", "DELETED w@8", "MODIFIED x@11")
 	fx.watch("/api/v1/namespaces/a/configmaps?watch=1&resourceVersion=6").expect("MODIFIED y@7", "MODIFIED x@11")

@@ -8,7 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // TestDeliveryLagHistogram: each delivery counts in the first bucket whose
@@ -95,12 +95,12 @@ func TestWatchDeliveryLag(t *testing.T) {
 	fx := newFixture(t, 16, cm(t, "a", "x", 5))
 	wc := fx.watch("/api/v1/configmaps?watch=true")
 	wc.expect("ADDED x@5")
-	fx.send(listwatch.WatchModified, cm(t, "a", "x", 11))
-	fx.send(listwatch.WatchAdded, cm(t, "a", "y", 12))
+	fx.send(watch.WatchModified, cm(t, "a", "x", 11))
+	fx.send(watch.WatchAdded, cm(t, "a", "y", 12))
 	wc.expect("MODIFIED x@11", "ADDED y@12")
 	// The stream records a flush's deliveries before it drains again: once
 	// a third event came, the first two are counted (and maybe the third).
-	fx.send(listwatch.WatchDeleted, cm(t, "a", "y", 13))
+	fx.send(watch.WatchDeleted, cm(t, "a", "y", 13))
 	wc.expect("DELETED y@13")
 	if count := histogramOf(t, fx.h.lag, fx.h.resources[scope{gvr: configMaps.GVR}].name()).GetSampleCount(); count < 2 || count > 3 {
 		t.Errorf("%d deliveries counted, want 2 or 3", count)

@@ -18,9 +18,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // The API server's resources of the on-demand tests.
@@ -38,16 +38,16 @@ type gatedClient struct {
 	listErr error
 }
 
-func (c gatedClient) List(ctx context.Context, req listwatch.ListRequest) (listwatch.Page[*object.Object], error) {
+func (c gatedClient) List(ctx context.Context, req watch.ListRequest) (watch.Page[*object.Object], error) {
 	if c.gate != nil {
 		select {
 		case <-c.gate:
 		case <-ctx.Done():
-			return listwatch.Page[*object.Object]{}, ctx.Err()
+			return watch.Page[*object.Object]{}, ctx.Err()
 		}
 	}
 	if c.listErr != nil {
-		return listwatch.Page[*object.Object]{}, c.listErr
+		return watch.Page[*object.Object]{}, c.listErr
 	}
 	return c.Client.List(ctx, req)
 }
@@ -82,7 +82,7 @@ func newOnDemandFixture(t *testing.T, discovered ...metav1.APIResource) *onDeman
 func newOnDemandFixtureWith(t *testing.T, opts OnDemand, discovered ...metav1.APIResource) *onDemandFixture {
 	t.Helper()
 	fx := &onDemandFixture{
-		t: t, f: &fakeServer{rv: "10", events: make(chan listwatch.WatchEvent[*object.Object]), watches: make(chan struct{}, 10)},
+		t: t, f: &fakeServer{rv: "10", events: make(chan watch.WatchEvent[*object.Object]), watches: make(chan struct{}, 10)},
 		changes: make(chan []kube.Resource, 10), server: discovered,
 	}
 	fx.set = reflector.NewSet(reflector.SetOptions{NewClient: func(res kube.Resource, scope kube.Scope) reflector.Client {
@@ -396,7 +396,7 @@ func TestOnDemandDropped(t *testing.T) {
 	fx.mu.Lock()
 	fx.listErr = apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "", errString("revoked"))
 	fx.mu.Unlock()
-	fx.f.events <- listwatch.WatchEvent[*object.Object]{Type: listwatch.WatchError, Err: fx.listErr}
+	fx.f.events <- watch.WatchEvent[*object.Object]{Type: watch.WatchError, Err: fx.listErr}
 	if got := <-fx.changes; len(got) != 0 {
 		t.Errorf("Changed(%v), want nothing served", got)
 	}
@@ -514,7 +514,7 @@ func TestKeep(t *testing.T) {
 		fx.mu.Lock()
 		fx.listErr = apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "", errString("revoked"))
 		fx.mu.Unlock()
-		fx.f.events <- listwatch.WatchEvent[*object.Object]{Type: listwatch.WatchError, Err: fx.listErr} // to one of the two watches
+		fx.f.events <- watch.WatchEvent[*object.Object]{Type: watch.WatchError, Err: fx.listErr} // to one of the two watches
 		if got := <-fx.changes; len(got) != 1 {
 			t.Errorf("Changed(%v), want one served once the other's reflector stopped", got)
 		}

@@ -7,8 +7,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // TestWatchFromNow: resourceVersion "" or "0" starts with the state as
@@ -25,8 +25,8 @@ func TestWatchFromNow(t *testing.T) {
 			wc.expect("MODIFIED x@11", "DELETED y@12")
 		}()
 	}
-	fx.send(listwatch.WatchModified, cm(t, "a", "x", 11))
-	fx.send(listwatch.WatchDeleted, cm(t, "a", "y", 12))
+	fx.send(watch.WatchModified, cm(t, "a", "x", 11))
+	fx.send(watch.WatchDeleted, cm(t, "a", "y", 12))
 }
 
 // TestWatchResume: a watch from resourceVersion N replays the changes after
@@ -34,11 +34,11 @@ func TestWatchFromNow(t *testing.T) {
 // ERROR event 410 Expired.
 func TestWatchResume(t *testing.T) {
 	fx := newFixture(t, 2, cm(t, "a", "x", 5))
-	fx.send(listwatch.WatchModified, cm(t, "a", "x", 11))
-	fx.send(listwatch.WatchAdded, cm(t, "a", "y", 12))
+	fx.send(watch.WatchModified, cm(t, "a", "x", 11))
+	fx.send(watch.WatchAdded, cm(t, "a", "y", 12))
 	fx.watch("/api/v1/configmaps?watch=1&resourceVersion=11").expect("ADDED y@12")
 	fx.watch("/api/v1/configmaps?watch=1&resourceVersion=10").expect("MODIFIED x@11", "ADDED y@12")
-	fx.send(listwatch.WatchDeleted, cm(t, "a", "x", 13)) // the history of 2 no longer holds 11
+	fx.send(watch.WatchDeleted, cm(t, "a", "x", 13)) // the history of 2 no longer holds 11
 	wc := fx.watch("/api/v1/configmaps?watch=1&resourceVersion=10")
 	if wc.code != 200 {
 		t.Errorf("a too old watch = %d, want 200 then an ERROR event", wc.code)
@@ -61,7 +61,7 @@ func TestWatchInitialEvents(t *testing.T) {
 		gjson.GetBytes(ev.Object, "metadata.resourceVersion").Str != "10" || gjson.GetBytes(ev.Object, "kind").Str != "ConfigMap" {
 		t.Errorf("after the state: %s %s; want the initial-events-end BOOKMARK at 10", ev.Type, ev.Object)
 	}
-	fx.send(listwatch.WatchAdded, cm(t, "a", "y", 11))
+	fx.send(watch.WatchAdded, cm(t, "a", "y", 11))
 	wc.expect("ADDED y@11")
 	if wc := fx.watch("/api/v1/configmaps?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan"); wc.code != 422 {
 		t.Errorf("sendInitialEvents without bookmarks = %d, want 422", wc.code)
@@ -76,9 +76,9 @@ func TestWatchSelector(t *testing.T) {
 	one := fx.watch("/api/v1/namespaces/a/configmaps?watch=1&fieldSelector=metadata.name%3Dy")
 	wc.expect("ADDED x@5")
 	one.expect("ADDED y@6")
-	fx.send(listwatch.WatchModified, cm(t, "a", "x", 11, "app=db"))
-	fx.send(listwatch.WatchModified, cm(t, "a", "y", 12, "app=web"))
-	fx.send(listwatch.WatchModified, cm(t, "a", "y", 13, "app=web"))
+	fx.send(watch.WatchModified, cm(t, "a", "x", 11, "app=db"))
+	fx.send(watch.WatchModified, cm(t, "a", "y", 12, "app=web"))
+	fx.send(watch.WatchModified, cm(t, "a", "y", 13, "app=web"))
 	wc.expect("DELETED x@11", "ADDED y@12", "MODIFIED y@13")
 	one.expect("MODIFIED y@12", "MODIFIED y@13")
 }
@@ -88,8 +88,8 @@ func TestWatchSelector(t *testing.T) {
 func TestWatchTable(t *testing.T) {
 	fx := newFixture(t, 16, cm(t, "a", "x", 5))
 	wc := fx.watch("/api/v1/configmaps?watch=1&resourceVersion=10", "Accept", "application/json;as=Table;v=v1;g=meta.k8s.io,application/json")
-	fx.send(listwatch.WatchModified, cm(t, "a", "x", 11))
-	fx.send(listwatch.WatchModified, cm(t, "a", "x", 12))
+	fx.send(watch.WatchModified, cm(t, "a", "x", 11))
+	fx.send(watch.WatchModified, cm(t, "a", "x", 12))
 	first, second := wc.next(), wc.next()
 	if gjson.GetBytes(first.Object, "columnDefinitions.#").Int() != 3 || gjson.GetBytes(first.Object, "rows.0.cells.2").Str != "60m" ||
 		first.String() != "MODIFIED x@11" {
@@ -105,7 +105,7 @@ func TestWatchTable(t *testing.T) {
 func TestWatchBookmarks(t *testing.T) {
 	fx := newFixtureWith(t, 16, time.Millisecond)
 	wc := fx.watch("/api/v1/namespaces/a/configmaps?watch=1&resourceVersion=10&allowWatchBookmarks=true&timeoutSeconds=1")
-	fx.send(listwatch.WatchAdded, cm(t, "b", "other", 11)) // another namespace moves the resourceVersion
+	fx.send(watch.WatchAdded, cm(t, "b", "other", 11)) // another namespace moves the resourceVersion
 	for {
 		ev := wc.next()
 		if ev.Type == "END" {
@@ -131,9 +131,9 @@ func TestWatchFallsBehind(t *testing.T) {
 	fx := newFixture(t, 16, cm(t, "a", "x", 5))
 	sub := fx.lease.Subscribe(t.Context(), store.SubscribeOptions{Mode: store.Ordered, Limit: 1})
 	defer sub.Close()
-	fx.send(listwatch.WatchModified, cm(t, "a", "x", 11))
-	fx.send(listwatch.WatchModified, cm(t, "a", "x", 12))
-	fx.send(listwatch.WatchModified, cm(t, "a", "x", 13))
+	fx.send(watch.WatchModified, cm(t, "a", "x", 11))
+	fx.send(watch.WatchModified, cm(t, "a", "x", 12))
+	fx.send(watch.WatchModified, cm(t, "a", "x", 13))
 	rec := httptest.NewRecorder()
 	c := &cached{res: configMaps}
 	s := &watchStream{c: c, f: &filter{empty: true}, sub: sub, ww: &watchWriter{w: rec, ok: true, enc: &encoder{res: configMaps}}}
@@ -153,7 +153,7 @@ func TestWatchFallsBehind(t *testing.T) {
 // no ghost.
 func TestWatchAcrossRelist(t *testing.T) {
 	fx := newFixture(t, 16, cm(t, "a", "x", 5), cm(t, "a", "y", 6), cm(t, "a", "z", 7))
-	fx.send(listwatch.WatchModified, cm(t, "a", "x", 11))
+	fx.send(watch.WatchModified, cm(t, "a", "x", 11))
 	bookmarks := fx.watch("/api/v1/configmaps?watch=1&resourceVersion=11&allowWatchBookmarks=true")
 	plain := fx.watch("/api/v1/namespaces/a/configmaps?watch=1&resourceVersion=11")
 	// In name order the relist's changes would be a@16, b@18, y@15, z gone.
@@ -172,7 +172,7 @@ func TestWatchAcrossRelist(t *testing.T) {
 		fx.watch("/api/v1/configmaps?watch=1&resourceVersion="+rv).expect("ERROR 410 Expired", "END")
 	}
 	resumed := fx.watch("/api/v1/configmaps?watch=1&resourceVersion=20")
-	fx.send(listwatch.WatchModified, cm(t, "a", "x", 21))
+	fx.send(watch.WatchModified, cm(t, "a", "x", 21))
 	if ev := skipBookmarks(bookmarks); ev.String() != "MODIFIED x@21" {
 		t.Errorf("after the relist's bookmark: %s, want MODIFIED x@21", ev)
 	}
@@ -188,12 +188,12 @@ func TestWatchAcrossRelist(t *testing.T) {
 func TestWatchTableAgeNow(t *testing.T) {
 	fx := newFixture(t, 16, cm(t, "a", "x", 5))
 	wc := fx.watch("/api/v1/configmaps?watch=1&resourceVersion=10", "Accept", "application/json;as=Table;v=v1;g=meta.k8s.io,application/json")
-	fx.send(listwatch.WatchModified, cm(t, "a", "x", 11))
+	fx.send(watch.WatchModified, cm(t, "a", "x", 11))
 	if ev := wc.next(); gjson.GetBytes(ev.Object, "rows.0.cells.2").Str != "60m" {
 		t.Fatalf("Age at the watch's start = %q, want 60m", gjson.GetBytes(ev.Object, "rows.0.cells.2").Str)
 	}
 	fx.advance(2 * time.Hour)
-	fx.send(listwatch.WatchModified, cm(t, "a", "x", 12))
+	fx.send(watch.WatchModified, cm(t, "a", "x", 12))
 	if ev := wc.next(); gjson.GetBytes(ev.Object, "rows.0.cells.2").Str != "3h" {
 		t.Errorf("Age two hours into the watch = %q, want 3h: %s", gjson.GetBytes(ev.Object, "rows.0.cells.2").Str, ev.Object)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // TestApplyAndDispatchDoNotAllocate: a live Apply and its dispatch to a
@@ -17,11 +17,11 @@ func TestApplyAndDispatchDoNotAllocate(t *testing.T) {
 	for _, mode := range []Mode{Coalescing, Ordered} {
 		t.Run(fmt.Sprint(mode), func(t *testing.T) {
 			s := New[*obj](Options[*obj]{})
-			mustApply(t, s, ev{Type: listwatch.Init})
+			mustApply(t, s, ev{Type: watch.Init})
 			for _, o := range benchObjects(1000) {
-				mustApply(t, s, ev{Type: listwatch.InitApply, Object: o})
+				mustApply(t, s, ev{Type: watch.InitApply, Object: o})
 			}
-			mustApply(t, s, ev{Type: listwatch.InitDone, ResourceVersion: "1"})
+			mustApply(t, s, ev{Type: watch.InitDone, ResourceVersion: "1"})
 			ctx := t.Context()
 			sub := s.Subscribe(ctx, SubscribeOptions{Mode: mode, Wake: make(chan struct{}, 1)})
 			for { // the state queued at the join

@@ -5,7 +5,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // Backfill extends the history back to resourceVersion from, with what a
@@ -28,7 +28,7 @@ import (
 // holds every change after (a relist or an eviction moved it: read it and
 // watch again), and with ErrInvalidResourceVersion for an event or from
 // that is not a number or out of order. The history is unchanged then.
-func (s *Store[T]) Backfill(from, oldest string, events []listwatch.WatchEvent[T]) error {
+func (s *Store[T]) Backfill(from, oldest string, events []watch.WatchEvent[T]) error {
 	start, ok := ParseRV(from)
 	if !ok {
 		return fmt.Errorf("%w: %q", ErrInvalidResourceVersion, from)
@@ -60,12 +60,12 @@ func (s *Store[T]) Backfill(from, oldest string, events []listwatch.WatchEvent[T
 
 // entriesOf turns a server's watch events after from into history
 // entries, up to and including resourceVersion to.
-func entriesOf[T Object](from, to uint64, events []listwatch.WatchEvent[T]) ([]histEntry[T], error) {
+func entriesOf[T Object](from, to uint64, events []watch.WatchEvent[T]) ([]histEntry[T], error) {
 	var out []histEntry[T]
 	last := map[Key]T{} // each key's latest state in the batch
 	prev := from
 	for _, ev := range events {
-		if ev.Type != listwatch.WatchAdded && ev.Type != listwatch.WatchModified && ev.Type != listwatch.WatchDeleted {
+		if ev.Type != watch.WatchAdded && ev.Type != watch.WatchModified && ev.Type != watch.WatchDeleted {
 			continue
 		}
 		rvs := ev.Object.GetResourceVersion()
@@ -81,10 +81,10 @@ func entriesOf[T Object](from, to uint64, events []listwatch.WatchEvent[T]) ([]h
 		e := histEntry[T]{Change: Change[T]{Type: Applied, Key: k, Object: ev.Object, ResourceVersion: rvs}, rv: rv}
 		before, seen := last[k]
 		switch ev.Type {
-		case listwatch.WatchAdded: // nothing before it
-		case listwatch.WatchModified:
+		case watch.WatchAdded: // nothing before it
+		case watch.WatchModified:
 			e.Old, e.HasOld, e.OldUnknown, e.noUndo = before, seen, !seen, !seen
-		case listwatch.WatchDeleted:
+		case watch.WatchDeleted:
 			e.Type, e.Old, e.HasOld, e.noUndo = Deleted, before, true, !seen
 			if !seen {
 				e.Old = ev.Object

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
-type wev = listwatch.WatchEvent[*obj]
+type wev = watch.WatchEvent[*obj]
 
-func wire(typ listwatch.WatchEventType, spec string) wev { return wev{Type: typ, Object: mk(spec)} }
+func wire(typ watch.WatchEventType, spec string) wev { return wev{Type: typ, Object: mk(spec)} }
 
 // TestStateAt: the state at any resourceVersion the history reaches back
 // to is the current state with the later changes undone, whether a change
@@ -68,13 +68,13 @@ func TestStateAt(t *testing.T) {
 // what it changed.
 func TestBackfill(t *testing.T) {
 	server := []wev{
-		wire(listwatch.WatchModified, "a/y@4"), // y existed before 3: its version then is unknown
-		wire(listwatch.WatchAdded, "a/x@5"),
-		wire(listwatch.WatchModified, "a/y@6"),
-		wire(listwatch.WatchAdded, "a/gone@7"),
-		{Type: listwatch.WatchBookmark, Object: mk("a/b@8")},
-		wire(listwatch.WatchDeleted, "a/gone@9"),
-		wire(listwatch.WatchAdded, "a/later@11"), // after the store's list: dropped
+		wire(watch.WatchModified, "a/y@4"), // y existed before 3: its version then is unknown
+		wire(watch.WatchAdded, "a/x@5"),
+		wire(watch.WatchModified, "a/y@6"),
+		wire(watch.WatchAdded, "a/gone@7"),
+		{Type: watch.WatchBookmark, Object: mk("a/b@8")},
+		wire(watch.WatchDeleted, "a/gone@9"),
+		wire(watch.WatchAdded, "a/later@11"), // after the store's list: dropped
 	}
 	newStore := func(t *testing.T) *Store[*obj] {
 		s := New(Options[*obj]{History: 10})
@@ -142,9 +142,9 @@ func TestBackfillRefused(t *testing.T) {
 		err     error
 	}{
 		{name: "no room", history: 2, from: "3", oldest: "10",
-			events: []wev{wire(listwatch.WatchAdded, "a/p@4"), wire(listwatch.WatchAdded, "a/q@5")}, err: ErrTooOld},
+			events: []wev{wire(watch.WatchAdded, "a/p@4"), wire(watch.WatchAdded, "a/q@5")}, err: ErrTooOld},
 		{name: "out of order", history: 10, from: "3", oldest: "10",
-			events: []wev{wire(listwatch.WatchAdded, "a/p@6"), wire(listwatch.WatchAdded, "a/q@5")}, err: ErrInvalidResourceVersion},
+			events: []wev{wire(watch.WatchAdded, "a/p@6"), wire(watch.WatchAdded, "a/q@5")}, err: ErrInvalidResourceVersion},
 		{name: "the window moved", history: 10, from: "3", oldest: "9", err: ErrTooOld},
 		{name: "not older", history: 10, from: "10", oldest: "10", err: ErrTooOld},
 		{name: "not a number", history: 10, from: "x", oldest: "10", err: ErrInvalidResourceVersion},

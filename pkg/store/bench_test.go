@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // benchObjects returns n objects at rv "1", spread over 10 namespaces.
@@ -25,11 +25,11 @@ func syncedStore(b *testing.B, objs []*obj) *Store[*obj] {
 
 func syncedStoreWith(b *testing.B, opts Options[*obj], objs []*obj) *Store[*obj] {
 	s := New[*obj](opts)
-	mustApply(b, s, ev{Type: listwatch.Init})
+	mustApply(b, s, ev{Type: watch.Init})
 	for _, o := range objs {
-		mustApply(b, s, ev{Type: listwatch.InitApply, Object: o})
+		mustApply(b, s, ev{Type: watch.InitApply, Object: o})
 	}
-	mustApply(b, s, ev{Type: listwatch.InitDone, ResourceVersion: "1"})
+	mustApply(b, s, ev{Type: watch.InitDone, ResourceVersion: "1"})
 	return s
 }
 
@@ -88,15 +88,15 @@ func BenchmarkRelist20k(b *testing.B) {
 
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := s.Apply(ctx, ev{Type: listwatch.Init}); err != nil {
+		if err := s.Apply(ctx, ev{Type: watch.Init}); err != nil {
 			b.Fatal(err)
 		}
 		for _, o := range relisted {
-			if err := s.Apply(ctx, ev{Type: listwatch.InitApply, Object: o}); err != nil {
+			if err := s.Apply(ctx, ev{Type: watch.InitApply, Object: o}); err != nil {
 				b.Fatal(err)
 			}
 		}
-		if err := s.Apply(ctx, ev{Type: listwatch.InitDone, ResourceVersion: "1"}); err != nil {
+		if err := s.Apply(ctx, ev{Type: watch.InitDone, ResourceVersion: "1"}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -178,11 +178,11 @@ func BenchmarkFirstList(b *testing.B) {
 					if subscribed {
 						sub = s.Subscribe(ctx, SubscribeOptions{})
 					}
-					mustApply(b, s, ev{Type: listwatch.Init, Size: size})
+					mustApply(b, s, ev{Type: watch.Init, Size: size})
 					for _, o := range objs {
-						mustApply(b, s, ev{Type: listwatch.InitApply, Object: o})
+						mustApply(b, s, ev{Type: watch.InitApply, Object: o})
 					}
-					mustApply(b, s, ev{Type: listwatch.InitDone, ResourceVersion: "1"})
+					mustApply(b, s, ev{Type: watch.InitDone, ResourceVersion: "1"})
 					if sub != nil {
 						sub.Close() // its queue goes with it, not kept for the next runs
 					}

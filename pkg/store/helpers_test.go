@@ -12,7 +12,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -27,7 +27,7 @@ func (o *obj) GetResourceVersion() string { return o.rv }
 
 func (o *obj) String() string { return KeyOf(o).String() + "@" + o.rv }
 
-type ev = listwatch.Event[*obj]
+type ev = watch.Event[*obj]
 
 // mk parses "ns/name@rv" (or "name@rv" for a cluster-scoped object).
 func mk(spec string) *obj {
@@ -45,24 +45,24 @@ func mk(spec string) *obj {
 // relist is the event sequence of a whole list: Init, one InitApply per
 // spec in list order, InitDone at rv.
 func relist(rv string, specs ...string) []ev {
-	evs := []ev{{Type: listwatch.Init}}
+	evs := []ev{{Type: watch.Init}}
 	for _, spec := range specs {
-		evs = append(evs, ev{Type: listwatch.InitApply, Object: mk(spec)})
+		evs = append(evs, ev{Type: watch.InitApply, Object: mk(spec)})
 	}
-	return append(evs, ev{Type: listwatch.InitDone, ResourceVersion: rv})
+	return append(evs, ev{Type: watch.InitDone, ResourceVersion: rv})
 }
 
 func applyEv(spec string) ev {
 	o := mk(spec)
-	return ev{Type: listwatch.Apply, Object: o, ResourceVersion: o.rv}
+	return ev{Type: watch.Apply, Object: o, ResourceVersion: o.rv}
 }
 
 func deleteEv(spec string) ev {
 	o := mk(spec)
-	return ev{Type: listwatch.Delete, Object: o, ResourceVersion: o.rv}
+	return ev{Type: watch.Delete, Object: o, ResourceVersion: o.rv}
 }
 
-func bookmarkEv(rv string) ev { return ev{Type: listwatch.Bookmark, ResourceVersion: rv} }
+func bookmarkEv(rv string) ev { return ev{Type: watch.Bookmark, ResourceVersion: rv} }
 
 // script concatenates event slices and single events into one script.
 func script(parts ...any) []ev {

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // TestByIndex: the namespace index and a custom one follow live changes
@@ -16,7 +16,7 @@ func TestByIndex(t *testing.T) {
 	ctx := context.Background()
 	byName := func(o *obj) []string { return []string{o.name[:1]} } // first letter
 	s := New[*obj](Options[*obj]{Indexes: map[string]IndexFunc[*obj]{"initial": byName}})
-	apply := func(evs ...listwatch.Event[*obj]) {
+	apply := func(evs ...watch.Event[*obj]) {
 		for _, ev := range evs {
 			if err := s.Apply(ctx, ev); err != nil {
 				t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 var modes = []Mode{Coalescing, Ordered}
@@ -394,10 +394,10 @@ func TestSharedWake(t *testing.T) {
 func TestOrderedJoinDuringRelist(t *testing.T) {
 	s := New[*obj](Options[*obj]{})
 	mustApply(t, s, relist("1", "ns/a@1", "ns/b@1")...)
-	mustApply(t, s, ev{Type: listwatch.Init}, ev{Type: listwatch.InitApply, Object: mk("ns/a@2")})
+	mustApply(t, s, ev{Type: watch.Init}, ev{Type: watch.InitApply, Object: mk("ns/a@2")})
 	sub := s.Subscribe(context.Background(), SubscribeOptions{Mode: Ordered})
 	defer sub.Close()
-	mustApply(t, s, ev{Type: listwatch.InitDone, ResourceVersion: "2"})
+	mustApply(t, s, ev{Type: watch.InitDone, ResourceVersion: "2"})
 	got := drain(t, sub)
 	want := []string{"Applied ns/a@1", "Applied ns/b@1", "Synced", "Deleted ns/b@1 old=1", "Applied ns/a@2 old=1"}
 	if d := diffStrings(describeAll(got), want); d != "" {

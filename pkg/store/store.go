@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // Options tune a Store. The zero value is usable.
@@ -80,20 +80,20 @@ type relistBuffer[T Object] struct {
 }
 
 // Apply is the store's single writer: it applies one watcher event. It has
-// the signature of a listwatch.Handler and never fails.
-func (s *Store[T]) Apply(_ context.Context, ev listwatch.Event[T]) error {
+// the signature of a watch.Handler and never fails.
+func (s *Store[T]) Apply(_ context.Context, ev watch.Event[T]) error {
 	switch ev.Type {
-	case listwatch.Init:
+	case watch.Init:
 		s.relist = s.newRelistBuffer(ev.Size)
-	case listwatch.InitApply:
+	case watch.InitApply:
 		s.bufferRelist(ev.Object)
-	case listwatch.InitDone:
+	case watch.InitDone:
 		s.swapRelist(ev.ResourceVersion)
-	case listwatch.Apply:
+	case watch.Apply:
 		s.apply(ev.Object, ev.ResourceVersion)
-	case listwatch.Delete:
+	case watch.Delete:
 		s.delete(ev.Object, ev.ResourceVersion)
-	case listwatch.Bookmark:
+	case watch.Bookmark:
 		s.mu.Lock()
 		s.rv = ev.ResourceVersion
 		s.mu.Unlock()

@@ -11,7 +11,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // TestScripted feeds scripted event slices to a store with one subscriber
@@ -89,7 +89,7 @@ func TestScripted(t *testing.T) {
 	}, {
 		name: "a restarted relist drops the first attempt's buffer",
 		events: script(relist("1", "ns/a@1"),
-			ev{Type: listwatch.Init}, ev{Type: listwatch.InitApply, Object: mk("ns/half@2")},
+			ev{Type: watch.Init}, ev{Type: watch.InitApply, Object: mk("ns/half@2")},
 			relist("3", "ns/a@1", "ns/b@3")),
 		want:      []string{"Applied ns/a@1", "Synced", "Applied ns/b@3"},
 		wantState: []string{"ns/a@1", "ns/b@3"},
@@ -97,8 +97,8 @@ func TestScripted(t *testing.T) {
 	}, {
 		name: "InitApply without Init starts a relist",
 		events: script(relist("1", "ns/a@1"),
-			ev{Type: listwatch.InitApply, Object: mk("ns/b@2")},
-			ev{Type: listwatch.InitDone, ResourceVersion: "2"}),
+			ev{Type: watch.InitApply, Object: mk("ns/b@2")},
+			ev{Type: watch.InitDone, ResourceVersion: "2"}),
 		want:      []string{"Applied ns/a@1", "Synced", "Deleted ns/a@1 old=1", "Applied ns/b@2"},
 		wantState: []string{"ns/b@2"},
 		wantRV:    "2",
@@ -149,7 +149,7 @@ func TestScripted(t *testing.T) {
 
 func TestApplyRejectsUnknownEventType(t *testing.T) {
 	s := New[*obj](Options[*obj]{})
-	if err := s.Apply(t.Context(), ev{Type: listwatch.EventType(99)}); err == nil {
+	if err := s.Apply(t.Context(), ev{Type: watch.EventType(99)}); err == nil {
 		t.Fatal("Apply(EventType(99)) = nil, want an error")
 	}
 }
@@ -182,9 +182,9 @@ func TestRelistIsBufferedUntilInitDone(t *testing.T) {
 	drain(t, sub)
 
 	mustApply(t, s,
-		ev{Type: listwatch.Init},
-		ev{Type: listwatch.InitApply, Object: mk("ns/a@2")},
-		ev{Type: listwatch.InitApply, Object: mk("ns/d@2")})
+		ev{Type: watch.Init},
+		ev{Type: watch.InitApply, Object: mk("ns/a@2")},
+		ev{Type: watch.InitApply, Object: mk("ns/d@2")})
 	before := []string{"ns/a@1", "ns/b@1", "ns/c@1"}
 	if d := diffStrings(state(s), before); d != "" {
 		t.Errorf("List during the relist:%s", d)
@@ -202,7 +202,7 @@ func TestRelistIsBufferedUntilInitDone(t *testing.T) {
 		t.Errorf("notified during the relist: %q", describeAll(got))
 	}
 
-	mustApply(t, s, ev{Type: listwatch.InitDone, ResourceVersion: "2"})
+	mustApply(t, s, ev{Type: watch.InitDone, ResourceVersion: "2"})
 	if d := diffStrings(state(s), []string{"ns/a@2", "ns/d@2"}); d != "" {
 		t.Errorf("List after InitDone:%s", d)
 	}
@@ -220,13 +220,13 @@ func TestRelistKeepsUnchangedObjects(t *testing.T) {
 	origChanged, _ := s.Get(Key{"ns", "changed"})
 
 	relisted := map[string]*obj{"same": mk("ns/same@1"), "changed": mk("ns/changed@2")}
-	mustApply(t, s, ev{Type: listwatch.Init},
-		ev{Type: listwatch.InitApply, Object: relisted["same"]},
-		ev{Type: listwatch.InitApply, Object: relisted["changed"]})
+	mustApply(t, s, ev{Type: watch.Init},
+		ev{Type: watch.InitApply, Object: relisted["same"]},
+		ev{Type: watch.InitApply, Object: relisted["changed"]})
 	if got := s.relist.items[Key{"ns", "same"}]; got != origSame {
 		t.Errorf("relist buffer holds %p for the unchanged object, want the stored %p", got, origSame)
 	}
-	mustApply(t, s, ev{Type: listwatch.InitDone, ResourceVersion: "2"})
+	mustApply(t, s, ev{Type: watch.InitDone, ResourceVersion: "2"})
 
 	if got, _ := s.Get(Key{"ns", "same"}); got != origSame {
 		t.Errorf("unchanged object after relist is %p, want the original %p", got, origSame)
@@ -274,12 +274,12 @@ func TestRelistGenerationsNeverMix(t *testing.T) {
 
 	for g := 1; g <= gens; g++ {
 		rv := strconv.Itoa(g)
-		mustApply(t, s, ev{Type: listwatch.Init})
+		mustApply(t, s, ev{Type: watch.Init})
 		for i := range size(g) {
 			o := &obj{ns: "ns" + strconv.Itoa(i%3), name: "o" + strconv.Itoa(i), rv: rv, payload: rv}
-			mustApply(t, s, ev{Type: listwatch.InitApply, Object: o})
+			mustApply(t, s, ev{Type: watch.InitApply, Object: o})
 		}
-		mustApply(t, s, ev{Type: listwatch.InitDone, ResourceVersion: rv})
+		mustApply(t, s, ev{Type: watch.InitDone, ResourceVersion: rv})
 	}
 	stop.Store(true)
 	wg.Wait()
@@ -307,7 +307,7 @@ func TestWaitForSync(t *testing.T) {
 		go func() { done <- s.WaitForSync(context.Background()) }()
 
 		// A buffered relist is not a sync.
-		mustApply(t, s, ev{Type: listwatch.Init}, ev{Type: listwatch.InitApply, Object: mk("ns/a@1")})
+		mustApply(t, s, ev{Type: watch.Init}, ev{Type: watch.InitApply, Object: mk("ns/a@1")})
 		synctest.Wait() // WaitForSync waits, or has returned
 		select {
 		case err := <-done:
@@ -317,7 +317,7 @@ func TestWaitForSync(t *testing.T) {
 		default:
 		}
 
-		mustApply(t, s, ev{Type: listwatch.InitDone, ResourceVersion: "1"})
+		mustApply(t, s, ev{Type: watch.InitDone, ResourceVersion: "1"})
 		synctest.Wait()
 		select {
 		case err := <-done:

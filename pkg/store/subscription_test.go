@@ -11,7 +11,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // TestCoalescing: a subscriber that saw the first list does not read while
@@ -105,11 +105,11 @@ func TestEarlyJoinerGetsFirstListThenSynced(t *testing.T) {
 	s := New[*obj](Options[*obj]{})
 	sub := s.Subscribe(t.Context(), SubscribeOptions{})
 	defer sub.Close()
-	mustApply(t, s, ev{Type: listwatch.Init}, ev{Type: listwatch.InitApply, Object: mk("ns/b@1")})
+	mustApply(t, s, ev{Type: watch.Init}, ev{Type: watch.InitApply, Object: mk("ns/b@1")})
 	if got := drain(t, sub); len(got) != 0 {
 		t.Fatalf("notified before the first InitDone: %q", describeAll(got))
 	}
-	mustApply(t, s, ev{Type: listwatch.InitApply, Object: mk("ns/a@2")}, ev{Type: listwatch.InitDone, ResourceVersion: "2"})
+	mustApply(t, s, ev{Type: watch.InitApply, Object: mk("ns/a@2")}, ev{Type: watch.InitDone, ResourceVersion: "2"})
 	mustApply(t, s, applyEv("ns/c@3"))
 	want := []string{"Applied ns/b@1", "Applied ns/a@2", "Synced", "Applied ns/c@3"}
 	if d := diffStrings(describeAll(drain(t, sub)), want); d != "" {
@@ -138,14 +138,14 @@ func TestJoinDuringRelist(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := New[*obj](Options[*obj]{})
 			mustApply(t, s, relist("1", "ns/a@1", "ns/b@1")...)
-			mustApply(t, s, ev{Type: listwatch.Init}, ev{Type: listwatch.InitApply, Object: mk("ns/a@2")})
+			mustApply(t, s, ev{Type: watch.Init}, ev{Type: watch.InitApply, Object: mk("ns/a@2")})
 			sub := s.Subscribe(t.Context(), SubscribeOptions{})
 			defer sub.Close()
 			var got []Change[*obj]
 			if tt.readFirst {
 				got = drain(t, sub)
 			}
-			mustApply(t, s, ev{Type: listwatch.InitDone, ResourceVersion: "2"})
+			mustApply(t, s, ev{Type: watch.InitDone, ResourceVersion: "2"})
 			got = append(got, drain(t, sub)...)
 			if d := diffStrings(describeAll(got), tt.want); d != "" {
 				t.Errorf("join during relist:%s", d)

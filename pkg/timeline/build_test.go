@@ -2,7 +2,6 @@ package timeline_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -22,19 +21,7 @@ func small() timelinetest.Config {
 	return timelinetest.Config{Start: start, Span: 2 * time.Hour, Pods: 20, Nodes: 2, Namespaces: 2, Churn: 0.5, Warnings: 1, Seed: 3}
 }
 
-func record(t testing.TB, c timelinetest.Config) history.Store {
-	t.Helper()
-	ctx := context.Background()
-	s, err := history.OpenSQLite(ctx, filepath.Join(t.TempDir(), "history.db"), history.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if _, err := timelinetest.Write(ctx, s, c); err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
+func record(t testing.TB, c timelinetest.Config) history.Store { return timelinetest.Temp(t, c) }
 
 // glyphs is a lane's marks as glyphs, oldest first.
 func glyphs(l *timeline.Lane) string {

@@ -12,7 +12,7 @@
 //   - wall time of a cold `get cm -A` to its exit against `kubectl get cm -A`,
 //     and `get -o json` against `kubectl get -o json` for reference;
 //   - in the benchmark's own process, the time to sync and the heap per
-//     object of kubectl-reflect's store (pkg/listwatch into pkg/store) against
+//     object of kubectl-reflect's store (pkg/watch into pkg/store) against
 //     client-go's typed informer (as it is, and with managedFields stripped)
 //     and its dynamic informer; and the same for a custom resource holding
 //     the same data (Widgets, see crd.go) against the dynamic informer, the
@@ -56,10 +56,13 @@
 // figure, a baseline's from the same run, the ratio, the target of issue 11
 // (or 9) and whether it is met, and what limits us (limits.go, kept by
 // hand). The report goes to stdout and, with -publish, to a file:
-// `make bench` writes BENCHMARKS.md at the repository root, with the
-// machine, the versions, the load average and the command that reproduces
-// it. BENCHFLAGS=-quick is a smoke run; -only runs some of the parts
-// (get, watch, controller, serve, memory, relist, scale); -controllerprofile has
+// `make bench` writes BENCHMARKS.md whole at the repository root, with the
+// commit (a binary built from another, or a tree that differs from it,
+// fails a -publish run), the machine, the versions, the load average and
+// the command that reproduces it; no figure is merged in by hand.
+// BENCHFLAGS=-quick is a smoke run; -only runs some of the parts (get,
+// watch, controller, serve, memory, relist, scale, history): both say so on
+// the report and are never published (-out writes them); -controllerprofile has
 // run-controller write a CPU profile of each round. Run it from the
 // repository root after `make build`. It needs Linux: it reads /proc.
 package main

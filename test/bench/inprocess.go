@@ -12,9 +12,9 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // inProcessConfig is the client configuration of every cache measured in
@@ -59,12 +59,12 @@ type runningWatcher struct {
 }
 
 // startWatcher runs a watcher of c into handle until stopped.
-func startWatcher(ctx context.Context, c *kube.Client, handle listwatch.Handler[*object.Object]) *runningWatcher {
+func startWatcher(ctx context.Context, c *kube.Client, handle watch.Handler[*object.Object]) *runningWatcher {
 	ctx, cancel := context.WithCancel(ctx)
 	w := &runningWatcher{cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(w.done)
-		w.err = listwatch.New(c, listwatch.Options{List: listwatch.ListWhole}).Run(ctx, handle) // as the commands list
+		w.err = watch.New(c, watch.Options{List: watch.ListWhole}).Run(ctx, handle) // as the commands list
 
 	}()
 	return w

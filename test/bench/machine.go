@@ -24,9 +24,11 @@ type machine struct {
 	reflect    string // kubectl-reflect version
 	kubeServer string // the API server's /version
 	started    time.Time
-	command    string // the command that reproduces the run
-	loadStart  string // /proc/loadavg's load averages before the measurements
-	loadEnd    string // and after them
+	command    string   // the command that reproduces the run
+	commit     string   // the checkout's commit (git's short hash)
+	dirty      []string // the paths that differ from it (git status), BENCHMARKS.md aside
+	loadStart  string   // /proc/loadavg's load averages before the measurements
+	loadEnd    string   // and after them
 }
 
 func machineInfo(ctx context.Context, e *env) (machine, error) {
@@ -36,8 +38,8 @@ func machineInfo(ctx context.Context, e *env) (machine, error) {
 	if m.reflect, err = firstLine(ctx, e.tools.reflect, "version"); err != nil {
 		return m, err
 	}
-	if head, err := firstLine(ctx, "git", "rev-parse", "--short", "HEAD"); err == nil && staleBinary(m.reflect, head) {
-		e.logf("warning: %s is %q, built from another commit than the checkout's %s: run `make build` (make bench does)", e.cfg.bin, m.reflect, head)
+	if err := m.readCheckout(ctx, e.cfg); err != nil {
+		return m, err
 	}
 	if e.hasKubectl() {
 		if m.kubectl, err = firstLine(ctx, e.tools.kubectl, "version", "--client"); err != nil {
@@ -58,6 +60,11 @@ func (m machine) write(b *strings.Builder, cfg config) {
 	b.WriteString("\n## Machine and run\n\n")
 	fmt.Fprintf(b, "- date: %s\n", m.started.Format("2006-01-02 15:04 UTC"))
 	fmt.Fprintf(b, "- command: `%s` (after `make build`; the control-plane binaries are built once and cached)\n", m.command)
+	tree := "a clean tree"
+	if len(m.dirty) > 0 {
+		tree = fmt.Sprintf("**a tree that differs from it** (%s)", strings.Join(m.dirty, ", "))
+	}
+	fmt.Fprintf(b, "- commit: %s, %s; the binary measured is built from it\n", m.commit, tree)
 	fmt.Fprintf(b, "- machine: %d CPUs (%s), %s of memory, %s/%s\n", m.cpus, m.cpuModel, m.memory, runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintf(b, "- Go: %s; Kubernetes: %s (etcd, kube-apiserver on the same machine); kubectl: %s; kubectl-reflect: %s\n",
 		m.goVersion, m.kubeServer, m.kubectl, m.reflect)
@@ -66,6 +73,9 @@ func (m machine) write(b *strings.Builder, cfg config) {
 		m.loadStart, m.loadEnd)
 	if cfg.quick {
 		b.WriteString("- **smoke run (-quick)**: fewer objects and events than the published figures; not for comparison.\n")
+	}
+	if cfg.partial != "" {
+		fmt.Fprintf(b, "- **partial run (-only %s)**: the other parts did not run; BENCHMARKS.md is written whole by a full run.\n", cfg.partial)
 	}
 	if cfg.note != "" {
 		fmt.Fprintf(b, "- note: %s\n", cfg.note)
@@ -81,6 +91,33 @@ func firstLine(ctx context.Context, path string, args ...string) (string, error)
 	}
 	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
 	return line, nil
+}
+
+// readCheckout stamps m with the checkout's commit and what differs from
+// it. A published page is of one commit: publishing fails when the binary
+// was built from another one or the tree differs from it.
+func (m *machine) readCheckout(ctx context.Context, cfg config) error {
+	head, err := firstLine(ctx, "git", "rev-parse", "--short", "HEAD")
+	if err != nil {
+		return err
+	}
+	m.commit = head
+	out, err := exec.CommandContext(ctx, "git", "status", "--porcelain").Output()
+	if err != nil {
+		return fmt.Errorf("git status: %w", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if path := strings.TrimSpace(line[min(3, len(line)):]); path != "" && path != "BENCHMARKS.md" {
+			m.dirty = append(m.dirty, path)
+		}
+	}
+	switch {
+	case staleBinary(m.reflect, head):
+		return fmt.Errorf("%s is %q, built from another commit than the checkout's %s: run `make build` (make bench does)", cfg.bin, m.reflect, head)
+	case cfg.publish != "" && len(m.dirty) > 0:
+		return fmt.Errorf("-publish: the tree differs from commit %s (%s): commit first, so that the page names what it measured", head, strings.Join(m.dirty, ", "))
+	}
+	return nil
 }
 
 // staleBinary reports whether version (kubectl-reflect version's line,

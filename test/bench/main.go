@@ -33,6 +33,7 @@ type config struct {
 	out     string // also write the report here
 	publish string // write the report here as BENCHMARKS.md (make bench)
 	quick   bool   // -quick: a smoke run
+	partial string // -only's value: a partial run, never published
 	note    string // a line for the report's machine section
 	command string // the command line that reproduces the run
 	// scaleSizes are the namespace sizes of the scale part, ascending.
@@ -113,6 +114,10 @@ func parseFlags(args []string) (config, error) {
 	var err error
 	if cfg.only, err = parseParts(*only); err != nil {
 		return cfg, err
+	}
+	cfg.partial = *only
+	if cfg.publish != "" && (cfg.partial != "" || cfg.quick) {
+		return cfg, errors.New("-publish writes the page whole, from a full run: -only and -quick make a partial one (write it with -out)")
 	}
 	if *scale {
 		cfg.only[partScale] = true

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // relistSample is one relist into a synced store.
@@ -76,9 +76,9 @@ func measureOneRelist(ctx context.Context, e *env, c *kube.Client, profile strin
 
 	relisted := make(chan struct{})
 	var once sync.Once
-	handle := func(ctx context.Context, ev listwatch.Event[*object.Object]) error {
+	handle := func(ctx context.Context, ev watch.Event[*object.Object]) error {
 		err := s.Apply(ctx, ev)
-		if ev.Type == listwatch.InitDone {
+		if ev.Type == watch.InitDone {
 			once.Do(func() { close(relisted) })
 		}
 		return err

@@ -68,7 +68,7 @@ func (r memoryResult) sections(cfg config) []section {
 		about: "Each cache syncs the namespace in the benchmark's own process, one at a time, with its own client " +
 			"from the same rest.Config (QPS 1000, burst 2000); time from building its client to synced; heap = HeapInuse after two GCs " +
 			"with the cache synced and alive, less the same before it started, divided by the objects it holds. " +
-			"The store is pkg/listwatch into pkg/store as the commands run them (one LIST decoded as it arrives, then a watch), " +
+			"The store is pkg/watch into pkg/store as the commands run them (one LIST decoded as it arrives, then a watch), " +
 			"with managedFields and last-applied pruned and objects packed, over JSON; client-go's informers use its defaults " +
 			"(a streaming list, WatchListClient; the typed client reads protobuf, the dynamic client JSON) but for the informer told to use JSON. " +
 			"Widgets are a custom resource holding the ConfigMaps' data (test/bench/crd.go), which client-go caches only with its dynamic informer. " +

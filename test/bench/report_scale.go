@@ -54,7 +54,7 @@ func (r scaleResult) sections(cfg config) []section {
 	s := section{
 		title: fmt.Sprintf("Scale: in-process caches at %s ConfigMaps", sizeList(r.sizes)),
 		about: fmt.Sprintf("One namespace (%s) grown step by step; at each size each cache syncs it %d times, in turns, in the benchmark's "+
-			"own process, as in the in-process section (kubectl-reflect's store: pkg/listwatch into pkg/store, pruned and packed; "+
+			"own process, as in the in-process section (kubectl-reflect's store: pkg/watch into pkg/store, pruned and packed; "+
 			"client-go's typed informer, protobuf). Heap is HeapInuse after GC with the cache alive, less before it; "+
 			"RSS is the process's resident set with freed memory returned to the OS (debug.FreeOSMemory), once synced, less before; "+
 			"peak RSS is VmHWM, reset before the sync (/proc/self/clear_refs), less the resident set then. "+

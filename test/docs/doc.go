@@ -24,7 +24,10 @@
 //     ages and durations, times, resourceVersions and other numbers of three
 //     digits or more, hashes and paths; runs of spaces count as one (a
 //     table's alignment follows its widest cell). A line `...` stands for
-//     any number of lines.
+//     any number of lines. A command's exit code is checked too: it fails
+//     exactly where the page shows kubectl's error (`error: ...`, `Error
+//     from server ...`); a page that shows another exit code (`diff`'s 1)
+//     prints it: `$ kubectl reflect diff ...; echo "exit $?"`.
 //   - `<!-- doc-test: file NAME -->` before a block writes the block to NAME
 //     in the working directory (a manifest the next commands apply);
 //     `<!-- doc-test: skip REASON -->` before a block does not run it (it

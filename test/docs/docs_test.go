@@ -202,8 +202,12 @@ func runBlock(t *testing.T, p *page, b block, s *session) []edit {
 	}
 	var edits []edit
 	for _, st := range steps {
-		got := s.run(st.cmd, await)
-		if want := p.output(st); !matches(want, got) {
+		got, code := s.runExit(st.cmd, await)
+		want := p.output(st)
+		if err := exitAgrees(want, code); err != nil {
+			t.Errorf("%s:%d: $ %s: %v", p.path, st.line, st.cmd, err)
+		}
+		if !matches(want, got) {
 			edits = append(edits, edit{st.outStart, st.outEnd, got})
 			if !*update {
 				t.Errorf("%s:%d: $ %s\nthe page shows:\n%s\nit printed:\n%s", p.path, st.line, st.cmd, indent(want), indent(got))
@@ -211,6 +215,28 @@ func runBlock(t *testing.T, p *page, b block, s *session) []edit {
 		}
 	}
 	return edits
+}
+
+// errorLine is an error as kubectl prints one, after the context it is of
+// where a command reads several.
+var errorLine = regexp.MustCompile(`^(context \S+: )?(error: |Error from server)`)
+
+// exitAgrees checks a command's exit code against what the page shows: a
+// command fails (exits non-zero) exactly where the page shows an error, as
+// kubectl prints one (`error: ...`, `Error from server ...`). A page that
+// shows another exit code prints it (`...; echo "exit $?"`).
+func exitAgrees(shown []string, code int) error {
+	if code < 0 {
+		return nil
+	}
+	failed := slices.ContainsFunc(shown, errorLine.MatchString)
+	switch {
+	case code != 0 && !failed:
+		return fmt.Errorf("exited %d where the page shows no error: show it (`; echo \"exit $?\"`) or the error", code)
+	case code == 0 && failed:
+		return fmt.Errorf("exited 0 where the page shows an error")
+	}
+	return nil
 }
 
 func indent(lines []string) string {

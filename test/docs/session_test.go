@@ -54,16 +54,23 @@ func newSession(t *testing.T, kubeconfig string) *session {
 // run runs one step's command and returns what it printed; await is how
 // many lines a background command is awaited for.
 func (s *session) run(cmd string, await int) []string {
+	out, _ := s.runExit(cmd, await)
+	return out
+}
+
+// runExit is run, with the command's exit code: -1 for what is not one
+// command run to its end (a background one, wait, kill, export).
+func (s *session) runExit(cmd string, await int) ([]string, int) {
 	switch {
 	case cmd == "wait":
-		return s.waitJobs()
+		return s.waitJobs(), -1
 	case strings.HasPrefix(cmd, "kill "):
 		s.kill(cmd)
-		return nil
+		return nil, -1
 	case strings.HasSuffix(cmd, "&"):
-		return s.start(strings.TrimSuffix(cmd, "&"), await)
+		return s.start(strings.TrimSuffix(cmd, "&"), await), -1
 	case exportLine.MatchString(cmd):
-		return s.export(cmd)
+		return s.export(cmd), -1
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
@@ -74,7 +81,7 @@ func (s *session) run(cmd string, await int) []string {
 	} else if err != nil && !errors.As(err, new(*exec.ExitError)) {
 		s.t.Errorf("%s: %v", cmd, err)
 	}
-	return lines(string(out))
+	return lines(string(out)), c.ProcessState.ExitCode()
 }
 
 // exportLine is a command that sets a variable for the page's next

@@ -86,3 +86,23 @@ func TestParsePage(t *testing.T) {
 		}
 	}
 }
+
+func TestExitAgrees(t *testing.T) {
+	for _, tc := range []struct {
+		shown []string
+		code  int
+		ok    bool
+	}{
+		{[]string{"NAME DATA AGE"}, 0, true},
+		{[]string{"error: unknown kind"}, 1, true},
+		{[]string{`Error from server (NotFound): configmaps "x" not found`}, 1, true},
+		{[]string{"NAME DATA AGE"}, 1, false},
+		{[]string{"error: unknown kind"}, 0, false},
+		{[]string{"context staging: error: the server doesn't have a resource type \"widgets\"", "context production: No resources found"}, 1, true},
+		{nil, -1, true},
+	} {
+		if err := exitAgrees(tc.shown, tc.code); (err == nil) != tc.ok {
+			t.Errorf("exitAgrees(%q, %d) = %v", tc.shown, tc.code, err)
+		}
+	}
+}

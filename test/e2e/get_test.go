@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/kubectl-reflect/kubectl-reflect/test/testkit"
 	appsv1 "k8s.io/api/apps/v1"
@@ -249,19 +249,16 @@ func blankLastAge(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// normalizeAge blanks ages ("0s", "5s", "2m3s") and AGE widths, which tick.
+// ageOrHeader is an age ("0s", "5s", "2m3s", "3d4h") or the AGE header,
+// with the spaces after it: a column whose width ticks with the clock
+// (ageCell, without the header, keeps the padding of a young age).
+var ageOrHeader = regexp.MustCompile(`(?m)\b([0-9]+[smhd]([0-9]+[smh])?|AGE)( +|$)`)
+
+// normalizeAge blanks ages and the padding after them, which tick; every
+// other byte, the alignment of the columns before an age and YAML's and
+// JSON's indentation included, is compared as printed.
 func normalizeAge(s string) string {
-	var out []string
-	for _, line := range strings.Split(s, "\n") {
-		fields := strings.Fields(line)
-		for i, f := range fields {
-			if _, err := time.ParseDuration(f); err == nil && strings.ContainsAny(f[len(f)-1:], "smh") {
-				fields[i] = "AGE"
-			}
-		}
-		out = append(out, strings.Join(fields, " "))
-	}
-	return strings.Join(out, "\n")
+	return ageOrHeader.ReplaceAllString(s, "AGE ")
 }
 
 func createWidgets(t *testing.T, cfg *rest.Config, kubeconfig, ns string) {

@@ -88,11 +88,11 @@ func TestAtBeforeTheHistory(t *testing.T) {
 	last := e.createCM("first", nil, "k", "1")
 	e.recorded("first", last.ResourceVersion)
 	_, errOut, code := e.run("get", "cm", "-n", e.ns, "--at", "2020-01-01T00:00:00Z")
-	if code != 1 || !strings.HasPrefix(errOut, "error: --at 2020-01-01T00:00:00Z: the history starts at ") || strings.Count(errOut, "\n") != 1 {
+	if code != 1 || !strings.HasPrefix(errOut, "error: --at 2020-01-01T00:00:00Z: the record begins at ") || strings.Count(errOut, "\n") != 1 {
 		t.Errorf("get --at before the history: exit %d, %q", code, errOut)
 	}
 	_, errOut, code = e.run("get", "cm", "-n", e.ns, "--at", "1")
-	if code != 1 || !strings.Contains(errOut, "the history starts at ") || strings.Count(errOut, "\n") != 1 {
+	if code != 1 || !strings.Contains(errOut, "the record begins at ") || strings.Count(errOut, "\n") != 1 {
 		t.Errorf("get --at 1: exit %d, %q", code, errOut)
 	}
 }

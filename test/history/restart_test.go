@@ -154,10 +154,14 @@ func TestKillInABurst(t *testing.T) {
 
 // TestMaxSize: a daemon started with --record-max-size on a history
 // larger than that prunes its oldest part at once, keeping the latest
-// state: an object's early revisions go, its last one stays.
+// state: an object's early revisions go, its last one stays. The daemon
+// says once where the record begins now and why; a query before it
+// (get --at, watch --since, history --revision) fails in one line that
+// says the same, and serve status shows it.
 func TestMaxSize(t *testing.T) {
 	e := newEnv(t)
 	p := e.serve("configmaps", "--record")
+	early := time.Now().UTC().Format(time.RFC3339Nano)
 	e.createCM("big", nil, "payload", "")
 	var last string
 	letters := make([]byte, 8<<10) // random letters: each revision a keyframe of about 8 KiB
@@ -171,7 +175,11 @@ func TestMaxSize(t *testing.T) {
 	first := strings.Fields(strings.Split(e.recorded("big", last), "\n")[1])[0]
 	stopServe(t, p)
 
-	e.serve("configmaps", "--record", "--record-max-size", "200Ki")
+	p = e.serve("configmaps", "--record", "--record-max-size", "200Ki")
+	moved := p.WaitErrLine("^history: the record now begins at ")
+	if !strings.HasSuffix(moved, " (older revisions pruned to stay under 200Ki)") {
+		t.Errorf("the daemon said %q", moved)
+	}
 	deadline := time.Now().Add(patience)
 	for {
 		out := e.mustRun("history", "cm/big", "-n", e.ns)
@@ -189,4 +197,25 @@ func TestMaxSize(t *testing.T) {
 	if got := e.mustRun("get", "cm", "big", "-n", e.ns, "--at", last, "-o", "jsonpath={.metadata.resourceVersion}"); got != last {
 		t.Errorf("get --at %s after pruning: %q", last, got)
 	}
+	const why = ": older revisions pruned to stay under 200Ki\n"
+	for _, args := range [][]string{
+		{"get", "cm", "-n", e.ns, "--at", early},
+		{"get", "cm", "-n", e.ns, "--at", first},
+		{"watch", "cm", "-n", e.ns, "--since", first, "--max-events", "1"},
+		{"history", "cm/big", "-n", e.ns, "--revision", first},
+	} {
+		_, errOut, code := e.run(args...)
+		if code != 1 || !strings.HasPrefix(errOut, "error: ") || !strings.Contains(errOut, "the record begins at ") ||
+			!strings.HasSuffix(errOut, why) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%s: exit %d, %q; want one line saying where the record begins and why", strings.Join(args[:2], " "), code, errOut)
+		}
+	}
+	status := e.mustRun("serve", "status")
+	for _, want := range []string{"The record begins at ", "older revisions pruned to stay under 200Ki\n", "of at most 200Ki",
+		"\nWritten since ", "\nRESOURCE     REVISIONS   BYTES\nconfigmaps   "} {
+		if !strings.Contains(status, want) {
+			t.Errorf("serve status lacks %q:\n%s", want, status)
+		}
+	}
+	stopServe(t, p)
 }

@@ -68,7 +68,7 @@ func TestWatchSince(t *testing.T) {
 
 	// A moment before the history: one line.
 	_, errOut, code := e.run("watch", "cm", "-n", e.ns, "--since", "1", "--max-events", "1")
-	if code != 1 || !strings.HasPrefix(errOut, "error: configmaps at resourceVersion 1: the history starts at ") || strings.Count(errOut, "\n") != 1 {
+	if code != 1 || !strings.HasPrefix(errOut, "error: configmaps at resourceVersion 1: the record begins at ") || strings.Count(errOut, "\n") != 1 {
 		t.Errorf("watch --since 1: exit %d, %q", code, errOut)
 	}
 }

@@ -2,6 +2,7 @@ package krew
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,10 +11,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
 )
 
-// requireKubectl skips t under -short or without kubectl and returns
-// kubectl's path.
+// requireKubectl skips t under -short and returns the path of a kubectl:
+// the one on PATH, else the one the control plane's build keeps (`make
+// test` builds it first), so that the install test never skips for want of
+// one, in CI least of all.
 func requireKubectl(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
@@ -22,11 +27,14 @@ func requireKubectl(t *testing.T) string {
 	if runtime.GOOS == "windows" {
 		t.Skip("the install test runs POSIX shell steps")
 	}
-	kubectl, err := exec.LookPath("kubectl")
-	if err != nil {
-		t.Skip("kubectl is not on PATH: the krew tests run the plugin the way users do, through kubectl (1.26 or later)")
+	if kubectl, err := exec.LookPath("kubectl"); err == nil {
+		return kubectl
 	}
-	return kubectl
+	bins, err := controlplane.Build(context.Background(), controlplane.BuildOptions{})
+	if err != nil {
+		t.Fatalf("no kubectl on PATH, and building the control plane's: %v", err)
+	}
+	return bins.Kubectl
 }
 
 // runMake runs a target of the repository's Makefile and returns its

@@ -3,7 +3,7 @@ package cli
 import (
 	"time"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // oneShotAttempts is how many times in a row get tries a failing request
@@ -15,9 +15,9 @@ const oneShotAttempts = 3
 // --request-timeout bounds every request, a request that timed out (ours or
 // the server's) is not tried again, as kubectl does not, a failure that
 // persists for oneShotAttempts tries ends it, and a 404 is an answer.
-func (t *Target) OneShotOptions() listwatch.Options {
+func (t *Target) OneShotOptions() watch.Options {
 	opts := t.watcherOptions()
-	opts.Retry = listwatch.RetryPolicy{MaxFailures: oneShotAttempts, GiveUpOnTimeout: true}
+	opts.Retry = watch.RetryPolicy{MaxFailures: oneShotAttempts, GiveUpOnTimeout: true}
 	opts.RequestTimeout = t.Config.Timeout
 	// Retried quietly: the few seconds of retries are not worth a line
 	// each, and the last error, when get gives up, says it all.
@@ -30,9 +30,9 @@ func (t *Target) OneShotOptions() listwatch.Options {
 // watch (kubectl's `get -w` lets it cut the watch and exits 0 when it
 // passes), and a kind that disappears (its CRD deleted) is retried with
 // backoff until it is back, as client-go's reflector does.
-func (t *Target) StreamOptions() listwatch.Options {
+func (t *Target) StreamOptions() watch.Options {
 	opts := t.watcherOptions()
-	opts.Retry = listwatch.RetryPolicy{NotFound: true}
+	opts.Retry = watch.RetryPolicy{NotFound: true}
 	opts.RequestTimeout = t.Config.Timeout
 	return opts
 }

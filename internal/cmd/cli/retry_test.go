@@ -6,7 +6,7 @@ import (
 
 	"k8s.io/client-go/rest"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // TestRetryOptions: get gives up (after a few tries, at once on a timeout,
@@ -16,14 +16,14 @@ import (
 func TestRetryOptions(t *testing.T) {
 	tg := &Target{ListMode: "paged", Config: &rest.Config{Timeout: 2 * time.Second}}
 	get, stream := tg.OneShotOptions(), tg.StreamOptions()
-	if want := (listwatch.RetryPolicy{MaxFailures: oneShotAttempts, GiveUpOnTimeout: true}); get.Retry != want {
+	if want := (watch.RetryPolicy{MaxFailures: oneShotAttempts, GiveUpOnTimeout: true}); get.Retry != want {
 		t.Errorf("get: Retry = %+v, want %+v", get.Retry, want)
 	}
-	if want := (listwatch.RetryPolicy{NotFound: true}); stream.Retry != want {
+	if want := (watch.RetryPolicy{NotFound: true}); stream.Retry != want {
 		t.Errorf("watch: Retry = %+v, want %+v", stream.Retry, want)
 	}
-	for name, opts := range map[string]listwatch.Options{"get": get, "watch": stream} {
-		if opts.RequestTimeout != 2*time.Second || opts.List != listwatch.ListPaged {
+	for name, opts := range map[string]watch.Options{"get": get, "watch": stream} {
+		if opts.RequestTimeout != 2*time.Second || opts.List != watch.ListPaged {
 			t.Errorf("%s: RequestTimeout %v, List %v; want 2s and paged", name, opts.RequestTimeout, opts.List)
 		}
 	}

@@ -20,8 +20,8 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // Target is what a command reads: resources, maybe with names, in one
@@ -37,7 +37,7 @@ type Target struct {
 	FieldSelector string
 	ListMode      string
 	NoDaemon      bool
-	// SilenceTimeout is listwatch.Options.SilenceTimeout (0: its default).
+	// SilenceTimeout is watch.Options.SilenceTimeout (0: its default).
 	SilenceTimeout time.Duration
 
 	// Files are kubectl's -f, -k and -R: manifests whose objects the
@@ -109,12 +109,12 @@ func (t *Target) Selects() bool {
 func (t *Target) FromFiles() bool { return len(t.Files.Filenames) > 0 || t.Files.Kustomize != "" }
 
 // listModes are the values of --list-mode.
-var listModes = map[string]listwatch.ListMode{"whole": listwatch.ListWhole, "paged": listwatch.ListPaged, "streaming": listwatch.ListStreaming}
+var listModes = map[string]watch.ListMode{"whole": watch.ListWhole, "paged": watch.ListPaged, "streaming": watch.ListStreaming}
 
-// watcherOptions are the pkg/listwatch Watcher options of --list-mode and
+// watcherOptions are the pkg/watch Watcher options of --list-mode and
 // --watch-silence-timeout, which oneShotOptions and streamOptions complete.
-func (t *Target) watcherOptions() listwatch.Options {
-	return listwatch.Options{List: listModes[t.ListMode], SilenceTimeout: t.SilenceTimeout}
+func (t *Target) watcherOptions() watch.Options {
+	return watch.Options{List: listModes[t.ListMode], SilenceTimeout: t.SilenceTimeout}
 }
 
 // CompleteArgs keeps the resource arguments (see kube.ParseArgs) and reads

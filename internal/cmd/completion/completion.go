@@ -12,7 +12,7 @@ import (
 	"k8s.io/client-go/discovery"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // Shell completion: cobra completes subcommands and flags; this file adds
@@ -160,7 +160,7 @@ func listNames(ctx context.Context, flags *genericclioptions.ConfigFlags, kind, 
 		return nil
 	}
 	page, err := kube.NewClient(rc, targets[0].Resource, kube.Scope{Namespace: namespace}).
-		List(ctx, listwatch.ListRequest{Limit: completionNameLimit})
+		List(ctx, watch.ListRequest{Limit: completionNameLimit})
 	if err != nil {
 		cobra.CompDebugln("listing names: "+err.Error(), true)
 		return nil

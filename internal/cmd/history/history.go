@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/completion"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
@@ -93,43 +93,42 @@ func (o *HistoryOptions) Validate() error {
 		}
 		o.revision = n
 	}
-	if err := o.Target.Resolve(); err != nil {
-		return err
-	}
-	if len(o.Targets) != 1 || len(o.Targets[0].Names) != 1 {
-		return errors.New("history lists one object: give KIND/NAME (or KIND NAME)")
-	}
-	return nil
+	return o.Target.ResolveOne("history lists")
 }
 
 // Run reads the object's revisions and prints them.
 func (o *HistoryOptions) Run(ctx context.Context) error {
-	s, err := daemon.OpenHistory(ctx, o.Config, o.DB)
+	obj, err := o.Target.ReadObject(ctx, o.DB)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	tg := o.Targets[0]
-	ns := tg.Namespace
-	if !tg.Resource.Namespaced {
-		ns = ""
-	}
-	revs, err := s.Revisions(ctx, history.ResourceName(tg.Resource), ns, tg.Names[0])
-	if errors.Is(err, history.ErrNotRecorded) {
-		return history.NotRecordedError(tg.Resource, s.Location())
-	}
-	if err != nil {
-		return err
-	}
-	if len(revs) == 0 {
-		return fmt.Errorf("%s %q: no revision recorded", tg.Resource.GVR.GroupResource(), tg.Names[0])
-	}
-	p := printer{w: o.Out, kind: tg.Resource, color: output.IsTerminal(o.Out)}
+	defer obj.Store.Close()
+	revs := obj.Revisions
+	p := printer{w: o.Out, kind: obj.Wanted.Resource, color: output.IsTerminal(o.Out)}
 	switch {
 	case o.Revision != "":
+		if err := beforeRecord(ctx, obj.Store, obj.Wanted, revs, o.revision); err != nil {
+			return err
+		}
 		return p.revision(revs, o.revision, o.Output == "json")
 	case o.Diff:
 		return p.diffs(revs)
 	}
 	return p.table(revs)
+}
+
+// beforeRecord fails, saying where the record of tg's kind begins and
+// why, when rv names no revision of revs and is before that beginning:
+// the revision may have been, and been pruned (the revision each object
+// had at the cut is kept).
+func beforeRecord(ctx context.Context, s history.Store, tg cli.Wanted, revs []history.Revision, rv uint64) error {
+	if slices.ContainsFunc(revs, func(r history.Revision) bool { return r.RV == rv }) {
+		return nil
+	}
+	b, err := s.Begins(ctx, history.ResourceName(tg.Resource))
+	if err != nil || rv >= b.RV {
+		return nil // no revision there: said as such
+	}
+	return fmt.Errorf("%s %q at resourceVersion %d: %w", tg.Resource.GVR.GroupResource(), tg.Names[0], rv,
+		&history.BeforeError{Oldest: b.RV, Time: b.Time, Pruned: b.Pruned})
 }

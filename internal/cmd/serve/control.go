@@ -40,7 +40,11 @@ of its resources: OBJECTS, RESOURCEVERSION, WATCHERS (open watches), EVENTS
 SENT and LAG, and one of its controllers (serve --controllers): READY and
 RECONCILES. A daemon started with --record says where it records and what
 (the kinds given, or every kind the user may list and watch, then those the
-API server refused it), and its table has a column RECORDED (yes or no).
+API server refused it), and its table has a column RECORDED (yes or no);
+then where the record begins and why (recording began then, or older
+revisions were pruned to stay under --record-max-size or after
+--record-retention), what the file takes of its cap, and what each kind
+wrote in the last hour: REVISIONS and BYTES.
 
 LAG is how far behind the resource's watches are: the longest time a change
 waited between its arrival from the API server and its event's delivery to a

@@ -66,12 +66,7 @@ func Legend() string {
 
 // span is the header's time span, in UTC.
 func span(since, until time.Time) string {
-	since, until = since.UTC(), until.UTC()
-	end := until.Format("2006-01-02 15:04:05")
-	if since.Format(time.DateOnly) == until.Format(time.DateOnly) {
-		end = until.Format("15:04:05")
-	}
-	return fmt.Sprintf("timeline %s to %s UTC", since.Format("2006-01-02 15:04:05"), end)
+	return fmt.Sprintf("timeline %s to %s", since.UTC().Format(time.RFC3339), until.UTC().Format(time.RFC3339))
 }
 
 // nameWidth is the width of the names' column: the longest name, within

@@ -21,18 +21,7 @@ var start = time.Date(2026, 12, 6, 8, 0, 0, 0, time.UTC)
 // recorded is a small cluster's record: 12 pods on 2 nodes for 2 h, a
 // third replaced each hour, every new pod backing off.
 func recorded(t *testing.T) history.Store {
-	t.Helper()
-	ctx := context.Background()
-	s, err := history.OpenSQLite(ctx, filepath.Join(t.TempDir(), "history.db"), history.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	c := timelinetest.Config{Start: start, Span: 2 * time.Hour, Pods: 12, Nodes: 2, Namespaces: 2, Churn: 0.34, Warnings: 0.5, Seed: 5}
-	if _, err := timelinetest.Write(ctx, s, c); err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return timelinetest.Temp(t, timelinetest.Config{Start: start, Span: 2 * time.Hour, Pods: 12, Nodes: 2, Namespaces: 2, Churn: 0.34, Warnings: 0.5, Seed: 5})
 }
 
 func golden(t *testing.T, name string, got []byte) {

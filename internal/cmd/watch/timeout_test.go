@@ -10,9 +10,9 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/listwatch"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // testKind is what watch reads of a kind, from a store of configmaps that
@@ -34,11 +34,11 @@ func testReflector(t *testing.T, resource string, listed bool, names ...string) 
 		return k
 	}
 	ctx := t.Context()
-	events := []listwatch.Event[*object.Object]{{Type: listwatch.Init}}
+	events := []watch.Event[*object.Object]{{Type: watch.Init}}
 	for _, n := range names {
-		events = append(events, listwatch.Event[*object.Object]{Type: listwatch.InitApply, Object: &object.Object{Namespace: "ns", Name: n, ResourceVersion: "1"}})
+		events = append(events, watch.Event[*object.Object]{Type: watch.InitApply, Object: &object.Object{Namespace: "ns", Name: n, ResourceVersion: "1"}})
 	}
-	events = append(events, listwatch.Event[*object.Object]{Type: listwatch.InitDone, ResourceVersion: "1"})
+	events = append(events, watch.Event[*object.Object]{Type: watch.InitDone, ResourceVersion: "1"})
 	for _, ev := range events {
 		if err := k.Apply(ctx, ev); err != nil {
 			t.Fatal(err)

@@ -3,6 +3,8 @@ package timelinetest
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"testing"
 	"time"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
@@ -94,4 +96,21 @@ func Record(ctx context.Context, path string, c Config) (Stats, error) {
 		err = cerr
 	}
 	return stats, err
+}
+
+// Temp records c's cluster into a history in tb's temporary directory
+// and opens it to read, as timeline does; it is closed when tb ends.
+func Temp(tb testing.TB, c Config) history.Store {
+	tb.Helper()
+	ctx := context.Background()
+	path := filepath.Join(tb.TempDir(), "history.db")
+	if _, err := Record(ctx, path, c); err != nil {
+		tb.Fatal(err)
+	}
+	s, err := history.OpenSQLite(ctx, path, history.OpenOptions{ReadOnly: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s
 }
