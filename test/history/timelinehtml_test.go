@@ -12,7 +12,8 @@ import (
 // (headless chromium) draws with a lane per recorded object and its marks
 // (create, spec change, delete); a click on a change's mark shows the
 // revision as history --diff prints it (its line and its unified diff);
-// the page sends no request but for its own file and logs no error.
+// the page sends no request but for its own file and logs no error. A
+// page that cannot be written is one error line.
 func TestTimelineHTML(t *testing.T) {
 	b := newBrowser(t)
 	e := newEnv(t)
@@ -34,6 +35,11 @@ func TestTimelineHTML(t *testing.T) {
 	}
 	if st, err := os.Stat(file); err != nil || st.Size() == 0 {
 		t.Fatalf("the page: %v", err)
+	}
+	bad := filepath.Join(t.TempDir(), "no", "such", "dir", "timeline.html")
+	if _, errOut, code := e.run("timeline", "configmaps", "-n", e.ns, "--since", "10m", "--html", bad); code == 0 ||
+		!strings.HasPrefix(errOut, "error: writing --html: ") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("timeline --html into a missing directory: exit %d, stderr %q; want one error line", code, errOut)
 	}
 	want := historyDiff(t, e.mustRun("history", "cm/b", "-n", e.ns, "--diff"), b2.ResourceVersion)
 
