@@ -254,7 +254,11 @@ func readWarnings(ctx context.Context, r history.MarkReader, q Query) (map[ref][
 	if err != nil || res == "" {
 		return out, err
 	}
-	err = r.EachWarning(ctx, res, q.Namespace, q.Since, q.Until, func(rev *history.Revision) error {
+	ns := q.Namespace
+	if slices.ContainsFunc(q.Kinds, func(k Kind) bool { return !k.Namespaced }) {
+		ns = "" // the Events about a cluster-scoped object are in a namespace of their own ("default")
+	}
+	err = r.EachWarning(ctx, res, ns, q.Since, q.Until, func(rev *history.Revision) error {
 		if rev.Op == history.Deleted {
 			return nil // an Event expired: not news about its object
 		}

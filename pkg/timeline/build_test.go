@@ -83,3 +83,26 @@ func TestBuildFilters(t *testing.T) {
 		t.Errorf("-l tier=frontend: %d lanes, %v; want none", tl.LaneCount(), err)
 	}
 }
+
+// TestBuildContexts: the groups of several sources come in the order of
+// the sources, then of the kinds, then by namespace; a kind one source
+// does not record is left out of that source alone.
+func TestBuildContexts(t *testing.T) {
+	a, b := small(), small()
+	b.Seed = 4
+	src := []timeline.Source{{Context: "west", Store: record(t, a)}, {Context: "east", Store: record(t, b)}}
+	kinds := append(timelinetest.Kinds(), timeline.Kind{Resource: "widgets.v1.example.com", Name: "widgets.example.com", Kind: "Widget", Namespaced: true})
+	tl, err := timeline.Build(context.Background(), src, timeline.Query{Kinds: kinds, Since: start, Until: start.Add(2 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, g := range tl.Groups {
+		got = append(got, g.Context+" "+g.Kind.Name+" "+g.Namespace)
+	}
+	want := "west pods team-0,west pods team-1,west leases.coordination.k8s.io kube-node-lease," +
+		"east pods team-0,east pods team-1,east leases.coordination.k8s.io kube-node-lease"
+	if strings.Join(got, ",") != want {
+		t.Errorf("groups %v, want %s", got, want)
+	}
+}

@@ -76,7 +76,7 @@ as history --diff prints it, and the object then). Piped, it prints plain text.`
 	c.Flags().StringVar(&o.Until, "until", "", "Where the timeline ends: a duration ago (30m) or a time (default: now)")
 	c.Flags().StringVar(&o.DB, "history-db", "", "The history, a file or a postgres:// URL (default: each context's daemon's, else the default of its cluster and user)")
 	c.Flags().IntVar(&o.Width, "width", 0, "The plain text's width in columns (default 120)")
-	c.Flags().StringVar(&o.Interactive, "interactive", "auto", "auto: interactive in a terminal, plain text when piped; true or false to choose")
+	c.Flags().StringVar(&o.Interactive, "interactive", "auto", "auto: interactive when standard input and output are a terminal, else plain text; true or false to choose")
 	o.html.addFlags(c)
 	return c
 }
@@ -164,7 +164,8 @@ func (o *TimelineOptions) Run(ctx context.Context) error {
 	return plain{width: o.Width, contexts: len(srcs.sources) > 1}.print(o.Out, tl)
 }
 
-// interactive says whether to draw in the terminal.
+// interactive says whether to draw in the terminal: asked, or both
+// standard output and input are one.
 func (o *TimelineOptions) interactive() bool {
 	switch o.Interactive {
 	case "true":
@@ -172,5 +173,5 @@ func (o *TimelineOptions) interactive() bool {
 	case "false":
 		return false
 	}
-	return output.IsTerminal(o.Out)
+	return output.IsTerminal(o.Out) && output.IsTerminal(o.In) // keys are read from the terminal
 }

@@ -148,7 +148,11 @@ func (m *model) status() string {
 	if !ok {
 		return clip(fmt.Sprintf("%s %s: no mark", l.Kind.Name, objectName(l)), m.width)
 	}
-	s := fmt.Sprintf("%s %s: %c %s at %s (resourceVersion %d)", l.Kind.Name, objectName(l), mk.Type.Glyph(), mk.Type, mk.Time.UTC().Format(time.RFC3339), mk.RV)
+	when := "at " + mk.Time.UTC().Format(time.RFC3339)
+	if !mk.Since.IsZero() { // seen late: it happened within a window
+		when = "between " + mk.Since.UTC().Format(time.RFC3339) + " and " + mk.Time.UTC().Format(time.RFC3339)
+	}
+	s := fmt.Sprintf("%s %s: %c %s %s (resourceVersion %d)", l.Kind.Name, objectName(l), mk.Type.Glyph(), mk.Type, when, mk.RV)
 	if mk.Event != nil {
 		s += ": " + mk.Event.Reason + " " + mk.Event.Message
 	}
