@@ -7,4 +7,5 @@
 //     given, else every recorded one but Events).
 //   - plain.go: the plain text printed when piped.
 //   - tui*.go: the interactive view in a terminal.
+//   - html.go: --html FILE, the page pkg/timeline/htmlpage writes.
 package timeline

@@ -45,6 +45,7 @@ type TimelineOptions struct {
 	selector     labels.Selector
 	contexts     []string // several (cli.Contexts), nil for one
 	now          func() time.Time
+	html         htmlOutput // --html: html.go
 }
 
 // NewCmdTimeline is `kubectl reflect timeline`.
@@ -76,6 +77,7 @@ as history --diff prints it, and the object then). Piped, it prints plain text.`
 	c.Flags().StringVar(&o.DB, "history-db", "", "The history, a file or a postgres:// URL (default: each context's daemon's, else the default of its cluster and user)")
 	c.Flags().IntVar(&o.Width, "width", 0, "The plain text's width in columns (default 120)")
 	c.Flags().StringVar(&o.Interactive, "interactive", "auto", "auto: interactive when standard input and output are a terminal, else plain text; true or false to choose")
+	o.html.addFlags(c)
 	return c
 }
 
@@ -149,6 +151,9 @@ func (o *TimelineOptions) Run(ctx context.Context) error {
 	}
 	defer closeAll()
 	q := timeline.Query{Kinds: srcs.kinds, Namespace: o.Namespace, Selector: o.selector, Since: o.since, Until: o.until}
+	if o.html.File != "" {
+		return o.writeHTML(ctx, srcs, q)
+	}
 	if o.interactive() {
 		return o.runInteractive(ctx, srcs, q)
 	}

@@ -3,5 +3,6 @@
 // starting, running, terminating and deleted (objects.go: the API
 // server's JSON, kwok's shapes and sizes), node Leases renewed, and
 // kubelet's Events, some of them Warnings seen again and again (gen.go
-// schedules them, write.go writes them in batches as a recorder does).
+// schedules them, write.go writes them in batches as a recorder does;
+// record.go: a test's history, and a benchmark's file written once).
 package timelinetest
