@@ -46,7 +46,9 @@ func Example() {
 		if err != nil {
 			return controller.Result{}, controller.Terminal(err)
 		}
-		lines <- fmt.Sprintf("generator: %s (%s %s %s) owns data %v", req, t.Kind, t.Resource, t.Key, typed.Data)
+		// What triggered it (t.Resource, t.Key) is either root at the
+		// start: only its kind is printed here.
+		lines <- fmt.Sprintf("generator: %s (%s) owns data %v", req, t.Kind, typed.Data)
 		return controller.Result{}, nil
 	}), controller.Options{})
 	if err != nil {
@@ -87,9 +89,9 @@ func Example() {
 	<-done
 	// Output:
 	// audit: default/g-data
-	// generator: default/g (change configmapgenerators.kubectl-reflect.io default/g) owns data map[a:1]
+	// generator: default/g (change) owns data map[a:1]
 	// audit: default/g-data
-	// generator: default/g (change configmaps default/g-data) owns data map[a:2]
+	// generator: default/g (change) owns data map[a:2]
 	// lists: 2 watches: 2
 }
 
