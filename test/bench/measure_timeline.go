@@ -25,7 +25,7 @@ const (
 // record: piped (plain text) and, where the binary has the flag, --html.
 type timelineResult struct {
 	revisions int         // in the record
-	plain     []getSample // timeline pods leases -A --since 24h, piped
+	plain     []getSample // timeline pods,leases -A --since 24h, piped
 	html      []getSample // the same with --html FILE
 	htmlBytes []int64     // the HTML file's size, per run
 	noHTML    string      // why there are no --html samples ("" when there are)
@@ -33,7 +33,7 @@ type timelineResult struct {
 
 // timeTimelines writes the issue's record (24 h of a 3,000-pod cluster,
 // ending now; not counted) into a temporary directory and times
-// `timeline pods leases -A --since 24h --history-db FILE` to its exit,
+// `timeline pods,leases -A --since 24h --history-db FILE` to its exit,
 // piped, and with --html FILE, taking turns. The kinds are resolved by the
 // bench's API server, as blame's are.
 func (he *historyEnv) timeTimelines(ctx context.Context, r *timelineResult) error {
@@ -52,7 +52,7 @@ func (he *historyEnv) timeTimelines(ctx context.Context, r *timelineResult) erro
 		r.revisions += n
 	}
 	he.logf("history: the timeline's record, %v, written in %s", stats, time.Since(began).Round(time.Millisecond))
-	plain := []string{"timeline", "pods", "leases", "-A", "--since", "24h", "--history-db", db, "--kubeconfig", he.kubeconfig}
+	plain := []string{"timeline", "pods,leases", "-A", "--since", "24h", "--history-db", db, "--kubeconfig", he.kubeconfig}
 	html := append(append([]string{}, plain...), "--html", filepath.Join(dir, "timeline.html"))
 	if !hasFlag(ctx, he.tools.reflect, "--html", "timeline", "--help") {
 		r.noHTML = "not built"

@@ -43,7 +43,7 @@ func (r historyResult) sections(cfg config) []section {
 			"`serve cm --record` on the history the last recording daemon left (its stores from the file, its watch resumed where "+
 			"the record ends; a relist would fail the run) and `serve cm`, which lists, each timed from its start to the line that "+
 			"says it serves. The timeline rows write issue 49's record (timelinetest.Cluster3000: 24 h of 3,000 pods on 50 nodes, "+
-			"their Leases and Events, ending when written; not counted) into a file of their own and time `timeline pods leases -A "+
+			"their Leases and Events, ending when written; not counted) into a file of their own and time `timeline pods,leases -A "+
 			"--since 24h --history-db FILE` (the kinds resolved by the API server), a new process to its exit, piped, taking turns "+
 			"with the same and `--html FILE`; its peak RSS is VmHWM read every 20 ms.",
 			count(r.objects), cfg.size, count(cfg.events), historyEdits),

@@ -11,7 +11,7 @@ func mb(bytes int64) float64 { return float64(bytes) / 1e6 }
 func (t timelineResult) rows() []row {
 	secs := func(s getSample) float64 { return s.elapsed.Seconds() }
 	hwm := func(s getSample) float64 { return mb(s.hwm) }
-	what := fmt.Sprintf("`timeline pods leases -A --since 24h` of 24 h of a 3,000-pod cluster (%s revisions), from the history file", count(t.revisions))
+	what := fmt.Sprintf("`timeline pods,leases -A --since 24h` of 24 h of a 3,000-pod cluster (%s revisions), from the history file", count(t.revisions))
 	return []row{
 		{key: "history.timeline", metric: "history: " + what + ", piped (the plain text: the first screen's work): wall time to exit", ours: medianOf(t.plain, secs), unit: "s", format: "%.2f", limit: timelineLimit},
 		{key: "history.timeline.rss", metric: "history: the same, peak RSS (VmHWM)", ours: medianOf(t.plain, hwm), unit: "MB", format: "%.0f", limit: timelineRSSLimit},
