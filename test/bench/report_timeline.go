@@ -14,9 +14,9 @@ func (t timelineResult) rows() []row {
 	what := fmt.Sprintf("`timeline pods,leases -A --since 24h` of 24 h of a 3,000-pod cluster (%s revisions), from the history file", count(t.revisions))
 	return []row{
 		{key: "history.timeline", metric: "history: " + what + ", piped (the plain text: the first screen's work): wall time to exit", ours: medianOf(t.plain, secs), unit: "s", format: "%.2f", limit: timelineLimit},
-		{key: "history.timeline.rss", metric: "history: the same, peak RSS (VmHWM)", ours: medianOf(t.plain, hwm), unit: "MB", format: "%.0f", limit: timelineRSSLimit},
-		{key: "history.timeline.html", metric: "history: the same with `--html FILE`: wall time to exit", ours: medianOf(t.html, secs), unit: "s", format: "%.2f", limit: timelineHTMLLimit, absent: t.noHTML},
-		{key: "history.timeline.html.rss", metric: "history: the same with `--html FILE`, peak RSS (VmHWM)", ours: medianOf(t.html, hwm), unit: "MB", format: "%.0f", limit: timelineRSSLimit, absent: t.noHTML},
+		{key: "history.timeline.rss", metric: "history: `timeline --since 24h` of that record, piped: peak RSS (VmHWM)", ours: medianOf(t.plain, hwm), unit: "MB", format: "%.0f", limit: timelineRSSLimit},
+		{key: "history.timeline.html", metric: "history: `timeline --since 24h --html FILE` of that record: wall time to exit (the file's size in the notes)", ours: medianOf(t.html, secs), unit: "s", format: "%.2f", limit: timelineHTMLLimit, absent: t.noHTML},
+		{key: "history.timeline.html.rss", metric: "history: `timeline --since 24h --html FILE` of that record: peak RSS (VmHWM)", ours: medianOf(t.html, hwm), unit: "MB", format: "%.0f", limit: timelineRSSLimit, absent: t.noHTML},
 	}
 }
 
