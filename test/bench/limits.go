@@ -149,5 +149,14 @@ var whatLimitsUs = map[string]string{
 		"(the rest of the record is not read: pkg/blame's BenchmarkBlame reads one object from 10,000 and from 1,000,000 revisions " +
 		"in about the same time), a tree of each value's origin updated revision by revision, and the YAML printed.",
 	"history.blame.field": "As history.blame, the field looked up in each revision instead of a tree built.",
-	"history.size":        "Each revision is a delta of the one before (s2, the revision before as its dictionary), a keyframe every 32; a row holds its key, times and manager.",
+	"history.timeline": "The process start and discovery (to resolve the kinds), then every mark of the span read from the record's " +
+		"columns alone (history.MarkReader.EachMark: no object decoded but the Warning Events, the few the class column marks), " +
+		"all of the lanes built in memory (Build), then scaled to the 120 columns and printed.",
+	"history.timeline.rss": "The timeline held whole (a lane per object, a mark per revision in the span) beside the process's " +
+		"runtime and SQLite's page cache; the pages of the history it reads count in the resident set too.",
+	"history.timeline.html": "As history.timeline, then the HTML file written: the marks first, then every revision of each lane " +
+		"(the objects the plain text never reads, each decoded and its noise left out), streamed through gzip and base64 into the page.",
+	"history.timeline.html.rss": "The marks of every lane and one lane's revisions at a time (the page's chunks are streamed through gzip), " +
+		"beside the process's runtime and SQLite's page cache.",
+	"history.size": "Each revision is a delta of the one before (s2, the revision before as its dictionary), a keyframe every 32; a row holds its key, times and manager.",
 }

@@ -106,7 +106,7 @@ func (m *machine) readCheckout(ctx context.Context, cfg config) error {
 	if err != nil {
 		return fmt.Errorf("git status: %w", err)
 	}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
 		if path := strings.TrimSpace(line[min(3, len(line)):]); path != "" && path != "BENCHMARKS.md" {
 			m.dirty = append(m.dirty, path)
 		}

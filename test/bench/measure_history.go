@@ -37,6 +37,7 @@ type historyResult struct {
 	firstCPU    float64     // s CPU of the first recording daemon, start to all recorded
 	// blame cm/NAME, and with --field, of the ConfigMap edited historyEdits times
 	blame, blameField []getSample
+	timeline          timelineResult // timeline of issue 49's record (measure_timeline.go)
 }
 
 // historyEnv is the part's environment: a runtime and a state directory of
@@ -75,6 +76,9 @@ func measureHistory(ctx context.Context, e *env) (historyResult, error) {
 	}
 	if err := he.timeBlames(ctx, &r); err != nil {
 		return r, fmt.Errorf("blame: %w", err)
+	}
+	if err := he.timeTimelines(ctx, &r.timeline); err != nil {
+		return r, fmt.Errorf("timeline: %w", err)
 	}
 	for round := range e.cfg.repeat {
 		if err := he.warmRound(ctx, &r, round); err != nil {

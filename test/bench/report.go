@@ -39,6 +39,7 @@ type row struct {
 	format       string  // of the values
 	target       float64 // ours/baseline should be at most this; 0: no ratio target
 	limit        float64 // ours alone should be at most this, in unit; 0: no such target
+	absent       string  // why ours was not measured ("not built"), shown instead; "": measured
 }
 
 // ratio is ours/baseline, 0 without a baseline.
@@ -56,6 +57,8 @@ func (r row) hasTarget() bool { return r.target > 0 || r.limit > 0 }
 // baseline was not measured, "" for a reference row.
 func (r row) status() string {
 	switch {
+	case r.absent != "" && r.hasTarget():
+		return "n/a"
 	case r.limit > 0 && r.ours <= r.limit, r.target > 0 && r.baseline > 0 && r.ratio() <= r.target:
 		return "met"
 	case r.limit > 0, r.target > 0 && r.baseline > 0:
@@ -111,7 +114,11 @@ func (r row) cells() []string {
 	case "":
 		status = "-"
 	}
-	return []string{r.metric, value(r.ours), name, base, ratio, r.targetText(), status, whatLimitsUs[r.key]}
+	ours := value(r.ours)
+	if r.absent != "" {
+		ours = r.absent
+	}
+	return []string{r.metric, ours, name, base, ratio, r.targetText(), status, whatLimitsUs[r.key]}
 }
 
 const tableHead = "| metric | kubectl-reflect | baseline (same run) | baseline's figure | ratio | target | met | what limits us |\n" +
@@ -187,7 +194,10 @@ func writeTargets(b *strings.Builder, secs []section) {
 				continue
 			}
 			got := fmt.Sprintf(r.format+" %s", r.ours, r.unit)
-			if r.target > 0 {
+			switch {
+			case r.absent != "":
+				got = r.absent
+			case r.target > 0:
 				got = r.ratioText()
 			}
 			status := r.status()

@@ -15,7 +15,7 @@ const (
 func (r historyResult) rows() []row {
 	secs := func(s getSample) float64 { return s.elapsed.Seconds() }
 	ms := func(v float64) float64 { return v }
-	return []row{
+	return append([]row{
 		{key: "history.record.cpu", baselineName: "`serve cm`", metric: "history: CPU per live event of `serve cm --record` vs `serve cm` (the same updates; the recording daemon's counted until they are committed to its history)", ours: medianOf(r.recordCPU, ms), baseline: medianOf(r.plainCPU, ms), unit: "ms", format: "%.3f", target: historyCPUTarget},
 		{key: "history.at", metric: fmt.Sprintf("history: `get cm -A --at RV` over %s ConfigMaps, from the history file: wall time to exit", count(r.objects)), ours: medianOf(r.at, secs), unit: "s", format: "%.2f", limit: historyAtLimit},
 		{key: "history.at.live", baselineName: "`get cm -A` through the daemon", metric: "history: `get cm -A --at RV` vs `get cm -A` of the live daemon: wall time to exit (reference)", ours: medianOf(r.at, secs), baseline: medianOf(r.live, secs), unit: "s", format: "%.2f"},
@@ -23,7 +23,7 @@ func (r historyResult) rows() []row {
 		{key: "history.blame", metric: fmt.Sprintf("history: `blame cm/NAME` of a ConfigMap edited %d times, from the history file: wall time to exit", historyEdits), ours: medianOf(r.blame, secs), unit: "s", format: "%.3f", limit: historyBlameLimit},
 		{key: "history.blame.field", metric: fmt.Sprintf("history: `blame cm/NAME --field data.payload` of a ConfigMap edited %d times, from the history file: wall time to exit", historyEdits), ours: medianOf(r.blameField, secs), unit: "s", format: "%.3f", limit: historyBlameLimit},
 		{key: "history.size", metric: fmt.Sprintf("history: bytes on disk per revision of one ConfigMap edited %d times, a few letters each (the file's growth between two stopped daemons)", historyEdits), ours: r.perRevision, unit: "B", format: "%.0f", limit: historySizeLimit},
-	}
+	}, r.timeline.rows()...)
 }
 
 // sections is the history part's table, its notes after it.
@@ -42,10 +42,13 @@ func (r historyResult) sections(cfg config) []section {
 			"and of its data.payload (`--field`), a new process each, from the history alone. The restart row then starts, taking turns, "+
 			"`serve cm --record` on the history the last recording daemon left (its stores from the file, its watch resumed where "+
 			"the record ends; a relist would fail the run) and `serve cm`, which lists, each timed from its start to the line that "+
-			"says it serves.",
+			"says it serves. The timeline rows write issue 49's record (timelinetest.Cluster3000: 24 h of 3,000 pods on 50 nodes, "+
+			"their Leases and Events, ending when written; not counted) into a file of their own and time `timeline pods,leases -A "+
+			"--since 24h --history-db FILE` (the kinds resolved by the API server), a new process to its exit, piped, taking turns "+
+			"with the same and `--html FILE`; its peak RSS is VmHWM read every 20 ms.",
 			count(r.objects), cfg.size, count(cfg.events), historyEdits),
 		rows: r.rows(),
-		notes: []string{
+		notes: append([]string{
 			fmt.Sprintf("the first recording daemon, from its start to every ConfigMap recorded (not counted): %.1f s of CPU", r.firstCPU),
 			"CPU per event, `serve cm --record` (ms): " + joinf(r.recordCPU, f),
 			"CPU per event, `serve cm` (ms): " + joinf(r.plainCPU, f),
@@ -55,6 +58,6 @@ func (r historyResult) sections(cfg config) []section {
 			"fresh list to serving (s): " + joinf(r.cold, f),
 			"`blame cm/NAME` (s): " + joinf(r.blame, secs),
 			"`blame cm/NAME --field data.payload` (s): " + joinf(r.blameField, secs),
-		},
+		}, r.timeline.notes()...),
 	}}
 }

@@ -187,3 +187,36 @@ func TestStaleBinary(t *testing.T) {
 		}
 	}
 }
+
+// TestTimelineRows: issue 49's timeline targets, and the --html rows of
+// a binary without --html say "not built" and n/a rather than met.
+func TestTimelineRows(t *testing.T) {
+	s := getSample{elapsed: 700 * time.Millisecond, hwm: 90e6}
+	built := timelineResult{plain: []getSample{s}, html: []getSample{s}, htmlBytes: []int64{12e6}}
+	absent := timelineResult{plain: []getSample{s}, noHTML: "not built"}
+	want := map[string]string{"history.timeline": "≤ 1.00 s", "history.timeline.rss": "≤ 150 MB",
+		"history.timeline.html": "≤ 5.00 s", "history.timeline.html.rss": "≤ 150 MB"}
+	for _, r := range built.rows() {
+		if got := r.targetText(); got != want[r.key] {
+			t.Errorf("row %q: target %q, want %q", r.key, got, want[r.key])
+		}
+		if r.status() != "met" {
+			t.Errorf("row %q: %s, want met", r.key, r.status())
+		}
+	}
+	for _, r := range absent.rows() {
+		wantStatus, wantValue := "met", ""
+		if r.absent != "" {
+			wantStatus, wantValue = "n/a", "not built"
+		}
+		if r.status() != wantStatus || r.absent != wantValue {
+			t.Errorf("row %q without --html: %s, %q; want %s, %q", r.key, r.status(), r.absent, wantStatus, wantValue)
+		}
+		if wantValue != "" && r.cells()[1] != wantValue {
+			t.Errorf("row %q without --html: cell %q, want %q", r.key, r.cells()[1], wantValue)
+		}
+	}
+	if notes := strings.Join(built.notes(), "\n"); !strings.Contains(notes, "the HTML file's size (MB): 12.0") {
+		t.Errorf("notes without the HTML file's size:\n%s", notes)
+	}
+}
