@@ -85,6 +85,9 @@ func TestTimelinePlain(t *testing.T) {
 			t.Errorf("no %q in:\n%s", want, out)
 		}
 	}
+	if two := lanes(e.mustRun("timeline", "deployments", "events", "-n", e.ns, "--since", "10m")); two["web"] == "" {
+		t.Errorf("timeline deployments events: no lane of web in %v", two)
+	}
 	all := lanes(e.mustRun("timeline", "-n", e.ns, "--since", "10m"))
 	if all["old"] != "o" || !strings.HasPrefix(all["web"], "+") { // in 5 s a column, web's later marks share one: the Warning's drawn
 		t.Errorf("timeline of every recorded kind: old %q, web %q; want o, +...", all["old"], all["web"])

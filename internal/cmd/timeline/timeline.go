@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -86,6 +87,11 @@ func (o *TimelineOptions) Complete(args []string) error {
 	var err error
 	if o.contexts, err = cli.Contexts(o.ConfigFlags, o.AllContexts); err != nil {
 		return err
+	}
+	// Every argument is a kind (a timeline draws kinds, not named
+	// objects): `pods deploy` is pods,deploy, not a pod named deploy.
+	if len(args) > 1 {
+		args = []string{strings.Join(args, ",")}
 	}
 	o.Verb, o.Args = "timeline", args
 	if o.Namespace, _, err = o.ConfigFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
