@@ -23,7 +23,7 @@ KREW_MANIFEST ?= krew/reflect.yaml
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 DIST := $(GO) run ./hack/dist
 
-.PHONY: all build test unit e2e fuzz bench demo lint vet fmt clean controlplane postgres dist krew-manifest validate-krew-manifest image
+.PHONY: all build test unit e2e fuzz bench demo lint vet fmt clean controlplane postgres tmux dist krew-manifest validate-krew-manifest image
 
 all: build
 
@@ -41,9 +41,16 @@ postgres:
 	  sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$sudo apt-get update -q && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends postgresql; }
 
+## tmux: the terminal the interactive timeline's test drives (send-keys, capture-pane), installed
+## with apt unless there is one.
+tmux:
+	@command -v tmux >/dev/null || { \
+	  sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$sudo apt-get update -q && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends tmux; }
+
 ## test: everything CI runs: lint, unit tests, then the end-to-end tests against a real control
 ## plane one package at a time (each starts its own control plane; 2 cores are enough for one).
-test: lint controlplane postgres
+test: lint controlplane postgres tmux
 	$(GO) test -race -short -count=1 ./...
 	@# The decoders of a history file explore past their seeds for a few
 	@# seconds each: what a damaged file can hold.
@@ -53,7 +60,7 @@ test: lint controlplane postgres
 unit: postgres
 	$(GO) test -race -short -count=1 ./...
 
-e2e: controlplane postgres
+e2e: controlplane postgres tmux
 	$(GO) test -race -timeout 40m -count=1 ./test/...
 
 ## fuzz: explore from the seeds of every fuzz target (the readers of what servers send and of what a

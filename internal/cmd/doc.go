@@ -1,5 +1,5 @@
 // Package cmd is the root command, `kubectl reflect`, laid out as kubectl
-// lays out its own: one package per verb under it (watch, get, serve,
+// lays out its own: one package per verb under it (watch, get, serve, diff, timeline,
 // runcontroller, crd, completion, version), each with its Options
 // (Complete, Validate, Run) and NewCmd, and the plumbing they share in
 // cli. The verbs only wire flags to the packages under pkg/ that do the

@@ -18,13 +18,16 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 
+	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/blame"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/completion"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/crd"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/diff"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/get"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/history"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/runcontroller"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/serve"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/timeline"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/version"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/watch"
 )
@@ -61,8 +64,10 @@ other clients as a read-only API (serve), or runs built-in controllers on them
 	}
 	root.PersistentPostRunE = func(*cobra.Command, []string) error { return warnings.err() }
 	registry := builtins()
-	root.AddCommand(watch.NewCmdWatch(flags, streams), get.NewCmdGet(flags, streams), serve.NewCmdServe(flags, streams, registry), history.NewCmdHistory(flags, streams), version.NewCmdVersion(streams),
+	root.AddCommand(watch.NewCmdWatch(flags, streams), get.NewCmdGet(flags, streams), serve.NewCmdServe(flags, streams, registry), history.NewCmdHistory(flags, streams), timeline.NewCmdTimeline(flags, streams), version.NewCmdVersion(streams),
 		runcontroller.NewCmdRunController(flags, streams, registry), crd.NewCmdCRD(flags, streams, registry))
+	root.AddCommand(diff.NewCmdDiff(flags, streams))
+	root.AddCommand(blame.NewCmdBlame(flags, streams))
 	completion.Setup(root, flags)
 	return root
 }
@@ -123,7 +128,8 @@ func setupLogs(verbosity int) error {
 // Execute runs root with ctx, prints an error once as `error: ...` (one
 // line for each of several, such as two kinds refused) and returns the
 // process exit code: 0, 1 after an error, 130 when a signal interrupted a
-// command before it was done (see exitCode).
+// command before it was done, or the code an error says (cli.ExitStatus:
+// diff's 1 for "different", 2 for an error); see cli.ExitCode.
 func Execute(ctx context.Context, root *cobra.Command, streams genericiooptions.IOStreams) int {
 	err := errors.Join(root.ExecuteContext(ctx), stopProfile(root))
 	if err != nil && !errors.Is(err, cli.ErrReported) && !errors.Is(err, cli.ErrInterrupted) {

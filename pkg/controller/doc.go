@@ -34,14 +34,12 @@
 //     (client-go's leaderelection), released only after run returned.
 //   - events.go: NewRecorder, events.k8s.io/v1 Events through client-go's
 //     events broadcaster.
-//   - finalizer.go: Finalizer (Add, Remove: server-side apply of
-//     metadata.finalizers alone) and HasFinalizer.
 //   - tracing.go: one OpenTelemetry span per reconcile, NewTracerProvider
 //     (OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set, else no-op) and
 //     WrapConfigForTracing (API calls as child spans).
 //
-// internal/reflectortest is an in-memory server for the tests of this
-// package and of the built-in controllers.
+// internal/reflectortest is an in-memory server for the tests and examples
+// of this package and of the built-in controllers.
 //
 // The data flows one way: store -> subscriptions (Coalescing: latest wins per
 // object) -> requests -> the scheduler -> reconcile. A reconcile reads the

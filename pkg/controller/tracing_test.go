@@ -31,8 +31,10 @@ func attrs(s sdktrace.ReadOnlySpan) map[attribute.Key]string {
 }
 
 func TestReconcileSpans(t *testing.T) {
-	api := &apiRecorder{replies: []string{genWith}}
-	apiServer := httptest.NewServer(api)
+	apiServer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"apiVersion":"kubectl-reflect.io/v1alpha1","kind":"ConfigMapGenerator","metadata":{"namespace":"ns1","name":"g1","uid":"u1","resourceVersion":"8"}}`)
+	}))
 	defer apiServer.Close()
 	spans := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))

@@ -73,9 +73,20 @@
 // reports at /debug/status, /debug/controllers and /debug/history, and a stop (SIGTERM on
 // Unix; on Windows, where no signal asks a process to stop, it is
 // terminated and its files are found stale) that waits for its lock to be
-// freed.
+// freed. Status.Print writes what `serve status` shows (status.go).
+//
+// # Several contexts
+//
+// RunContexts (contexts.go) is `serve --context a,b`: a daemon per
+// context (contexts of one cluster and user share one), then the merged
+// view of them all (pkg/merge's handler) behind its own certificate and
+// token, with a kubeconfig that has a context per member and
+// MergedContext.
 //
 // It knows files, TLS, HTTP and the reflector.Client contract; how the
-// API is answered is pkg/serve's, how controllers run pkg/manager's, and it
-// knows nothing about flags or printing.
+// API is answered is pkg/serve's, how controllers run pkg/manager's, how
+// several clusters merge pkg/merge's, and it knows nothing about flags.
+// It prints `serve status` (Status.Print) and its own lines to
+// Config.ErrOut (where it serves, what it records and restored, warnings),
+// nothing else.
 package daemon

@@ -63,6 +63,13 @@
 //     times (lateness, the dated table); MomentAt turns a time into the
 //     state of one resource then and the changes that may or may not
 //     have happened by it.
+//   - Marks (marks.go, classify.go): each revision's class (spec or
+//     status change, or a Warning Event) is written with it, classified
+//     from the members of its JSON against the revision before, in a
+//     column a history written before it gains when opened to write;
+//     MarkReader reads revisions without their objects (EachMark), the
+//     Warning Events (EachWarning) and one object's revision at a
+//     resourceVersion (RevisionAt), for pkg/timeline.
 //   - Leases' renewals alone are kept once per interval (renewals.go).
 //   - What it costs and where it begins (usage.go, begins.go): each Write
 //     counts its revisions and bytes per resource and minute (the

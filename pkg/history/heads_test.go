@@ -137,7 +137,7 @@ func TestFlushFor(t *testing.T) {
 	rows := insertRows{q: ss.conn()}
 	a, b := objectKey{id, "default", "a"}, objectKey{id, "default", "b"}
 	blob, _, _ := codec.Encode(nil, 2, cm("a", 2, "a1"))
-	if err := rows.add(ctx, a, 2, id, "default", "a", 2, int64(0), Added, "", 0, blob, nil); err != nil {
+	if err := rows.add(ctx, a, 2, id, "default", "a", 2, int64(0), Added, "", 0, blob, nil, Unclassified); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {

@@ -23,6 +23,8 @@ type sqlStore struct {
 	checkpoints bool
 	// dating: the history has the dating tables (dating.go).
 	dating bool
+	// classes: the revisions table has the class column (marks.go).
+	classes bool
 	// written: the history has the written table (usage.go).
 	written bool
 	// writable: opened to write; Close saves the heads' sums.
@@ -47,6 +49,9 @@ func (s *sqlStore) open(ctx context.Context, readOnly bool) error {
 	}
 	if err == nil {
 		err = s.withDating(ctx, readOnly)
+	}
+	if err == nil {
+		err = s.withClasses(ctx, readOnly)
 	}
 	if err == nil {
 		err = s.withWritten(ctx, readOnly)

@@ -8,8 +8,8 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/kubectl-reflect/kubectl-reflect/internal/parallel"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/internal/codec"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/internal/parallel"
 )
 
 // Reading a state. A state is the checkpoint nearest to its

@@ -70,6 +70,10 @@ type Revision struct {
 	// when that is not known: an Initial or Deleted revision, or a change
 	// no managedFields entry tells of.
 	Manager string
+	// Class is what a Modified revision changed (spec or status), or that
+	// the object is a Warning Event; a writer leaves it Unclassified and
+	// the store classifies the revision against the one before (Classify).
+	Class Class
 	// Object is the object's JSON as it was (for Deleted: its last state),
 	// Secrets' data hashed unless recorded in full (see Recorder).
 	Object []byte

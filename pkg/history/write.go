@@ -101,7 +101,7 @@ func (s *sqlStore) Write(ctx context.Context, res string, b Batch) error {
 			}
 			blob, base, next := codec.Encode(head, r.RV, r.Object)
 			bytes += revisionBytes(r, blob)
-			if err := rows.add(ctx, key, r.RV, id, r.Namespace, r.Name, r.RV, millis(r.Time), r.Op, r.Manager, base, blob, r.Cells); err != nil {
+			if err := rows.add(ctx, key, r.RV, id, r.Namespace, r.Name, r.RV, millis(r.Time), r.Op, r.Manager, base, blob, r.Cells, classOf(head, r)); err != nil {
 				return err
 			}
 			if err := s.markDated(ctx, q, id, r); err != nil {
@@ -172,10 +172,10 @@ type revisionKey struct {
 // in the bench's recording rounds, a daemon prepared 70 of them).
 const (
 	insertMany   = 64
-	revisionRow  = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-	insertHead   = `INSERT INTO revisions (resource, namespace, name, rv, time, op, manager, base, object, cells) VALUES `
+	revisionRow  = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+	insertHead   = `INSERT INTO revisions (resource, namespace, name, rv, time, op, manager, base, object, cells, class) VALUES `
 	insertUpsert = ` ON CONFLICT (resource, namespace, name, rv) DO UPDATE SET time = excluded.time, op = excluded.op,
-		manager = excluded.manager, base = excluded.base, object = excluded.object, cells = excluded.cells`
+		manager = excluded.manager, base = excluded.base, object = excluded.object, cells = excluded.cells, class = excluded.class`
 )
 
 // insertQueries[i] inserts 1<<i rows.

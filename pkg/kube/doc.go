@@ -3,7 +3,7 @@
 // KIND/NAME..., categories such as "all", with kubectl's refusals), resolves
 // the kinds (cm, deploy.apps, deployments.v1.apps, CRD short names) through
 // the RESTMapper the way kubectl does (resolve.go), and implements
-// watch.Client for any resource over REST, decoding list answers and watch
+// watch.Client[*object.Object] for any resource over REST (Client), decoding list answers and watch
 // events straight into *object.Object without building maps. Both are read
 // as streams: a LIST answer item by item as it arrives (list.go), a watch
 // event by event, split at newlines (frames.go), from a buffer that holds one

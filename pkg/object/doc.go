@@ -18,6 +18,10 @@
 // the objects a store already holds (Known), it returns the stored object
 // for one that has not changed, so a relist allocates next to nothing.
 //
+// A Path (path.go) names fields as people type them (dotted keys, list
+// indexes, quoted keys, kubectl's JSONPath braces) and removes them from a
+// decoded document: what diff --ignore leaves out.
+//
 // It knows JSON and object metadata; it knows nothing about HTTP, stores or
 // terminals.
 package object

@@ -78,7 +78,7 @@ func (p *diffPrinter) Print(ev Event) error {
 		return err
 	}
 	p.header(Applied, name, ev.Object, "")
-	p.writeDiff(diff)
+	writeColouredDiff(p.w, diff, p.color)
 	return nil
 }
 
@@ -137,14 +137,17 @@ func (p *diffPrinter) header(t EventType, name string, obj *object.Object, summa
 	fmt.Fprintf(p.w, "%s %s (resourceVersion %s)%s\n", label, name, obj.ResourceVersion, summary)
 }
 
-func (p *diffPrinter) writeDiff(diff string) {
+// writeColouredDiff writes a unified diff, its lines coloured as git
+// colours them when color: headers bold, additions green, removals red,
+// hunk headers cyan.
+func writeColouredDiff(w *bufio.Writer, diff string, color bool) {
 	for _, line := range strings.SplitAfter(diff, "\n") {
 		if line == "" {
 			continue
 		}
 		colour := ""
 		switch {
-		case !p.color:
+		case !color:
 		case strings.HasPrefix(line, "+++"), strings.HasPrefix(line, "---"):
 			colour = ansiBold
 		case strings.HasPrefix(line, "+"):
@@ -155,10 +158,10 @@ func (p *diffPrinter) writeDiff(diff string) {
 			colour = ansiCyan
 		}
 		if colour == "" {
-			p.w.WriteString(line)
+			w.WriteString(line)
 			continue
 		}
-		p.w.WriteString(colour + strings.TrimSuffix(line, "\n") + ansiReset + "\n")
+		w.WriteString(colour + strings.TrimSuffix(line, "\n") + ansiReset + "\n")
 	}
 }
 

@@ -35,6 +35,11 @@
 //     (resourceVersion, managedFields, generation) left out; DiffNew adds
 //     new objects' YAML.
 //
+// Compare (compare.go) is `diff`: the same kind's objects in several states
+// (moments of a history, clusters), paired by name (Pairs), each pair as a
+// unified diff of YAML whose headers name the states, noise and ignored
+// fields left out (object.Path), an object some states lack as one line.
+//
 // The table of several kinds reads at a glance, every line under the one
 // header:
 //

@@ -11,7 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/kubectl-reflect/kubectl-reflect/internal/parallel"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/internal/parallel"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 )
 

@@ -7,7 +7,7 @@
 //
 // A Set starts a reflector on the first Acquire of its resource and scope
 // and stops it when the last Lease is released. A scope that covers another
-// (see Covers: all namespaces covers one) is reused rather than opening a
+// (all namespaces covers one) is reused rather than opening a
 // second watch; its Lease then reads and subscribes to the narrower scope
 // only. WaitForSync waits for the first list of several leases at once. A
 // Set whose SetOptions.History is set keeps that many latest changes in
@@ -19,6 +19,18 @@
 // of them runs (a process's controllers) share a reflector that prunes only
 // what all of them prune. Subscriptions come from the store, in either of its modes: Coalescing for
 // level-based controllers, Ordered for printed streams and the daemon.
+//
+// Map of the package:
+//   - reflector.go: Reflector (NewWithStore, Run), the Client it reads
+//     through and the Hooks it reports to.
+//   - set.go: Set, SetOptions, Acquire, Expect and the covering rule;
+//     RESTClients, the Clients of a real server; DefaultWatchOptions.
+//   - lease.go: Lease, a consumer's reads and subscriptions, narrowed to
+//     its namespace; WaitForSync.
+//   - seed.go: starting a reflector from a recorded state (Seeder,
+//     Recorded, Restorer) instead of a list.
+//   - backfill.go: Reflector.Backfill, changes read again from the server
+//     into the store's window.
 //
 // The data flows one way: watch -> store -> consumers. A Lease reads and
 // subscribes; only the reflector writes. What a reflector's retries,

@@ -62,14 +62,11 @@ type Reflector struct {
 	backfillMu sync.Mutex // one Backfill at a time
 }
 
-// New gives client a store, and the store's objects to client, so that a
-// relist reuses the unchanged objects instead of decoding them again.
-func New(client Client) *Reflector { return NewWithStore(client, store.Options[*object.Object]{}) }
-
-// NewWithStore is New with a store made with opts: one that keeps its
-// latest changes (History), so that a subscriber may resume after a
-// resourceVersion (Lease.SubscribeFrom), or lists in the server's order
-// (ListOrder).
+// NewWithStore gives client a store made with opts, and the store's objects
+// to client, so that a relist reuses the unchanged objects instead of
+// decoding them again. The store may keep its latest changes (History), so
+// that a subscriber may resume after a resourceVersion
+// (Lease.SubscribeFrom), or list in the server's order (ListOrder).
 func NewWithStore(client Client, opts store.Options[*object.Object]) *Reflector {
 	st := store.New(opts)
 	client.Reuse(func(namespace, name string) (*object.Object, bool) {

@@ -108,20 +108,17 @@ func keyOf(res kube.Resource, scope kube.Scope) key {
 	return k
 }
 
-// Covers says whether a reflector of scope a can serve a consumer of
-// scope b of the same resource, b's reads and subscriptions narrowed to its
-// namespace: a is b, or a has all namespaces where b has one, and they agree
-// on everything else, with no Names filter in either (a Names filter is a
-// list of exceptions, and a field selector may name one object: they differ,
-// so they are not covered). Namespaced says whether the resource has
-// namespaces at all.
-func Covers(a, b kube.Scope, namespaced bool) bool {
-	ka := keyOf(kube.Resource{Namespaced: namespaced}, a)
-	kb := keyOf(kube.Resource{Namespaced: namespaced}, b)
-	if ka == kb {
+// covers says whether a reflector of key a can serve a consumer of key b,
+// b's reads and subscriptions narrowed to its namespace: a is b, or a has
+// all namespaces where b has one, and they agree on everything else, with no
+// Names filter in either (a Names filter is a list of exceptions, and a
+// field selector may name one object: they differ, so they are not
+// covered). A cluster-scoped resource's keys have no namespace (keyOf).
+func covers(a, b key) bool {
+	if a == b {
 		return true
 	}
-	return ka.namespace == "" && ka.names == "" && kb.names == "" && withNamespace(ka, kb.namespace) == kb
+	return a.namespace == "" && a.names == "" && b.names == "" && withNamespace(a, b.namespace) == b
 }
 
 func withNamespace(k key, ns string) key { k.namespace = ns; return k }
@@ -150,7 +147,7 @@ type expectedPrune struct {
 // of that resource and scope (but for Prune and the namespace) prunes: the
 // controllers of one process, built before any of them runs, share one
 // watch per kind even when one of them would keep less, and one of a
-// namespace may still read another's reflector of all namespaces (Covers).
+// namespace may still read another's reflector of all namespaces (covers).
 func (s *Set) Expect(res kube.Resource, scope kube.Scope) {
 	if s.opts.Scope != nil {
 		scope = s.opts.Scope(scope)
@@ -192,9 +189,9 @@ func (s *Set) Acquire(res kube.Resource, scope kube.Scope) *Lease {
 	}
 	e := s.running[k]
 	narrow := ""
-	if e == nil && k.namespace != "" && k.names == "" {
-		if e = s.running[withNamespace(k, "")]; e != nil {
-			narrow = k.namespace
+	if e == nil && k.namespace != "" {
+		if all := s.running[withNamespace(k, "")]; all != nil && covers(all.key, k) {
+			e, narrow = all, k.namespace
 		}
 	}
 	if e == nil {

@@ -166,7 +166,7 @@ func TestSetCoveringScope(t *testing.T) {
 	}
 }
 
-// TestCovers pins the covering rule.
+// TestCovers pins the covering rule Acquire applies.
 func TestCovers(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -189,8 +189,9 @@ func TestCovers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Covers(tt.a, tt.b, tt.namespaced); got != tt.want {
-				t.Errorf("Covers = %v, want %v", got, tt.want)
+			res := kube.Resource{Namespaced: tt.namespaced}
+			if got := covers(keyOf(res, tt.a), keyOf(res, tt.b)); got != tt.want {
+				t.Errorf("covers = %v, want %v", got, tt.want)
 			}
 		})
 	}

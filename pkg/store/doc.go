@@ -35,8 +35,26 @@
 // Readers query snapshots: Get, Snapshot (the items and the resourceVersion
 // they are current to, read at once), List (sorted, filtered by any predicate, such
 // as object.MatchLabels) and ByIndex (any index given by Options.Indexes,
-// such as object.OwnerUIDs, and NamespaceIndex, built on its first use so
-// that a store nobody asks by namespace does not hold it).
+// and NamespaceIndex, built on its first use so that a store nobody asks by
+// namespace does not hold it).
+//
+// Map of the package:
+//   - store.go: Store, Options, New and Apply, the one writer: a relist
+//     buffered and swapped, its differences told as changes.
+//   - read.go: the readers: Get, List, Snapshot, ByIndex, Len,
+//     ResourceVersion, Synced, WaitForSync.
+//   - change.go: Key, Object, Change and ChangeType, what subscribers get.
+//   - subscription.go: Subscription, Mode, SubscribeOptions, Subscribe: the
+//     queue policy and its bound; queue.go: the two queues behind it.
+//   - history.go: the window of latest changes (Options.History),
+//     SubscribeFrom, ErrTooOld and TooOldError.
+//   - backfill.go: Backfill (the window extended back with older changes
+//     a server replayed) and StateAt (the state at a resourceVersion
+//     inside the window).
+//   - tracker.go: Tracker.
+//   - index.go: indexes (IndexFunc, NamespaceIndex).
+//   - order.go, rv.go: key order (CompareKeys) and resourceVersions
+//     (ParseRV, CompareRV, MaxRV).
 //
 // The package knows watch events and objects with a namespace, a name and a
 // resourceVersion; it knows nothing about HTTP, terminals or controllers.

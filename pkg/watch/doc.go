@@ -23,8 +23,11 @@
 // Events form a closed set: Init, InitApply, InitDone, Apply, Delete and
 // Bookmark. Init..InitDone bracket a (re)list; a consumer that keeps state
 // buffers InitApply objects and swaps them in at InitDone (pkg/store does).
-// The adapters Applied, Deleted and Touched flatten the stream for consumers
-// that only want objects.
+// Applied adapts a function of objects to the stream, for consumers that
+// only want the objects listed and applied. Map (mapped.go) converts a
+// Client's objects, so that a watcher of pkg/kube's *object.Object yields
+// typed events (Event[*corev1.Pod]); the adapter costs about 20 ns of CPU
+// per event and no allocation (BenchmarkMap), the conversion what it does.
 //
 // This package knows the API server's protocol and nothing about stores,
 // printing or controllers. It never decodes objects itself: a Client (see

@@ -32,7 +32,8 @@ func (t EventType) String() string {
 }
 
 // Event is one step of the stream. Object is set for InitApply, Apply and
-// Delete; ResourceVersion is set for every event but Init.
+// Delete; ResourceVersion is set for every event but Init and the InitApply
+// of a LIST (a streaming list's InitApply carry their object's).
 type Event[T any] struct {
 	Type            EventType
 	Object          T

@@ -145,5 +145,9 @@ var whatLimitsUs = map[string]string{
 		"time, beside the file's quick_check, each part decoded and its objects packed as a list's are, on every core, into buffers " +
 		"reused from part to part (memory first touched costs about 3 ms per MB on this VM); the fresh list's decoding overlaps the " +
 		"API server's encoding.",
-	"history.size": "Each revision is a delta of the one before (s2, the revision before as its dictionary), a keyframe every 32; a row holds its key, times and manager.",
+	"history.blame": "The process start and discovery (to resolve the kind), then the revisions of that one object read by its key " +
+		"(the rest of the record is not read: pkg/blame's BenchmarkBlame reads one object from 10,000 and from 1,000,000 revisions " +
+		"in about the same time), a tree of each value's origin updated revision by revision, and the YAML printed.",
+	"history.blame.field": "As history.blame, the field looked up in each revision instead of a tree built.",
+	"history.size":        "Each revision is a delta of the one before (s2, the revision before as its dictionary), a keyframe every 32; a row holds its key, times and manager.",
 }

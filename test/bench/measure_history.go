@@ -35,6 +35,8 @@ type historyResult struct {
 	perRevision float64     // bytes
 	warm, cold  []float64   // s to serving: serve cm --record on the history; serve cm
 	firstCPU    float64     // s CPU of the first recording daemon, start to all recorded
+	// blame cm/NAME, and with --field, of the ConfigMap edited historyEdits times
+	blame, blameField []getSample
 }
 
 // historyEnv is the part's environment: a runtime and a state directory of
@@ -70,6 +72,9 @@ func measureHistory(ctx context.Context, e *env) (historyResult, error) {
 	}
 	if r.perRevision, err = he.sizePerRevision(ctx); err != nil {
 		return r, fmt.Errorf("bytes per revision: %w", err)
+	}
+	if err := he.timeBlames(ctx, &r); err != nil {
+		return r, fmt.Errorf("blame: %w", err)
 	}
 	for round := range e.cfg.repeat {
 		if err := he.warmRound(ctx, &r, round); err != nil {

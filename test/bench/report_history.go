@@ -20,6 +20,8 @@ func (r historyResult) rows() []row {
 		{key: "history.at", metric: fmt.Sprintf("history: `get cm -A --at RV` over %s ConfigMaps, from the history file: wall time to exit", count(r.objects)), ours: medianOf(r.at, secs), unit: "s", format: "%.2f", limit: historyAtLimit},
 		{key: "history.at.live", baselineName: "`get cm -A` through the daemon", metric: "history: `get cm -A --at RV` vs `get cm -A` of the live daemon: wall time to exit (reference)", ours: medianOf(r.at, secs), baseline: medianOf(r.live, secs), unit: "s", format: "%.2f"},
 		{key: "history.warm", baselineName: "`serve cm` (a fresh list)", metric: fmt.Sprintf("history: a warm restart of `serve cm --record` on %s ConfigMaps (stores from the history, the watch resumed) vs a daemon that lists them: wall time from start to serving", count(r.objects)), ours: medianOf(r.warm, ms), baseline: medianOf(r.cold, ms), unit: "s", format: "%.2f", target: historyWarmTarget},
+		{key: "history.blame", metric: fmt.Sprintf("history: `blame cm/NAME` of a ConfigMap edited %d times, from the history file: wall time to exit", historyEdits), ours: medianOf(r.blame, secs), unit: "s", format: "%.3f", limit: historyBlameLimit},
+		{key: "history.blame.field", metric: fmt.Sprintf("history: `blame cm/NAME --field data.payload` of a ConfigMap edited %d times, from the history file: wall time to exit", historyEdits), ours: medianOf(r.blameField, secs), unit: "s", format: "%.3f", limit: historyBlameLimit},
 		{key: "history.size", metric: fmt.Sprintf("history: bytes on disk per revision of one ConfigMap edited %d times, a few letters each (the file's growth between two stopped daemons)", historyEdits), ours: r.perRevision, unit: "B", format: "%.0f", limit: historySizeLimit},
 	}
 }
@@ -36,7 +38,8 @@ func (r historyResult) sections(cfg config) []section {
 			"to when it has the sentinel (in its store; in its history file when it records). `get --at` reads the history the "+
 			"recording daemon wrote, at the sentinel's resourceVersion, a new process timed to its exit, taking turns with `get` "+
 			"through the daemon. The size row edits one ConfigMap %d times (four letters each, a merge patch) through a recording daemon "+
-			"and divides the file's growth (database, WAL, shared memory) by the edits. The restart row then starts, taking turns, "+
+			"and divides the file's growth (database, WAL, shared memory) by the edits; the blame rows then time `blame` of that ConfigMap "+
+			"and of its data.payload (`--field`), a new process each, from the history alone. The restart row then starts, taking turns, "+
 			"`serve cm --record` on the history the last recording daemon left (its stores from the file, its watch resumed where "+
 			"the record ends; a relist would fail the run) and `serve cm`, which lists, each timed from its start to the line that "+
 			"says it serves.",
@@ -50,6 +53,8 @@ func (r historyResult) sections(cfg config) []section {
 			"`get cm -A` through the daemon (s): " + joinf(r.live, secs),
 			"warm restart to serving (s): " + joinf(r.warm, f),
 			"fresh list to serving (s): " + joinf(r.cold, f),
+			"`blame cm/NAME` (s): " + joinf(r.blame, secs),
+			"`blame cm/NAME --field data.payload` (s): " + joinf(r.blameField, secs),
 		},
 	}}
 }

@@ -17,7 +17,7 @@ func TestCRDPrint(t *testing.T) {
 	if code != 0 || errOut != "" {
 		t.Fatalf("crd print: exit %d, stderr %q", code, errOut)
 	}
-	if out != string(configmapgenerator.CRD()) {
+	if out != string(configmapgenerator.Builtin().CRD) {
 		t.Errorf("crd print printed another CRD:\n%s", out)
 	}
 	cmd := []string{"apply", "--dry-run=server", "--server-side", "-f", "-"}

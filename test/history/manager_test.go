@@ -103,12 +103,18 @@ func TestHistoryManagerOfAController(t *testing.T) {
 // the manager kubectl-client-side-apply), one replica.
 func (e *env) applyDeployment(name string) {
 	e.t.Helper()
+	e.applyReplicas(name, 1)
+}
+
+// applyReplicas applies Deployment name (the image nginx) with replicas.
+func (e *env) applyReplicas(name string, replicas int) {
+	e.t.Helper()
 	manifest := fmt.Sprintf(`apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: %[1]s
 spec:
-  replicas: 1
+  replicas: %[2]d
   selector:
     matchLabels: {app: %[1]s}
   template:
@@ -118,7 +124,7 @@ spec:
       containers:
       - name: web
         image: nginx
-`, name)
+`, name, replicas)
 	path := filepath.Join(e.t.TempDir(), name+".yaml")
 	if err := os.WriteFile(path, []byte(manifest), 0o600); err != nil {
 		e.t.Fatal(err)

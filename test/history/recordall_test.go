@@ -74,28 +74,7 @@ func TestRecordAll(t *testing.T) {
 
 	// A CRD created after the daemon started, then an object of it.
 	group := e.ns + ".example.com"
-	e.apply(`apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.` + group + `
-spec:
-  group: ` + group + `
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec: {type: object, x-kubernetes-preserve-unknown-fields: true}
-`)
-	t.Cleanup(func() {
-		_, _, _ = testkit.Run(t, e.cmd(kubectlBinary, "delete", "crd", "widgets."+group, "--wait=false"))
-	})
-	e.kubectl("wait", "--for=condition=Established", "crd/widgets."+group, "--timeout=60s")
+	e.widgetCRD(group)
 	e.apply("apiVersion: " + group + "/v1\nkind: Widget\nmetadata:\n  name: gear\n  namespace: " + e.ns + "\nspec:\n  teeth: 12\n")
 	rv := strings.TrimSpace(e.kubectl("get", "widgets."+group, "gear", "-n", e.ns, "-o", "jsonpath={.metadata.resourceVersion}"))
 	e.recordedAs("widgets."+group+"/gear", rv)
@@ -237,4 +216,32 @@ func (e *env) apply(manifest string) {
 	if code != 0 {
 		e.t.Fatalf("kubectl apply: exit %d\n%s%s", code, out, errOut)
 	}
+}
+
+// widgetCRD makes the CRD of Widgets (widgets.GROUP, any spec), gone when
+// the test ends, and waits until it is established.
+func (e *env) widgetCRD(group string) {
+	e.t.Helper()
+	e.apply(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.` + group + `
+spec:
+  group: ` + group + `
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, x-kubernetes-preserve-unknown-fields: true}
+`)
+	e.t.Cleanup(func() {
+		_, _, _ = testkit.Run(e.t, e.cmd(kubectlBinary, "delete", "crd", "widgets."+group, "--wait=false"))
+	})
+	e.kubectl("wait", "--for=condition=Established", "crd/widgets."+group, "--timeout=60s")
 }

@@ -93,7 +93,7 @@ func kubeconfig(t *testing.T, f *controlplane.Fleet, ns string, edit func(*clien
 func run(t *testing.T, kc string, args ...string) (string, string, int) {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
-	cmd.Env = append(os.Environ(), "KUBECONFIG="+kc, "NO_COLOR=1", "XDG_RUNTIME_DIR="+runtimeDir(t))
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+kc, "NO_COLOR=1", "XDG_RUNTIME_DIR="+runtimeDir(t), "XDG_STATE_HOME="+stateDir(t))
 	return testkit.Run(t, cmd)
 }
 
@@ -109,21 +109,28 @@ func kubectl(t *testing.T, kc string, args ...string) (string, string, int) {
 func start(t *testing.T, kc string, args ...string) *testkit.Proc {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
-	cmd.Env = append(os.Environ(), "KUBECONFIG="+kc, "NO_COLOR=1", "XDG_RUNTIME_DIR="+runtimeDir(t))
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+kc, "NO_COLOR=1", "XDG_RUNTIME_DIR="+runtimeDir(t), "XDG_STATE_HOME="+stateDir(t))
 	return testkit.StartProc(t, cmd)
 }
 
-var runtimeDirs sync.Map // of *testing.T to string
+var runtimeDirs, stateDirs sync.Map // of *testing.T to string
 
 // runtimeDir is the test's XDG_RUNTIME_DIR, where a daemon it serves
 // writes its files and its get and watch find them.
-func runtimeDir(t *testing.T) string {
-	if dir, ok := runtimeDirs.Load(t); ok {
+func runtimeDir(t *testing.T) string { return testDir(t, &runtimeDirs) }
+
+// stateDir is the test's XDG_STATE_HOME, where a daemon it serves with
+// --record writes its histories and diff --at reads them.
+func stateDir(t *testing.T) string { return testDir(t, &stateDirs) }
+
+// testDir is the test's directory of dirs, made the first time.
+func testDir(t *testing.T, dirs *sync.Map) string {
+	if dir, ok := dirs.Load(t); ok {
 		return dir.(string)
 	}
 	dir := t.TempDir()
-	runtimeDirs.Store(t, dir)
-	t.Cleanup(func() { runtimeDirs.Delete(t) })
+	dirs.Store(t, dir)
+	t.Cleanup(func() { dirs.Delete(t) })
 	return dir
 }
 

@@ -11,7 +11,9 @@
 // (report.go) writes errors, warnings and list progress, and feeds on a
 // reflector's hooks. Options and RunE (options.go) are the
 // Complete/Validate/Run contract of every command; exit.go has the exit
-// codes and ErrInterrupted, Execute's 130. KindOf names a resource as
+// codes: ErrInterrupted, Execute's 130, and ExitStatus, an error with a
+// code of its own (diff's 1 for "different", printed as nothing by Exit,
+// and 2 for an error, WithExitCode). KindOf names a resource as
 // pkg/output prints it.
 //
 // It stays in internal/cmd because each piece is flag wiring or kubectl's

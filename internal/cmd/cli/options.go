@@ -32,7 +32,12 @@ func RunE(o Options) func(*cobra.Command, []string) error {
 
 // Joined are the errors errors.Join joined into err, flattened; err alone
 // if it is not a join.
+//
+// An ExitStatus is looked through: its error's lines are its lines.
 func Joined(err error) []error {
+	if es, ok := err.(*ExitStatus); ok {
+		return Joined(es.Err)
+	}
 	j, ok := err.(interface{ Unwrap() []error })
 	if !ok {
 		return []error{err}

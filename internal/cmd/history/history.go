@@ -13,7 +13,6 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/completion"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
@@ -94,41 +93,21 @@ func (o *HistoryOptions) Validate() error {
 		}
 		o.revision = n
 	}
-	if err := o.Target.Resolve(); err != nil {
-		return err
-	}
-	if len(o.Targets) != 1 || len(o.Targets[0].Names) != 1 {
-		return errors.New("history lists one object: give KIND/NAME (or KIND NAME)")
-	}
-	return nil
+	return o.Target.ResolveOne("history lists")
 }
 
 // Run reads the object's revisions and prints them.
 func (o *HistoryOptions) Run(ctx context.Context) error {
-	s, err := daemon.OpenHistory(ctx, o.Config, o.DB)
+	obj, err := o.Target.ReadObject(ctx, o.DB)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	tg := o.Targets[0]
-	ns := tg.Namespace
-	if !tg.Resource.Namespaced {
-		ns = ""
-	}
-	revs, err := s.Revisions(ctx, history.ResourceName(tg.Resource), ns, tg.Names[0])
-	if errors.Is(err, history.ErrNotRecorded) {
-		return history.NotRecordedError(tg.Resource, s.Location())
-	}
-	if err != nil {
-		return err
-	}
-	if len(revs) == 0 {
-		return fmt.Errorf("%s %q: no revision recorded", tg.Resource.GVR.GroupResource(), tg.Names[0])
-	}
-	p := printer{w: o.Out, kind: tg.Resource, color: output.IsTerminal(o.Out)}
+	defer obj.Store.Close()
+	revs := obj.Revisions
+	p := printer{w: o.Out, kind: obj.Wanted.Resource, color: output.IsTerminal(o.Out)}
 	switch {
 	case o.Revision != "":
-		if err := beforeRecord(ctx, s, tg, revs, o.revision); err != nil {
+		if err := beforeRecord(ctx, obj.Store, obj.Wanted, revs, o.revision); err != nil {
 			return err
 		}
 		return p.revision(revs, o.revision, o.Output == "json")

@@ -67,31 +67,61 @@ func (p printer) diffs(revs []history.Revision) error {
 	w := bufio.NewWriter(p.w)
 	var prev *object.Object
 	for _, r := range revs {
-		obj, err := object.Decode(r.Object, object.Prune{})
+		obj, err := p.entry(w, r, prev)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "%s %s/%s (resourceVersion %d) at %s", r.Op, p.kind.GVR.GroupResource(), r.Name, r.RV, When(r))
-		if r.Manager != "" && r.Op != history.Deleted {
-			fmt.Fprintf(w, " by %s", r.Manager)
-		}
-		w.WriteString("\n")
-		switch {
-		case r.Op == history.Deleted:
-		case prev == nil || r.Op.Appeared():
-			doc, err := output.QuietYAML(obj)
-			if err != nil {
-				return err
-			}
-			w.WriteString(doc)
-		default:
-			diff, err := output.UnifiedDiff(prev, obj)
-			if err != nil {
-				return err
-			}
-			w.WriteString(diff)
-		}
 		prev = obj
+	}
+	return w.Flush()
+}
+
+// entry prints one revision as diffs does, prev the object of the one
+// before (nil: none), and returns its object.
+func (p printer) entry(w *bufio.Writer, r history.Revision, prev *object.Object) (*object.Object, error) {
+	obj, err := object.Decode(r.Object, object.Prune{})
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(w, "%s %s/%s (resourceVersion %d) at %s", r.Op, p.kind.GVR.GroupResource(), r.Name, r.RV, When(r))
+	if r.Manager != "" && r.Op != history.Deleted {
+		fmt.Fprintf(w, " by %s", r.Manager)
+	}
+	w.WriteString("\n")
+	switch {
+	case r.Op == history.Deleted:
+	case prev == nil || r.Op.Appeared():
+		doc, err := output.QuietYAML(obj)
+		if err != nil {
+			return nil, err
+		}
+		w.WriteString(doc)
+	default:
+		diff, err := output.UnifiedDiff(prev, obj)
+		if err != nil {
+			return nil, err
+		}
+		w.WriteString(diff)
+	}
+	return obj, nil
+}
+
+// RevisionDiff prints revision r of an object of kind as history --diff
+// prints it: its header line, then its diff against prev (the revision
+// before it, nil when none), or its YAML when it starts the object's
+// life as recorded, nothing for a deletion.
+func RevisionDiff(out io.Writer, kind kube.Resource, prev *history.Revision, r history.Revision) error {
+	p := printer{w: out, kind: kind}
+	var before *object.Object
+	if prev != nil {
+		var err error
+		if before, err = object.Decode(prev.Object, object.Prune{}); err != nil {
+			return err
+		}
+	}
+	w := bufio.NewWriter(out)
+	if _, err := p.entry(w, r, before); err != nil {
+		return err
 	}
 	return w.Flush()
 }

@@ -19,11 +19,10 @@ import (
 // Name is the built-in's name, as run-controller takes it.
 const Name = "configmap-generator"
 
+// crd is the ConfigMapGenerator CustomResourceDefinition, as YAML.
+//
 //go:embed crd.yaml
 var crd []byte
-
-// CRD is the ConfigMapGenerator CustomResourceDefinition, as YAML.
-func CRD() []byte { return crd }
 
 // Builtin is the configmap-generator built-in.
 func Builtin() builtin.Spec {

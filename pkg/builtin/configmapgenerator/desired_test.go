@@ -258,7 +258,7 @@ func TestCRD(t *testing.T) {
 			}
 		}
 	}
-	if err := yaml.Unmarshal(CRD(), &crd); err != nil {
+	if err := yaml.Unmarshal(Builtin().CRD, &crd); err != nil {
 		t.Fatal(err)
 	}
 	s := crd.Spec

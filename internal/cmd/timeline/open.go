@@ -1,0 +1,170 @@
+package timeline
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/timeline"
+)
+
+// opened is the histories of the contexts drawn and the kinds drawn.
+type opened struct {
+	sources []timeline.Source
+	kinds   []timeline.Kind
+	// resources are the kinds as the server names them, for get --at's
+	// and history's views of a revision (by Kind.Resource).
+	resources map[string]kube.Resource
+}
+
+// open opens each context's history and resolves the kinds: those given,
+// else every kind the histories recorded but Events.
+func (o *TimelineOptions) open(ctx context.Context) (*opened, func(), error) {
+	out := &opened{resources: map[string]kube.Resource{}}
+	var stores []history.Store
+	closeAll := func() {
+		for _, s := range stores {
+			s.Close()
+		}
+	}
+	names := o.contexts
+	if names == nil {
+		names = []string{""}
+	}
+	for _, name := range names {
+		s, ctxName, err := o.openContext(ctx, name, out)
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		stores = append(stores, s)
+		out.sources = append(out.sources, timeline.Source{Context: ctxName, Store: s})
+	}
+	if err := checkRecorded(ctx, out); err != nil {
+		closeAll()
+		return nil, nil, err
+	}
+	return out, closeAll, nil
+}
+
+// openContext opens the history of context name ("": the current one)
+// and adds its kinds to out.
+func (o *TimelineOptions) openContext(ctx context.Context, name string, out *opened) (history.Store, string, error) {
+	t := o.Target
+	if name != "" {
+		t = o.Target.ForContext(name, o.IOStreams)
+	} else if raw, err := o.ConfigFlags.ToRawKubeConfigLoader().RawConfig(); err == nil {
+		name = raw.CurrentContext
+		if o.ConfigFlags.Context != nil && *o.ConfigFlags.Context != "" {
+			name = *o.ConfigFlags.Context
+		}
+	}
+	t.Verb, t.Args = "timeline", o.Args
+	prefix := func(err error) error {
+		if len(o.contexts) > 1 {
+			return fmt.Errorf("context %s: %w", name, err)
+		}
+		return err
+	}
+	var resources []kube.Resource
+	var err error
+	if len(o.Args) > 0 {
+		if err = t.Resolve(); err != nil {
+			return nil, "", prefix(err)
+		}
+		resources = t.Resources
+	} else if t.Config, err = t.ConfigFlags.ToRESTConfig(); err != nil {
+		return nil, "", prefix(fmt.Errorf("reading the kubeconfig: %w", err))
+	}
+	s, err := daemon.OpenHistory(ctx, t.Config, o.DB)
+	if err != nil {
+		return nil, "", prefix(err)
+	}
+	if len(o.Args) == 0 {
+		if resources, err = recordedKinds(ctx, s, t.ConfigFlags.ToRESTMapper); err != nil {
+			s.Close()
+			return nil, "", prefix(err)
+		}
+	}
+	for _, r := range resources {
+		k := history.ResourceName(r)
+		if _, ok := out.resources[k]; !ok {
+			out.resources[k] = r
+			out.kinds = append(out.kinds, timeline.Kind{Resource: k, Name: r.String(), Kind: r.Kind, Namespaced: r.Namespaced})
+		}
+	}
+	return s, name, nil
+}
+
+// recordedKinds are the kinds s recorded but Events, as the server's
+// RESTMapper names them (a kind it no longer serves is left out).
+func recordedKinds(ctx context.Context, s history.Store, mapper func() (meta.RESTMapper, error)) ([]kube.Resource, error) {
+	r, ok := s.(history.MarkReader)
+	if !ok {
+		return nil, timeline.ErrNoMarkReader
+	}
+	names, err := r.Resources(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m, err := mapper()
+	if err != nil {
+		return nil, fmt.Errorf("reading the server's resource types: %w", err)
+	}
+	var out []kube.Resource
+	for _, n := range names {
+		parts := strings.SplitN(n, ".", 3)
+		if len(parts) != 3 || parts[0] == "events" {
+			continue
+		}
+		gvr := schema.GroupVersionResource{Resource: parts[0], Version: parts[1], Group: parts[2]}
+		gvk, err := m.KindFor(gvr)
+		if err != nil {
+			continue
+		}
+		mapping, err := m.RESTMapping(gvk.GroupKind(), gvk.Version)
+		if err != nil {
+			continue
+		}
+		out = append(out, kube.Resource{GVR: gvr, Kind: gvk.Kind, Namespaced: mapping.Scope.Name() == meta.RESTScopeNameNamespace})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("the history %s: %w (serve KIND --record records one)", s.Location(), history.ErrNotRecorded)
+	}
+	return out, nil
+}
+
+// checkRecorded fails for a kind no history recorded.
+func checkRecorded(ctx context.Context, out *opened) error {
+	recorded := map[string]bool{}
+	for _, src := range out.sources {
+		r, ok := src.Store.(history.MarkReader)
+		if !ok {
+			return timeline.ErrNoMarkReader
+		}
+		names, err := r.Resources(ctx)
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			recorded[n] = true
+		}
+	}
+	for _, k := range out.kinds {
+		if !recorded[k.Resource] {
+			locs := make([]string, len(out.sources))
+			for i, src := range out.sources {
+				locs[i] = src.Store.Location()
+			}
+			return history.NotRecordedError(out.resources[k.Resource], strings.Join(slices.Compact(locs), ", "))
+		}
+	}
+	return nil
+}
