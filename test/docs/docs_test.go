@@ -74,8 +74,9 @@ func databases(t *testing.T, names []string) []string {
 
 // fleetDemo is the kubeconfig of the fleet names (the first page that
 // asks starts it), the namespace demo created in each cluster and current
-// in each context; it is deleted when the test ends, not awaited (the
-// fleet runs no namespace controller).
+// in each context; it is deleted when the test ends, and awaited (the
+// fleet's kube-controller-manager empties it), so that the next page that
+// asks for the fleet makes it afresh.
 func fleetDemo(t *testing.T, names []string, kubectl string) string {
 	f := fleet.Get(t, names)
 	cfg, err := clientcmd.LoadFromFile(f.Kubeconfig())
@@ -97,7 +98,7 @@ func fleetDemo(t *testing.T, names []string, kubectl string) string {
 			}
 		}
 		run("create", "namespace", "demo")
-		t.Cleanup(func() { run("delete", "namespace", "demo", "--wait=false") })
+		t.Cleanup(func() { run("delete", "namespace", "demo", "--timeout", patience.String()) })
 	}
 	return kubeconfig
 }

@@ -35,7 +35,7 @@ type lazyFleet struct {
 func (l *lazyFleet) Get(t *testing.T, names []string) *controlplane.Fleet {
 	l.mu.Lock()
 	if l.f == nil {
-		l.f = &controlplane.SharedFleet{Names: names, Options: controlplane.Options{NoControllerManager: true}}
+		l.f = &controlplane.SharedFleet{Names: names}
 	}
 	f := l.f
 	l.mu.Unlock()
