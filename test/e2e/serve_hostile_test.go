@@ -158,8 +158,9 @@ func TestServeHostileInput(t *testing.T) {
 		rss>>20, peak>>20, lag)
 	// What the daemon may hold for them: the changes' versions, shared by
 	// every queue (200 of 64 KiB: 13 MiB), the store's window of changes
-	// and the GC's headroom (about 100 MiB here). A copy of the bytes
-	// queued per stalled reader would be 20 x 200 x 64 KiB, 250 MiB.
+	// and the GC's headroom, which a loaded machine widens (95 MiB grew on a
+	// quiet one, 231 MiB beside another make test). A copy of the bytes
+	// queued per stalled reader grew it 836 MiB (a -race binary).
 	if peak > rss+stalledGrowth {
 		t.Errorf("the daemon's RSS grew from %d to %d MiB with 20 stalled readers (at most %d MiB more)", rss>>20, peak>>20, stalledGrowth>>20)
 	}
@@ -247,7 +248,7 @@ func awaitWatchers(t *testing.T, d *daemon, n int) {
 // stalledGrowth bounds the daemon's RSS growth while 20 readers stall and
 // 200 changes of 64 KiB go by: under what buffering each reader's bytes
 // would cost.
-const stalledGrowth = 192 << 20
+const stalledGrowth = 384 << 20
 
 // stallReaders opens n watches over HTTP/1.1 whose bodies no one reads,
 // and returns what closes each.

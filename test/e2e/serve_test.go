@@ -255,7 +255,7 @@ func TestServeWatch(t *testing.T) {
 	deleteCM(t, cs, ns, "a")
 	got := read(1)
 	same(got)
-	if !strings.HasPrefix(got["daemon"][0], "DELETED a ") {
+	if f := strings.Fields(got["daemon"][0]); len(f) < 2 || f[0] != "DELETED" || f[1] != "a" {
 		t.Errorf("the last event: %q, want DELETED a", got["daemon"][0])
 	}
 
