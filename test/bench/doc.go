@@ -51,6 +51,14 @@
 //     per object from one size to the next, flagged non-linear when a step
 //     costs more than 1.10x the one before.
 //
+// Every ratio is paired (paired.go): the two sides of a row run in the same
+// rounds, taking turns (every other round in reverse order), at least 5
+// rounds (-repeat; -publish refuses fewer), and the ratio is the median of
+// the rounds' own ratios, printed with the smallest and largest; a target
+// is judged on that median alone, and a row whose rounds fell on both
+// sides of its target says "within noise". Only ratios of figures that are
+// not rounds (the scale part's slopes) are a plain quotient.
+//
 // It measures; it checks nothing (the tests do that). Each part returns a
 // partReport whose sections (report.go) are its tables: each row is our
 // figure, a baseline's from the same run, the ratio, the target of issue 11

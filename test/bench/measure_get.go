@@ -44,12 +44,12 @@ type getResult struct {
 	samples map[getCommand][]getSample
 }
 
-// measureGet runs each get command cfg.repeat times, taking turns, and
-// times each to its exit.
+// measureGet runs each get command cfg.repeat times, taking turns (the
+// order reversed every other round), and times each to its exit.
 func measureGet(ctx context.Context, e *env) (getResult, error) {
 	r := getResult{samples: map[getCommand][]getSample{}}
 	for round := range e.cfg.repeat {
-		for _, cmd := range getCommands() {
+		for _, cmd := range firstInRound(round, getCommands()) {
 			path, args := e.getArgs(cmd)
 			if path == "" {
 				continue // no kubectl

@@ -65,7 +65,7 @@ func measureHistory(ctx context.Context, e *env) (historyResult, error) {
 		return r, fmt.Errorf("first recording: %w", err)
 	}
 	for round := range e.cfg.repeat {
-		for _, record := range []bool{false, true} {
+		for _, record := range firstInRound(round, []bool{false, true}) {
 			if err := he.cpuRound(ctx, &r, round, record); err != nil {
 				return r, err
 			}
@@ -181,7 +181,7 @@ func (he *historyEnv) timeGets(ctx context.Context, r *historyResult, rv string)
 	at := []string{"get", "cm", "-A", "--at", rv, "--kubeconfig", he.kubeconfig}
 	live := []string{"get", "cm", "-A", "--kubeconfig", he.kubeconfig}
 	for i := -1; i < he.cfg.repeat; i++ { // -1 warms up
-		for _, args := range [][]string{at, live} {
+		for _, args := range firstInRound(max(i, 0), [][]string{at, live}) {
 			s, err := timeToExit(ctx, he.env, he.tools.reflect, args)
 			if err == nil && s.lines < he.cfg.objects+1 {
 				err = fmt.Errorf("printed %d lines, want a header and at least %d rows", s.lines, he.cfg.objects)

@@ -61,11 +61,11 @@ func warmUp(ctx context.Context, e *env) error {
 // measureInitial times, cfg.repeat times each, how long kubectl-reflect
 // takes to print the last of the initial objects and how long kubectl get
 // takes to print them all. The commands take turns so that drift on the
-// machine spreads over all of them.
+// machine spreads over all of them; every other round runs them in reverse.
 func measureInitial(ctx context.Context, e *env) (initialResult, error) {
 	r := initialResult{samples: map[listCommand][]listSample{}}
 	for round := range e.cfg.repeat {
-		for _, cmd := range listCommands() {
+		for _, cmd := range firstInRound(round, listCommands()) {
 			var s listSample
 			var err error
 			switch cmd {

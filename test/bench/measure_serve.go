@@ -147,10 +147,11 @@ func servedKubeconfig(stderr string) (string, bool) {
 }
 
 // measureServeGets runs each serve command once to warm discovery caches,
-// then cfg.repeat times, taking turns, timing each to its exit.
+// then cfg.repeat times, taking turns (in reverse every other round),
+// timing each to its exit.
 func measureServeGets(ctx context.Context, e *env, d *daemon, r *serveResult) error {
 	for round := -1; round < e.cfg.repeat; round++ { // round -1 warms up
-		for _, cmd := range serveCommands() {
+		for _, cmd := range firstInRound(max(round, 0), serveCommands()) {
 			path, args := e.serveArgs(cmd, d)
 			if path == "" {
 				continue // no kubectl

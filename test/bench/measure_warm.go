@@ -15,7 +15,7 @@ import (
 // the start of its process to the line that says it serves. A warm start
 // that the API server refused (a relist) is an error, not a sample.
 func (he *historyEnv) warmRound(ctx context.Context, r *historyResult, round int) error {
-	for _, warm := range []bool{true, false} {
+	for _, warm := range firstInRound(round, []bool{true, false}) {
 		var extra []string
 		if warm {
 			extra = []string{"--record"}

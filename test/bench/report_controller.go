@@ -41,14 +41,14 @@ func (r controllerResult) sections(cfg config) []section {
 			"every cache has synced; the samples count the applies the API server answered in the timed part.", r.concurrency, cfg.workers, r.changes,
 			mib(r.reflectSize), mib(r.runtimeSize)),
 		rows: []row{
-			{key: "controller.time", metric: fmt.Sprintf("%d generators created → all %d ConfigMaps exist", n, n), ours: med(r.reflect, secs), baselineName: cr, baseline: med(r.runtime, secs), unit: "s", format: "%.2f", target: generateTarget},
-			{key: "controller.cpu", metric: "controller CPU for those", ours: med(r.reflect, cpu), baselineName: cr, baseline: med(r.runtime, cpu), unit: "s", format: "%.2f", target: controllerTarget},
+			{key: "controller.time", metric: fmt.Sprintf("%d generators created → all %d ConfigMaps exist", n, n), ours: med(r.reflect, secs), baselineName: cr, baseline: med(r.runtime, secs), pairs: samePairs(r.reflect, r.runtime, secs), unit: "s", format: "%.2f", target: generateTarget},
+			{key: "controller.cpu", metric: "controller CPU for those", ours: med(r.reflect, cpu), baselineName: cr, baseline: med(r.runtime, cpu), pairs: samePairs(r.reflect, r.runtime, cpu), unit: "s", format: "%.2f", target: controllerTarget},
 			{key: "controller.cpu.http2", metric: "controller CPU for those, HTTP/1.1 (the default) against HTTP/2", ours: med(r.reflect, cpu),
-				baselineName: "the same command with " + kube.HTTP2Env + "=1", baseline: med(r.http2, cpu), unit: "s", format: "%.2f"},
-			{key: "controller.rss", metric: "peak RSS once all exist (VmHWM)", ours: med(r.reflect, hwm), baselineName: cr, baseline: med(r.runtime, hwm), unit: "MiB", format: "%.1f", target: controllerTarget},
-			{key: "controller.anon", metric: "anonymous RSS once all exist (RssAnon)", ours: med(r.reflect, anon), baselineName: cr, baseline: med(r.runtime, anon), unit: "MiB", format: "%.1f"},
-			{key: "controller.p50", metric: "spec change → ConfigMap updated, p50", ours: med(r.reflect, p50), baselineName: cr, baseline: med(r.runtime, p50), unit: "ms", format: "%.1f"},
-			{key: "controller.p99", metric: "spec change → ConfigMap updated, p99", ours: med(r.reflect, p99), baselineName: cr, baseline: med(r.runtime, p99), unit: "ms", format: "%.1f", limit: ms(latencyP99Limit)},
+				baselineName: "the same command with " + kube.HTTP2Env + "=1", baseline: med(r.http2, cpu), pairs: samePairs(r.reflect, r.http2, cpu), unit: "s", format: "%.2f"},
+			{key: "controller.rss", metric: "peak RSS once all exist (VmHWM)", ours: med(r.reflect, hwm), baselineName: cr, baseline: med(r.runtime, hwm), pairs: samePairs(r.reflect, r.runtime, hwm), unit: "MiB", format: "%.1f", target: controllerTarget},
+			{key: "controller.anon", metric: "anonymous RSS once all exist (RssAnon)", ours: med(r.reflect, anon), baselineName: cr, baseline: med(r.runtime, anon), pairs: samePairs(r.reflect, r.runtime, anon), unit: "MiB", format: "%.1f"},
+			{key: "controller.p50", metric: "spec change → ConfigMap updated, p50", ours: med(r.reflect, p50), baselineName: cr, baseline: med(r.runtime, p50), pairs: samePairs(r.reflect, r.runtime, p50), unit: "ms", format: "%.1f"},
+			{key: "controller.p99", metric: "spec change → ConfigMap updated, p99", ours: med(r.reflect, p99), baselineName: cr, baseline: med(r.runtime, p99), pairs: samePairs(r.reflect, r.runtime, p99), unit: "ms", format: "%.1f", limit: ms(latencyP99Limit)},
 		},
 	}
 	for _, side := range []struct {

@@ -15,9 +15,8 @@ const (
 )
 
 func (r serveResult) rows() []row {
-	secs := func(cmd serveCommand) float64 {
-		return medianOf(r.get[cmd], func(s getSample) float64 { return s.elapsed.Seconds() })
-	}
+	getSecs := func(s getSample) float64 { return s.elapsed.Seconds() }
+	secs := func(cmd serveCommand) float64 { return medianOf(r.get[cmd], getSecs) }
 	f := r.fanout
 	med := func(s []fanoutSample, v func(fanoutSample) float64) float64 { return medianOf(s, v) }
 	watches := func(s fanoutSample) float64 { return float64(s.watches) }
@@ -28,14 +27,14 @@ func (r serveResult) rows() []row {
 	hwm := func(s fanoutSample) float64 { return mib(s.hwm) }
 	n := fanoutClients
 	return []row{
-		{key: "serve.get", baselineName: "kubectl get cm -A at the API server", metric: "serve: `get cm -A` with a warm daemon vs `kubectl get cm -A` at the API server: wall time to exit", ours: secs(reflectGetDaemon), baseline: secs(kubectlGetServer), unit: "s", format: "%.2f", target: serveGetTarget},
-		{key: "serve.get.kubectl", baselineName: "kubectl get cm -A at the API server", metric: "serve: `kubectl get cm -A` with the daemon's kubeconfig vs at the API server: wall time to exit (reference)", ours: secs(kubectlGetDaemon), baseline: secs(kubectlGetServer), unit: "s", format: "%.2f"},
-		{key: "serve.watches", baselineName: "ten kubectl get cm -A -w", metric: fmt.Sprintf("serve: API server WATCHes of ConfigMaps opened by the daemon and %d watch clients (1 wanted) vs %d `kubectl get cm -A -w`", n, n), ours: med(f.daemon, watches), baseline: med(f.plain, watches), unit: "watches", format: "%.0f"},
-		{key: "serve.lag.p50", baselineName: "ten kubectl get cm -A -w", metric: fmt.Sprintf("serve: event lag p50, update call returned → row printed, at %d updates/s, %d clients through the daemon vs %d `kubectl get -w` at the API server (reference)", fanoutRate, n, n), ours: med(f.daemon, p50), baseline: med(f.plain, p50), unit: "ms", format: "%.1f"},
-		{key: "serve.lag.p99", limit: ms(fanoutLagLimit), baselineName: "ten kubectl get cm -A -w", metric: fmt.Sprintf("serve: event lag p99, likewise (target < %s)", fanoutLagLimit), ours: med(f.daemon, p99), baseline: med(f.plain, p99), unit: "ms", format: "%.1f"},
-		{key: "serve.lag.p99.send", baselineName: "ten kubectl get cm -A -w", metric: "serve: event lag p99 from the update call's start, the write included (upper bound; reference)", ours: med(f.daemon, p99FromSend), baseline: med(f.plain, p99FromSend), unit: "ms", format: "%.1f"},
-		{key: "serve.rss", baselineName: "ten kubectl get cm -A -w", metric: fmt.Sprintf("serve: total RSS, daemon + %d clients vs %d `kubectl get cm -A -w` (VmRSS summed)", n, n), ours: med(f.daemon, rss), baseline: med(f.plain, rss), unit: "MiB", format: "%.1f"},
-		{key: "serve.hwm", baselineName: "ten kubectl get cm -A -w", metric: "serve: total peak RSS, likewise (VmHWM summed; reference)", ours: med(f.daemon, hwm), baseline: med(f.plain, hwm), unit: "MiB", format: "%.1f"},
+		{key: "serve.get", baselineName: "kubectl get cm -A at the API server", metric: "serve: `get cm -A` with a warm daemon vs `kubectl get cm -A` at the API server: wall time to exit", ours: secs(reflectGetDaemon), baseline: secs(kubectlGetServer), pairs: samePairs(r.get[reflectGetDaemon], r.get[kubectlGetServer], getSecs), unit: "s", format: "%.2f", target: serveGetTarget},
+		{key: "serve.get.kubectl", baselineName: "kubectl get cm -A at the API server", metric: "serve: `kubectl get cm -A` with the daemon's kubeconfig vs at the API server: wall time to exit (reference)", ours: secs(kubectlGetDaemon), baseline: secs(kubectlGetServer), pairs: samePairs(r.get[kubectlGetDaemon], r.get[kubectlGetServer], getSecs), unit: "s", format: "%.2f"},
+		{key: "serve.watches", baselineName: "ten kubectl get cm -A -w", metric: fmt.Sprintf("serve: API server WATCHes of ConfigMaps opened by the daemon and %d watch clients (1 wanted) vs %d `kubectl get cm -A -w`", n, n), ours: med(f.daemon, watches), baseline: med(f.plain, watches), pairs: samePairs(f.daemon, f.plain, watches), unit: "watches", format: "%.0f"},
+		{key: "serve.lag.p50", baselineName: "ten kubectl get cm -A -w", metric: fmt.Sprintf("serve: event lag p50, update call returned → row printed, at %d updates/s, %d clients through the daemon vs %d `kubectl get -w` at the API server (reference)", fanoutRate, n, n), ours: med(f.daemon, p50), baseline: med(f.plain, p50), pairs: samePairs(f.daemon, f.plain, p50), unit: "ms", format: "%.1f"},
+		{key: "serve.lag.p99", limit: ms(fanoutLagLimit), baselineName: "ten kubectl get cm -A -w", metric: fmt.Sprintf("serve: event lag p99, likewise (target < %s)", fanoutLagLimit), ours: med(f.daemon, p99), baseline: med(f.plain, p99), pairs: samePairs(f.daemon, f.plain, p99), unit: "ms", format: "%.1f"},
+		{key: "serve.lag.p99.send", baselineName: "ten kubectl get cm -A -w", metric: "serve: event lag p99 from the update call's start, the write included (upper bound; reference)", ours: med(f.daemon, p99FromSend), baseline: med(f.plain, p99FromSend), pairs: samePairs(f.daemon, f.plain, p99FromSend), unit: "ms", format: "%.1f"},
+		{key: "serve.rss", baselineName: "ten kubectl get cm -A -w", metric: fmt.Sprintf("serve: total RSS, daemon + %d clients vs %d `kubectl get cm -A -w` (VmRSS summed)", n, n), ours: med(f.daemon, rss), baseline: med(f.plain, rss), pairs: samePairs(f.daemon, f.plain, rss), unit: "MiB", format: "%.1f"},
+		{key: "serve.hwm", baselineName: "ten kubectl get cm -A -w", metric: "serve: total peak RSS, likewise (VmHWM summed; reference)", ours: med(f.daemon, hwm), baseline: med(f.plain, hwm), pairs: samePairs(f.daemon, f.plain, hwm), unit: "MiB", format: "%.1f"},
 	}
 }
 

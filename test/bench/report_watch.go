@@ -80,12 +80,12 @@ func (r watchResult) initialRows() []row {
 	rss := func(s listSample) float64 { return mib(s.mem.rss) }
 	json, name := string(kubectlJSON), string(kubectlName)
 	return []row{
-		{key: "watch.time", metric: "time to the last initial event, -o json (one LIST, the default)", ours: med(reflectJSON, secs), baselineName: json, baseline: med(kubectlJSON, secs), unit: "s", format: "%.2f", target: watchTarget},
-		{key: "watch.time.streaming", metric: "time to the last initial event, -o json --list-mode=streaming (a streaming list)", ours: med(reflectStreaming, secs), baselineName: json, baseline: med(kubectlJSON, secs), unit: "s", format: "%.2f", target: watchTarget},
-		{key: "watch.time.paged", metric: "time to the last initial event, -o json --list-mode=paged (LIST 500 at a time)", ours: med(reflectPaged, secs), baselineName: json, baseline: med(kubectlJSON, secs), unit: "s", format: "%.2f", target: watchTarget},
-		{key: "watch.time.managed", metric: "time to the last initial event, -o json --show-managed-fields (kubectl's bytes)", ours: med(reflectManaged, secs), baselineName: json, baseline: med(kubectlJSON, secs), unit: "s", format: "%.2f"},
-		{key: "watch.time.name", metric: "time to the last initial event, -o name", ours: med(reflectName, secs), baselineName: name, baseline: med(kubectlName, secs), unit: "s", format: "%.2f"},
-		{key: "watch.rss", metric: "peak RSS after the initial list, -o json (VmHWM; kubectl: whole run)", ours: med(reflectJSON, hwm), baselineName: json, baseline: med(kubectlJSON, peak), unit: "MiB", format: "%.1f", target: watchPeakTarget},
+		{key: "watch.time", metric: "time to the last initial event, -o json (one LIST, the default)", ours: med(reflectJSON, secs), baselineName: json, baseline: med(kubectlJSON, secs), pairs: pairsOf(r.initial.samples[reflectJSON], secs, r.initial.samples[kubectlJSON], secs), unit: "s", format: "%.2f", target: watchTarget},
+		{key: "watch.time.streaming", metric: "time to the last initial event, -o json --list-mode=streaming (a streaming list)", ours: med(reflectStreaming, secs), baselineName: json, baseline: med(kubectlJSON, secs), pairs: pairsOf(r.initial.samples[reflectStreaming], secs, r.initial.samples[kubectlJSON], secs), unit: "s", format: "%.2f", target: watchTarget},
+		{key: "watch.time.paged", metric: "time to the last initial event, -o json --list-mode=paged (LIST 500 at a time)", ours: med(reflectPaged, secs), baselineName: json, baseline: med(kubectlJSON, secs), pairs: pairsOf(r.initial.samples[reflectPaged], secs, r.initial.samples[kubectlJSON], secs), unit: "s", format: "%.2f", target: watchTarget},
+		{key: "watch.time.managed", metric: "time to the last initial event, -o json --show-managed-fields (kubectl's bytes)", ours: med(reflectManaged, secs), baselineName: json, baseline: med(kubectlJSON, secs), pairs: pairsOf(r.initial.samples[reflectManaged], secs, r.initial.samples[kubectlJSON], secs), unit: "s", format: "%.2f"},
+		{key: "watch.time.name", metric: "time to the last initial event, -o name", ours: med(reflectName, secs), baselineName: name, baseline: med(kubectlName, secs), pairs: pairsOf(r.initial.samples[reflectName], secs, r.initial.samples[kubectlName], secs), unit: "s", format: "%.2f"},
+		{key: "watch.rss", metric: "peak RSS after the initial list, -o json (VmHWM; kubectl: whole run)", ours: med(reflectJSON, hwm), baselineName: json, baseline: med(kubectlJSON, peak), pairs: pairsOf(r.initial.samples[reflectJSON], hwm, r.initial.samples[kubectlJSON], peak), unit: "MiB", format: "%.1f", target: watchPeakTarget},
 		{key: "watch.rss.now", metric: "RSS at the last initial event, -o json (VmRSS)", ours: med(reflectJSON, rss), unit: "MiB", format: "%.1f"},
 	}
 }
@@ -97,11 +97,11 @@ func (r watchResult) liveRows() []row {
 	base := "kubectl get cm -w --watch-only --output-watch-events -o json"
 	return []row{
 		{key: "live.cpu", metric: "CPU per live event, -o json (NDJSON)", ours: medianOf(r.live.reflect, cpuPerEvent), baselineName: base,
-			baseline: medianOf(r.live.kubectl, cpuPerEvent), unit: "ms", format: "%.3f", target: liveCPUTarget},
+			baseline: medianOf(r.live.kubectl, cpuPerEvent), pairs: samePairs(r.live.reflect, r.live.kubectl, cpuPerEvent), unit: "ms", format: "%.3f", target: liveCPUTarget},
 		{key: "live.cpu.http2", metric: "CPU per live event, -o json, HTTP/1.1 (the default) against HTTP/2", ours: medianOf(r.live.reflect, cpuPerEvent),
-			baselineName: "the same command with " + kube.HTTP2Env + "=1", baseline: medianOf(r.live.http2, cpuPerEvent), unit: "ms", format: "%.3f"},
+			baselineName: "the same command with " + kube.HTTP2Env + "=1", baseline: medianOf(r.live.http2, cpuPerEvent), pairs: samePairs(r.live.reflect, r.live.http2, cpuPerEvent), unit: "ms", format: "%.3f"},
 		{key: "live.rss", metric: "peak RSS while watching live events (VmHWM)", ours: medianOf(r.live.reflect, liveHWM), baselineName: base,
-			baseline: medianOf(r.live.kubectl, liveHWM), unit: "MiB", format: "%.1f"},
+			baseline: medianOf(r.live.kubectl, liveHWM), pairs: samePairs(r.live.reflect, r.live.kubectl, liveHWM), unit: "MiB", format: "%.1f"},
 	}
 }
 
