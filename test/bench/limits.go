@@ -13,6 +13,7 @@ var whatLimitsUs = map[string]string{
 		"as JSON again. We read JSON, not protobuf (issue 11's first lever, not built).",
 	"watch.time.streaming": "A streaming list is sent as watch events from the watch cache: more work on the server than one LIST over JSON.",
 	"watch.time.paged":     "Pages of 500 are one round trip each.",
+	"watch.time.throttled": "Against kubectl as a user runs it: most of its time is its client-side rate limit spacing its pages of 500 (see the get part's throttled row).",
 	"watch.time.managed":   "managedFields kept: more bytes decoded and printed, as kubectl prints them.",
 	"watch.time.name":      "Process start and the LIST of metadata only (a PartialObjectMetadataList; kubectl lists whole objects); printing a name is cheap on both sides.",
 	"watch.rss": "The binary's resident pages (it links kubectl's libraries; package init touches about 35 MiB) and the store, " +
@@ -28,9 +29,9 @@ var whatLimitsUs = map[string]string{
 
 	"get.all": "Process start (package init of kubectl's libraries: about half of it is k8s.io/kubectl/pkg/cmd/get's help and i18n), " +
 		"then the API server's Table LIST (cells and metadata only: includeObject=Metadata, as kubectl asks) and kubectl's table printer.",
-	"get.all.onelist": "kubectl asked for one LIST: its time without its client-side rate limit, which spaces its pages of 500 " +
+	"get.all.throttled": "Against kubectl as a user runs it, most of whose time is its client-side rate limit, which spaces its pages of 500 " +
 		"200 ms apart after the first ten (client-go's default of 5 requests a second, which kubectl keeps for all but discovery: " +
-		"\"Waited before sending request ... client-side throttling\" at -v=6), most of the first row's baseline.",
+		"\"Waited before sending request ... client-side throttling\" at -v=6); the row above is kubectl without it.",
 	"get.all.streaming": "As `watch`'s streaming row: more work on the server than one LIST.",
 	"get.all.paged":     "Pages of 500 are one round trip each.",
 	"get.all.rss":       "The binary's resident pages (about 35 MiB touched by package init) and each object's cells and metadata, held for the table.",
@@ -89,12 +90,13 @@ var whatLimitsUs = map[string]string{
 	"controller.p50": "One watch event, one reconcile and one apply through the API server, on a machine shared with other work.",
 	"controller.p99": "As p50; the tail is the API server's and the machine's: both controllers see it.",
 
-	"serve.get":          "Process start (package init of kubectl's libraries) and the table printer; the daemon answers from memory.",
-	"serve.get.kubectl":  "kubectl's client-side rate limit between its pages of 500, as at the API server (see the get part); the daemon answers each page from its store.",
-	"serve.watches":      "One WATCH per kind for the daemon, whatever the number of clients.",
-	"serve.lag.p50":      "One more hop (the daemon) and the machine's load.",
-	"serve.lag.p99":      "One more hop (the daemon) and the machine's load; a slow client has its watch closed rather than holding others back.",
-	"serve.lag.p99.send": "As p99, with the API server's write included.",
+	"serve.get":           "Process start (package init of kubectl's libraries) and the table printer; the daemon answers from memory.",
+	"serve.get.throttled": "Against kubectl as a user runs it at the API server: most of its time is its client-side rate limit spacing its pages of 500.",
+	"serve.get.kubectl":   "kubectl's client-side rate limit between its pages of 500, as at the API server (see the get part); the daemon answers each page from its store.",
+	"serve.watches":       "One WATCH per kind for the daemon, whatever the number of clients.",
+	"serve.lag.p50":       "One more hop (the daemon) and the machine's load.",
+	"serve.lag.p99":       "One more hop (the daemon) and the machine's load; a slow client has its watch closed rather than holding others back.",
+	"serve.lag.p99.send":  "As p99, with the API server's write included.",
 	"serve.rss": "The daemon's store, and a store of its own in each `kubectl reflect watch` (for a table, each object's cells and " +
 		"metadata: about 80 MiB of RSS at 20,000 objects, 35 of them the binary's pages): through the daemon, our watch still keeps " +
 		"every object it shows to report deletions after a relist. Plain kubectl through the daemon costs what it costs at the API server.",

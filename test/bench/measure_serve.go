@@ -19,15 +19,19 @@ const (
 	// reflectGetDaemon finds the daemon (same identity, same
 	// XDG_RUNTIME_DIR) and reads the ConfigMaps from it.
 	reflectGetDaemon serveCommand = "kubectl-reflect get cm -A (warm daemon)"
-	// kubectlGetServer is the baseline: kubectl at the API server.
-	kubectlGetServer serveCommand = "kubectl get cm -A (API server)"
+	// kubectlGetServer is the baseline: kubectl at the API server,
+	// unthrottled (one LIST, see kubectlGetAll).
+	kubectlGetServer serveCommand = "kubectl get cm -A --chunk-size=0 (API server)"
+	// kubectlGetServerThrottled is kubectl's default at the API server:
+	// pages of 500 at 5 requests a second after the first ten.
+	kubectlGetServerThrottled serveCommand = "kubectl get cm -A (API server)"
 	// kubectlGetDaemon is plain kubectl with the daemon's kubeconfig.
 	kubectlGetDaemon serveCommand = "kubectl get cm -A (daemon's kubeconfig)"
 )
 
 // serveCommands are the commands each round runs, in this order.
 func serveCommands() []serveCommand {
-	return []serveCommand{reflectGetDaemon, kubectlGetServer, kubectlGetDaemon}
+	return []serveCommand{reflectGetDaemon, kubectlGetServer, kubectlGetServerThrottled, kubectlGetDaemon}
 }
 
 // serveResult is the serve part: `kubectl reflect serve cm` started once,
@@ -191,6 +195,8 @@ func (e *env) serveArgs(cmd serveCommand, d *daemon) (string, []string) {
 	case reflectGetDaemon:
 		return e.tools.reflect, []string{"get", "cm", "-A", "--kubeconfig", e.kubeconfig}
 	case kubectlGetServer:
+		return e.tools.kubectl, []string{"get", "cm", "-A", "--chunk-size=0", "--kubeconfig", e.kubeconfig}
+	case kubectlGetServerThrottled:
 		return e.tools.kubectl, []string{"get", "cm", "-A", "--kubeconfig", e.kubeconfig}
 	case kubectlGetDaemon:
 		return e.tools.kubectl, []string{"get", "cm", "-A", "--kubeconfig", d.kubeconfig}
