@@ -35,22 +35,23 @@
 //     (XDG_RUNTIME_DIR) of the part's own: the wall time of
 //     `kubectl-reflect get cm -A`, which finds it, and of plain
 //     `kubectl get cm -A` with its kubeconfig, against `kubectl get cm -A
-//     --chunk-size=0` (and its default) at the API server (the API server's LIST count shows whether the get
-//     read the daemon); then fan-out rounds of ten watchers, five
-//     `kubectl-reflect watch cm -A` and five `kubectl get cm -A -w` through
-//     the daemon, against, the daemon stopped, ten `kubectl get cm -A -w` at
-//     the API server: the WATCHes of ConfigMaps they add at the API server
-//     (its own apiserver_longrunning_requests gauge from /metrics, read once
-//     every watcher printed a change), the event lag while -events
-//     ConfigMaps (at most all but the sentinel) are patched once each, paced
-//     at 1,000 a second, and the VmRSS and VmHWM summed over the daemon and
-//     its clients or the plain watchers. A watcher's lag of an update is
-//     from the return of its patch call (the API server committed it) to
-//     the watcher's table row naming that ConfigMap reaching the benchmark
-//     (0 when it came first); from the call's start, the write included,
-//     is reported as an upper bound (a timestamp written into the update
-//     would measure that). Only that ConfigMap's row can name it: each
-//     update of a round is to another one;
+//     --chunk-size=0` (and its default) at the API server (the API
+//     server's LIST count shows whether the get read the daemon); then,
+//     taking turns, fan-out rounds of ten watchers, five `kubectl-reflect
+//     watch cm -A` and five `kubectl get cm -A -w` through a daemon started
+//     for the round, against, no daemon running, ten `kubectl get cm -A -w`
+//     at the API server: the WATCHes of ConfigMaps they add at the API
+//     server (its own apiserver_longrunning_requests gauge from /metrics,
+//     read once every watcher printed a change), the event lag while
+//     ConfigMaps (-events, at most ten seconds' worth and all but the
+//     sentinel) are patched once each, paced at 200 a second (a rate both
+//     sides reach; the rate reached is printed), and the VmRSS and VmHWM
+//     summed over the daemon and its clients or the plain watchers. A
+//     watcher's lag of an update is from the send of its patch call (the
+//     write included, as a timestamp written into the update would
+//     measure) to the watcher's table row naming that ConfigMap reaching
+//     the benchmark, never clamped. Only that ConfigMap's row can name it:
+//     each update of a round is to another one;
 //   - with -scale, the store and the typed informer in the benchmark's
 //     process at growing numbers of ConfigMaps (-scale-sizes: 2,000, 20,000,
 //     100,000): sync time, heap and resident set at each size, and the cost

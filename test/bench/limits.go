@@ -94,9 +94,8 @@ var whatLimitsUs = map[string]string{
 	"serve.get.throttled": "Against kubectl as a user runs it at the API server: most of its time is its client-side rate limit spacing its pages of 500.",
 	"serve.get.kubectl":   "kubectl's client-side rate limit between its pages of 500, as at the API server (see the get part); the daemon answers each page from its store.",
 	"serve.watches":       "One WATCH per kind for the daemon, whatever the number of clients.",
-	"serve.lag.p50":       "One more hop (the daemon) and the machine's load.",
-	"serve.lag.p99":       "One more hop (the daemon) and the machine's load; a slow client has its watch closed rather than holding others back.",
-	"serve.lag.p99.send":  "As p99, with the API server's write included.",
+	"serve.lag.p50":       "The API server's write (etcd) on both sides, then one more hop (the daemon) and the machine's load.",
+	"serve.lag.p99":       "The API server's write on both sides, one more hop (the daemon) and the machine's load; a slow client has its watch closed rather than holding others back.",
 	"serve.rss": "The daemon's store, and a store of its own in each `kubectl reflect watch` (for a table, each object's cells and " +
 		"metadata: about 80 MiB of RSS at 20,000 objects, 35 of them the binary's pages): through the daemon, our watch still keeps " +
 		"every object it shows to report deletions after a relist. Plain kubectl through the daemon costs what it costs at the API server.",

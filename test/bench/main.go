@@ -107,7 +107,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&cfg.memprofile, "memprofile", "", "write the benchmark's heap profile here while kubectl-reflect's store is synced in it (memory part), and to FILE.relist.before and FILE.relist around a relist (relist part; compare them with pprof -base); sampling every 4 KiB slows the in-process measurements")
 	fs.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write the benchmark's CPU profile here while kubectl-reflect's store syncs the first time (memory part)")
 	fs.StringVar(&cfg.controllerprofile, "controllerprofile", "", "have run-controller write its CPU profile (kubectl's --profile cpu) to FILE.ROUND, from its start to its stop after the spec changes (controller part; the profiler's own CPU is in the figures)")
-	fs.StringVar(&cfg.serveprofile, "serveprofile", "", "have the serve part's daemon write its CPU profile (kubectl's --profile cpu) to FILE, from its start to its stop after the fan-out rounds through it (the profiler's own CPU is in the figures)")
+	fs.StringVar(&cfg.serveprofile, "serveprofile", "", "have the serve part's daemons write their CPU profile (kubectl's --profile cpu) to FILE, each from its start to its stop (the gets' daemon, then one per fan-out round through a daemon: the last one's remains; the profiler's own CPU is in the figures)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}

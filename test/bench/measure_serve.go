@@ -64,8 +64,7 @@ func serveEnv(e *env) (*env, func(), error) {
 }
 
 // measureServe starts the daemon, times the gets through it and at the API
-// server, runs the fan-out rounds through it, stops it, then runs the
-// fan-out rounds of plain kubectl at the API server.
+// server and stops it, then runs the fan-out rounds (measureFanout).
 func measureServe(ctx context.Context, e *env) (serveResult, error) {
 	r := serveResult{get: map[serveCommand][]getSample{}}
 	se, cleanup, err := serveEnv(e)
@@ -90,7 +89,10 @@ func measureServe(ctx context.Context, e *env) (serveResult, error) {
 	if err := measureServeGets(ctx, se, d, &r); err != nil {
 		return r, err
 	}
-	if r.fanout, err = measureFanout(ctx, se, d, before); err != nil {
+	if !d.c.stop(10 * time.Second) {
+		e.logf("the daemon did not exit within 10s of SIGTERM and was killed")
+	}
+	if r.fanout, err = measureFanout(ctx, se, before); err != nil {
 		return r, fmt.Errorf("fan-out: %w", err)
 	}
 	return r, nil
