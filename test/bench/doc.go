@@ -52,6 +52,11 @@
 //     measure) to the watcher's table row naming that ConfigMap reaching
 //     the benchmark, never clamped. Only that ConfigMap's row can name it:
 //     each update of a round is to another one;
+//   - the history part (measure_history.go, measure_warm.go): CPU per event
+//     of `serve cm --record` against `serve cm`, `get --at`, `blame`, bytes
+//     per revision, and a warm restart of `serve cm --record` against a
+//     daemon that lists, ConfigMaps changed while no daemon ran, each timed
+//     from its start to serving the API server's state;
 //   - with -scale, the store and the typed informer in the benchmark's
 //     process at growing numbers of ConfigMaps (-scale-sizes: 2,000, 20,000,
 //     100,000): sync time, heap and resident set at each size, and the cost

@@ -145,7 +145,7 @@ var whatLimitsUs = map[string]string{
 	"history.warm": "Both start a process and read discovery; the warm one then reads the checkpoint its last stop wrote a part at a " +
 		"time, beside the file's quick_check, each part decoded and its objects packed as a list's are, on every core, into buffers " +
 		"reused from part to part (memory first touched costs about 3 ms per MB on this VM); the fresh list's decoding overlaps the " +
-		"API server's encoding.",
+		"API server's encoding. The warm one then resumes its watch and applies the changes made while it was down, which the fresh list has in it.",
 	"history.blame": "The process start and discovery (to resolve the kind), then the revisions of that one object read by its key " +
 		"(the rest of the record is not read: pkg/blame's BenchmarkBlame reads one object from 10,000 and from 1,000,000 revisions " +
 		"in about the same time), a tree of each value's origin updated revision by revision, and the YAML printed.",

@@ -33,8 +33,12 @@ type historyResult struct {
 	recordCPU   []float64   // ms CPU per event, serve cm --record
 	at, live    []getSample // get cm -A --at RV; get cm -A through the daemon
 	perRevision float64     // bytes
-	warm, cold  []float64   // s to serving: serve cm --record on the history; serve cm
-	firstCPU    float64     // s CPU of the first recording daemon, start to all recorded
+	// s from start to the API server's state (warmChanges made while no
+	// daemon ran), and to the line that says it serves: serve cm --record
+	// on the history; serve cm
+	warm, cold               []float64
+	warmServing, coldServing []float64
+	firstCPU                 float64 // s CPU of the first recording daemon, start to all recorded
 	// blame cm/NAME, and with --field, of the ConfigMap edited historyEdits times
 	blame, blameField []getSample
 	timeline          timelineResult // timeline of issue 49's record (measure_timeline.go)
