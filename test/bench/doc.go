@@ -11,8 +11,10 @@
 //     rate limit (cli-runtime lifts it for discovery only); its throttled
 //     default (pages of 500, 5 requests a second after ten) is a second row
 //     labelled so, here, in `get` and in `serve`;
-//   - CPU time per live event of `watch --watch-only -o json` against
-//     `kubectl get -w --watch-only --output-watch-events -o json`;
+//   - CPU time per live event of `watch --watch-only -o json
+//     --show-managed-fields` (the fields kubectl's events print) and of the
+//     default (managedFields pruned) against `kubectl get -w --watch-only
+//     --output-watch-events -o json`, with the bytes each prints per event;
 //   - peak RSS after the initial list against `kubectl get cm -o json`;
 //   - wall time of a cold `get cm -A` to its exit against `kubectl get cm -A
 //     --chunk-size=0` (and its default), and `get -o json` against `kubectl

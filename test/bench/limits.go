@@ -19,7 +19,8 @@ var whatLimitsUs = map[string]string{
 	"watch.rss": "The binary's resident pages (it links kubectl's libraries; package init touches about 35 MiB) and the store, " +
 		"which keeps every listed object's pruned JSON, packed (kube.Shape.PackLists), for the watch that follows, " +
 		"with the GC's headroom (GOGC=50).",
-	"watch.rss.now": "As the peak row, less the buffers of decoding.",
+	"watch.rss.now":   "As the peak row, less the buffers of decoding.",
+	"live.cpu.pruned": "As the row above, with managedFields pruned from what is decoded, kept and printed.",
 	"live.cpu": "Each event is read as JSON, decoded into the store's object and encoded as JSON again; at this rate the " +
 		"wakeups and syscalls per event (network read, store, printer) are most of it. Watches speak HTTP/1.1: no handoff " +
 		"from an HTTP/2 read loop and no WINDOW_UPDATE writes (the row below).",
