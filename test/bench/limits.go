@@ -126,7 +126,7 @@ var whatLimitsUs = map[string]string{
 	"contexts.watch.cpu": "Each context's events are read, decoded and printed as with one; the shared printer adds the " +
 		"CONTEXT member and a wakeup per context's subscription.",
 
-	"history.record.cpu": "Each change is also encoded (its JSON, a delta of the revision before in s2's format, by a matcher " +
+	"history.record.cpu": "The stop's checkpoint of the whole state (one per round's changes here; one per ten minutes in a running daemon, so fewer per change when changes come faster than these rounds make them). Each change is also encoded (its JSON, a delta of the revision before in s2's format, by a matcher " +
 		"of our own) and inserted in SQLite, in statements of a power of two rows up to 64 (seven inserts, each prepared once " +
 		"for all transactions), in one transaction per 100 ms of changes, its statement journal in memory. The recorder " +
 		"sleeps out those 100 ms rather than wake for each change. The daemon keeps a sum of each object's latest revision " +
