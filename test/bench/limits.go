@@ -88,8 +88,12 @@ var whatLimitsUs = map[string]string{
 		"(the anonymous RSS row is what grows with the objects).",
 	"controller.anon": "The generated ConfigMaps and the generators (without managedFields), packed; every other ConfigMap as " +
 		"its metadata only (whether it exists and who controls it is all a reconcile reads of it).",
-	"controller.p50": "One watch event, one reconcile and one apply through the API server, on a machine shared with other work.",
-	"controller.p99": "As p50; the tail is the API server's and the machine's: both controllers see it.",
+	"controller.time.defaults": "As the row above; controller-runtime at its defaults also decodes and caches every ConfigMap whole.",
+	"controller.cpu.defaults":  "As the row above; at its defaults controller-runtime decodes every ConfigMap whole (protobuf) into its typed cache.",
+	"controller.rss.defaults":  "As the row above; at its defaults controller-runtime holds every ConfigMap typed with its managedFields.",
+	"controller.anon.defaults": "As the row above; at its defaults controller-runtime holds every ConfigMap typed with its managedFields.",
+	"controller.p50":           "One watch event, one reconcile and one apply through the API server, on a machine shared with other work.",
+	"controller.p99":           "As p50; the tail is the API server's and the machine's: both controllers see it.",
 
 	"serve.get":           "Process start (package init of kubectl's libraries) and the table printer; the daemon answers from memory.",
 	"serve.get.throttled": "Against kubectl as a user runs it at the API server: most of its time is its client-side rate limit spacing its pages of 500.",
