@@ -11,8 +11,10 @@
 //     rate limit (cli-runtime lifts it for discovery only); its throttled
 //     default (pages of 500, 5 requests a second after ten) is a second row
 //     labelled so, here, in `get` and in `serve`;
-//   - CPU time per live event of `watch --watch-only -o json` against
-//     `kubectl get -w --watch-only --output-watch-events -o json`;
+//   - CPU time per live event of `watch --watch-only -o json
+//     --show-managed-fields` (the fields kubectl's events print) and of the
+//     default (managedFields pruned) against `kubectl get -w --watch-only
+//     --output-watch-events -o json`, with the bytes each prints per event;
 //   - peak RSS after the initial list against `kubectl get cm -o json`;
 //   - wall time of a cold `get cm -A` to its exit against `kubectl get cm -A
 //     --chunk-size=0` (and its default), and `get -o json` against `kubectl
@@ -27,7 +29,9 @@
 //     heap;
 //   - `run-controller configmap-generator -A` against the same controller
 //     written with controller-runtime (test/bench/crcmg, a module of its own
-//     the benchmark builds): time from 1,000 ConfigMapGenerators created to
+//     the benchmark builds), configured as its docs advise for the job
+//     (-advised: the owned ConfigMaps cached as metadata only, managedFields
+//     stripped; the headline) and at its defaults (reference rows): time from 1,000 ConfigMapGenerators created to
 //     all their ConfigMaps existing, the CPU and peak RSS for it, and the
 //     latency of one spec change to its ConfigMap (p50, p99 of 200);
 //   - `kubectl reflect serve cm`, started once and waited for until it
@@ -52,6 +56,11 @@
 //     measure) to the watcher's table row naming that ConfigMap reaching
 //     the benchmark, never clamped. Only that ConfigMap's row can name it:
 //     each update of a round is to another one;
+//   - the history part (measure_history.go, measure_warm.go): CPU per event
+//     of `serve cm --record` against `serve cm`, `get --at`, `blame`, bytes
+//     per revision, and a warm restart of `serve cm --record` against a
+//     daemon that lists, ConfigMaps changed while no daemon ran, each timed
+//     from its start to serving the API server's state;
 //   - with -scale, the store and the typed informer in the benchmark's
 //     process at growing numbers of ConfigMaps (-scale-sizes: 2,000, 20,000,
 //     100,000): sync time, heap and resident set at each size, and the cost

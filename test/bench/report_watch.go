@@ -40,7 +40,8 @@ func (r watchResult) sections(cfg config) []section {
 		"`kubectl get cm -o name --chunk-size=0` for `-o name`, `kubectl get cm -w --watch-only --output-watch-events -o json` for live events. " +
 		"kubectl-reflect's time is to its N-th printed line, kubectl's to its exit; " +
 		"both omit metadata.managedFields from -o json unless --show-managed-fields, " +
-		"but for kubectl's --output-watch-events, whose events keep them; " +
+		"but for kubectl's --output-watch-events, whose events keep them: the live rows' headline is ours with --show-managed-fields, " +
+		"the same fields, with the bytes each side prints per event; " +
 		"kubectl-reflect's memory is read at its N-th line, kubectl's sampled every 20 ms " +
 		"(not rusage's maxrss, which starts at the benchmark's own peak RSS)."
 	initial := section{title: fmt.Sprintf("`watch cm -o json`: the initial list (%s ConfigMaps)", count(cfg.objects)), about: about, rows: r.initialRows()}
@@ -59,6 +60,10 @@ func (r watchResult) sections(cfg config) []section {
 	delivered := func(x liveSample) string { return fmt.Sprintf("%.2f", x.delivered.Seconds()) }
 	live.notes = append(live.notes, "CPU per live event (ms), kubectl-reflect: "+joinf(r.live.reflect, perEv))
 	live.notes = append(live.notes, "CPU per live event (ms), kubectl-reflect over HTTP/2: "+joinf(r.live.http2, perEv))
+	live.notes = append(live.notes, "CPU per live event (ms), kubectl-reflect --show-managed-fields: "+joinf(r.live.managed, perEv))
+	bytesEv := func(x liveSample) string { return fmt.Sprintf("%.0f", float64(x.bytes)/float64(max(r.live.events, 1))) }
+	live.notes = append(live.notes, "bytes printed per live event, kubectl-reflect: "+joinf(r.live.reflect, bytesEv)+
+		"; with --show-managed-fields: "+joinf(r.live.managed, bytesEv)+"; kubectl: "+joinf(r.live.kubectl, bytesEv))
 	if len(r.live.kubectl) > 0 {
 		live.notes = append(live.notes, "CPU per live event (ms), kubectl: "+joinf(r.live.kubectl, perEv))
 	}
@@ -98,9 +103,17 @@ func (r watchResult) liveRows() []row {
 	cpuPerEvent := func(s liveSample) float64 { return perEvent(s.cpu, r.live.events) }
 	liveHWM := func(s liveSample) float64 { return mib(s.mem.hwm) }
 	base := "kubectl get cm -w --watch-only --output-watch-events -o json"
+	bytesPerEvent := func(s []liveSample) float64 {
+		return medianOf(s, func(x liveSample) float64 { return float64(x.bytes) / float64(max(r.live.events, 1)) })
+	}
+	kubectlBytes := bytesPerEvent(r.live.kubectl)
 	return []row{
-		{key: "live.cpu", metric: "CPU per live event, -o json (NDJSON)", ours: medianOf(r.live.reflect, cpuPerEvent), baselineName: base,
-			baseline: medianOf(r.live.kubectl, cpuPerEvent), pairs: samePairs(r.live.reflect, r.live.kubectl, cpuPerEvent), unit: "ms", format: "%.3f", target: liveCPUTarget},
+		{key: "live.cpu", metric: fmt.Sprintf("CPU per live event, -o json --show-managed-fields: the fields kubectl's events print, managedFields included (bytes printed per event: ours %.0f, compact NDJSON; kubectl's %.0f, indented)", bytesPerEvent(r.live.managed), kubectlBytes),
+			ours: medianOf(r.live.managed, cpuPerEvent), baselineName: base,
+			baseline: medianOf(r.live.kubectl, cpuPerEvent), pairs: samePairs(r.live.managed, r.live.kubectl, cpuPerEvent), unit: "ms", format: "%.3f", target: liveCPUTarget},
+		{key: "live.cpu.pruned", metric: fmt.Sprintf("CPU per live event, -o json (the default: managedFields pruned; bytes printed per event: ours %.0f, kubectl's %.0f; reference)", bytesPerEvent(r.live.reflect), kubectlBytes),
+			ours: medianOf(r.live.reflect, cpuPerEvent), baselineName: base,
+			baseline: medianOf(r.live.kubectl, cpuPerEvent), pairs: samePairs(r.live.reflect, r.live.kubectl, cpuPerEvent), unit: "ms", format: "%.3f"},
 		{key: "live.cpu.http2", metric: "CPU per live event, -o json, HTTP/1.1 (the default) against HTTP/2", ours: medianOf(r.live.reflect, cpuPerEvent),
 			baselineName: "the same command with " + kube.HTTP2Env + "=1", baseline: medianOf(r.live.http2, cpuPerEvent), pairs: samePairs(r.live.reflect, r.live.http2, cpuPerEvent), unit: "ms", format: "%.3f"},
 		{key: "live.rss", metric: "peak RSS while watching live events (VmHWM)", ours: medianOf(r.live.reflect, liveHWM), baselineName: base,
@@ -124,6 +137,9 @@ func (r watchResult) liveWarnings() []string {
 	}
 	for _, s := range r.live.http2 {
 		check("kubectl-reflect over HTTP/2", s)
+	}
+	for _, s := range r.live.managed {
+		check("kubectl-reflect --show-managed-fields", s)
 	}
 	for _, s := range r.live.kubectl {
 		check("kubectl", s)
