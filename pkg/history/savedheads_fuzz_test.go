@@ -22,15 +22,24 @@ func FuzzRestoreHeads(f *testing.F) {
 		h := newHeads()
 		h.sums[objectKey{resource: 1, namespace: ns, name: name}] = headSum{frame: frame, depth: depth, sum: sum}
 		h.sums[objectKey{resource: 1, namespace: name, name: ns + "-2"}] = headSum{frame: sum, depth: 1, sum: frame}
+		saved := h.save()[1]
 		back := newHeads()
-		if err := back.restore(1, h.save()[1]); err != nil {
+		if err := back.restore(1, saved); err != nil {
 			t.Fatalf("restoring what save wrote: %v", err)
 		}
 		if !maps.Equal(back.sums, h.sums) {
 			t.Fatalf("restored %v, saved %v", back.sums, h.sums)
 		}
+		plain, err := s2.Decode(nil, saved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cut := newHeads() // the row without its last byte: a sum short
+		if err := cut.restore(1, s2.Encode(nil, plain[:len(plain)-1])); !errors.Is(err, errSavedHeads) || len(cut.sums) != 0 {
+			t.Fatalf("a row cut short restored %d sums, error %v; want none, errSavedHeads", len(cut.sums), err)
+		}
 		damaged := newHeads()
-		err := damaged.restore(2, raw)
+		err = damaged.restore(2, raw)
 		if err != nil && !errors.Is(err, errSavedHeads) {
 			t.Fatalf("restore failed with %v, not errSavedHeads", err)
 		}
