@@ -15,6 +15,7 @@ import (
 	cmdhistory "github.com/kubectl-reflect/kubectl-reflect/internal/cmd/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/blame"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 )
 
 const blameExample = `  # A deployment's YAML, each line with the revision that last set it:
@@ -47,7 +48,7 @@ type BlameOptions struct {
 	Strict bool
 	Output string
 
-	path blame.Path
+	path object.Path
 	at   cli.Moment
 }
 
@@ -99,7 +100,7 @@ func (o *BlameOptions) Validate() error {
 		return fmt.Errorf("invalid -o %q: blame prints text, or json", o.Output)
 	}
 	if o.Field != "" {
-		p, err := blame.ParsePath(o.Field)
+		p, err := blame.ParseField(o.Field)
 		if err != nil {
 			return err
 		}
@@ -132,7 +133,7 @@ func (o *BlameOptions) Run(ctx context.Context) error {
 			return err
 		}
 	}
-	if o.path != nil {
+	if o.Field != "" {
 		return p.log(o.path, blame.Log(revs, o.path))
 	}
 	lines, err := blame.Blame(revs)

@@ -15,6 +15,7 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/blame"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
@@ -85,7 +86,7 @@ func (p printer) blame(revs []history.Revision, lines []blame.Line) error {
 }
 
 // log prints a field's entries, newest first: a table, or JSON.
-func (p printer) log(path blame.Path, entries []blame.Entry) error {
+func (p printer) log(path object.Path, entries []blame.Entry) error {
 	if p.json {
 		return p.logJSON(path, entries)
 	}
