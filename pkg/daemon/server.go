@@ -133,7 +133,7 @@ func (d *daemonRun) run(ctx context.Context) error {
 	rec := d.openRecording(ctx)
 	defer rec.close() // when no recorder started
 	set := reflector.NewSet(reflector.SetOptions{
-		NewClient: reflector.RESTClients(rc, kube.RediscoverWith(d.cfg.Mapper)), History: d.cfg.History, Hooks: metrics.hooks(),
+		NewClient: reflector.RESTClients(rc, kube.RediscoverWith(d.cfg.Mapper)), Window: d.cfg.History, Hooks: metrics.hooks(),
 		Scope: servedScope, Seed: rec.seeder(),
 	})
 	ctrls, err := d.startControllers(ctx, set, metrics, cancel)
