@@ -90,5 +90,8 @@
 //
 // It does not know the API server, terminals or the daemon's process: a
 // Source gives it a store's changes, and readers (get --at, history,
-// watch --since, a warm restart) ask the Store.
+// watch --since, a warm restart) ask the Store. A daemon's recording
+// (its recorders, pruning, warm restart, and the answers it gives
+// pkg/serve from the record) is pkg/history/recording, which also opens
+// the record for the verbs.
 package history
