@@ -12,7 +12,7 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/completion"
-	cmdhistory "github.com/kubectl-reflect/kubectl-reflect/internal/cmd/history"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/recordview"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/blame"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
@@ -127,20 +127,20 @@ func (o *BlameOptions) Run(ctx context.Context) error {
 	}
 	defer obj.Store.Close()
 	kind, revs := obj.Wanted.Resource, obj.Revisions
-	p := printer{IOStreams: o.IOStreams, kind: kind, namespace: obj.Namespace, name: obj.Name, json: o.Output == "json"}
+	p := recordview.Blame{IOStreams: o.IOStreams, Kind: kind, Namespace: obj.Namespace, Name: obj.Name, JSON: o.Output == "json"}
 	if o.At != "" {
 		if revs, err = o.upTo(ctx, obj.Store, history.ResourceName(kind), revs); err != nil {
 			return err
 		}
 	}
 	if o.Field != "" {
-		return p.log(o.path, blame.Log(revs, o.path))
+		return p.Log(o.path, blame.Log(revs, o.path))
 	}
 	lines, err := blame.Blame(revs)
 	if err != nil {
 		return fmt.Errorf("%s %q: %w", kind.GVR.GroupResource(), obj.Name, err)
 	}
-	return p.blame(revs, lines)
+	return p.Lines(revs, lines)
 }
 
 // upTo is the revisions of revs (one object's, ns/name of res) up to the
@@ -165,7 +165,7 @@ func (o *BlameOptions) upTo(ctx context.Context, s history.Store, res string, re
 	}
 	if n == 0 {
 		return nil, fmt.Errorf("%s %q has no revision recorded by --at %s: its first is at resourceVersion %d (%s)",
-			o.Targets[0].Resource.GVR.GroupResource(), r0.Name, o.At, r0.RV, cmdhistory.When(r0))
+			o.Targets[0].Resource.GVR.GroupResource(), r0.Name, o.At, r0.RV, recordview.When(r0))
 	}
 	return revs[:n], nil
 }

@@ -14,10 +14,12 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/cli-runtime/pkg/resource"
 	"k8s.io/client-go/rest"
 	cmdutil "k8s.io/kubectl/pkg/cmd/util"
 
+	"github.com/kubectl-reflect/kubectl-reflect/internal/contexts"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
@@ -334,4 +336,15 @@ func (t *Target) Acquire(setOpts reflector.SetOptions, read kube.Shape) ([]*refl
 		}
 	}
 	return leases, release, nil
+}
+
+// ForContext is t's flags for context name alone (contexts.Flags's config
+// flags, warnings to streams), to resolve and read that context on its
+// own: what t resolved is not kept.
+func (t *Target) ForContext(name string, streams genericiooptions.IOStreams) Target {
+	return Target{
+		ConfigFlags: contexts.Flags(t.ConfigFlags, name, streams), AllNamespaces: t.AllNamespaces,
+		LabelSelector: t.LabelSelector, FieldSelector: t.FieldSelector, ListMode: t.ListMode,
+		NoDaemon: t.NoDaemon, SilenceTimeout: t.SilenceTimeout, Files: t.Files,
+	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/completion"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/contexts"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 )
 
@@ -45,7 +46,7 @@ type DiffOptions struct {
 	Ignore        []string
 	IncludeStatus bool
 
-	contexts []string // several contexts (cli.Contexts), nil for one
+	contexts []string // several contexts (contexts.Names), nil for one
 	moments  []cli.Moment
 	ignore   []object.Path
 	sources  []*source // one per context, in the order given
@@ -90,7 +91,7 @@ does, 2 on an error, as diff and kubectl diff do.`,
 // arguments of each context.
 func (o *DiffOptions) Complete(args []string) error {
 	var err error
-	if o.contexts, err = cli.Contexts(o.ConfigFlags, o.AllContexts); err != nil {
+	if o.contexts, err = contexts.Names(o.ConfigFlags, o.AllContexts); err != nil {
 		return err
 	}
 	for _, text := range o.Ignore {
@@ -111,11 +112,9 @@ func (o *DiffOptions) Complete(args []string) error {
 	if o.contexts == nil {
 		o.sources = []*source{{Target: o.Target, errOut: o.ErrOut}}
 	} else {
-		prefixer := cli.NewPrefixer(o.ErrOut)
-		for _, name := range o.contexts {
-			w := prefixer.Writer("context " + name + ": ")
-			streams := genericiooptions.IOStreams{In: o.In, Out: o.Out, ErrOut: w}
-			o.sources = append(o.sources, &source{context: name, Target: o.Target.ForContext(name, streams), errOut: w})
+		set := contexts.New(o.contexts, o.ErrOut)
+		for i, name := range o.contexts {
+			o.sources = append(o.sources, &source{context: name, Target: o.Target.ForContext(name, set.Streams(i, o.IOStreams)), errOut: set.ErrOut(i)})
 		}
 	}
 	for _, s := range o.sources {

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/contexts"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/recording"
@@ -53,10 +54,10 @@ func (s *source) namespace() string {
 
 // wrap names s's context in err, when diff reads several.
 func (s *source) wrap(err error) error {
-	if err == nil || s.context == "" {
+	if s.context == "" {
 		return err
 	}
-	return fmt.Errorf("context %s: %w", s.context, err)
+	return contexts.Wrap(s.context, err)
 }
 
 // readNow is what the kind's reflector lists now (the API server's, or a

@@ -6,25 +6,23 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sync"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/contexts"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
 // contextGet is what get reads of one context of several: the context's
 // own options (its flags, namespace, kinds and reflectors) and what they
-// read, or why the context could not be read at all.
+// read.
 type contextGet struct {
 	name    string
 	o       *GetOptions
-	errOut  *cli.PrefixWriter // the command's stderr, each line after "context NAME: "
 	snaps   []snapshot
 	missing []error
-	err     error
 }
 
 var errStdinContexts = errors.New("-f - reads the manifest once: give a file for several contexts")
@@ -59,26 +57,28 @@ func (o *GetOptions) forContext(name string, errOut io.Writer) *GetOptions {
 // after "context NAME: ". It fails, after printing, when a context failed
 // or missed a name, as kubectl does for partial results.
 func (o *GetOptions) runContexts(ctx context.Context, read kube.Shape) error {
-	prefixer := cli.NewPrefixer(o.ErrOut)
+	set := contexts.New(o.contexts, o.ErrOut)
 	gets := make([]*contextGet, len(o.contexts))
-	var wg sync.WaitGroup
 	for i, name := range o.contexts {
-		w := prefixer.Writer("context " + name + ": ")
-		g := &contextGet{name: name, errOut: w, o: o.forContext(name, w)}
-		gets[i] = g
-		wg.Go(func() { g.read(ctx, o.Args, read) })
+		gets[i] = &contextGet{name: name, o: o.forContext(name, set.ErrOut(i))}
 	}
-	wg.Wait()
+	errs := set.Go(ctx, func(ctx context.Context, i int, _ string) error {
+		return gets[i].read(ctx, o.Args, read)
+	}).Wait()
 	if ctx.Err() != nil {
 		return cli.ErrInterrupted // print nothing half-read
 	}
-	written, err := o.printContexts(gets)
+	written, err := o.printContexts(gets, errs)
 	if err != nil {
 		return err
 	}
 	failed := false
-	for _, g := range gets {
-		failed = g.report(written) || failed
+	for i, g := range gets {
+		if set.Report(i, errs[i]) {
+			failed = true
+			continue
+		}
+		failed = g.report(set.ErrOut(i), written) || failed
 	}
 	if failed {
 		return cli.ErrReported
@@ -87,31 +87,29 @@ func (o *GetOptions) runContexts(ctx context.Context, read kube.Shape) error {
 }
 
 // read resolves the arguments in g's context and reads what they name.
-func (g *contextGet) read(ctx context.Context, args []string, read kube.Shape) {
-	if g.err = g.o.Complete(args); g.err == nil {
-		g.err = g.o.resolve() // the flags were checked once, for every context
+func (g *contextGet) read(ctx context.Context, args []string, read kube.Shape) error {
+	err := g.o.Complete(args)
+	if err == nil {
+		err = g.o.resolve() // the flags were checked once, for every context
 	}
-	if g.err == nil {
-		g.snaps, g.err = g.o.read(ctx, read)
+	if err == nil {
+		g.snaps, err = g.o.read(ctx, read)
 	}
-	if g.err == nil {
+	if err == nil {
 		g.missing = g.o.missing(g.snaps)
 		if g.o.FromFiles() {
 			g.missing = slices.Concat(g.o.Misplaced, g.missing, g.o.Unread)
 		}
 	}
+	return err
 }
 
-// report writes g's errors (prefixed with its name), or says it holds
-// nothing when nothing was written at all, and says whether it failed.
-func (g *contextGet) report(written bool) bool {
-	defer g.errOut.Flush()
-	if g.err != nil {
-		fmt.Fprintf(g.errOut, "error: %v\n", g.err)
-		return true
-	}
+// report writes the names g missed on errOut, or says it holds nothing
+// when nothing was written at all, and says whether it missed one.
+func (g *contextGet) report(errOut *contexts.PrefixWriter, written bool) bool {
+	defer errOut.Flush()
 	for _, line := range g.o.errorLines(g.missing) {
-		fmt.Fprintln(g.errOut, line)
+		fmt.Fprintln(errOut, line)
 	}
 	if !written && len(g.missing) == 0 && !g.o.IgnoreNotFound && g.o.humanReadable() {
 		g.o.noResources()
@@ -122,11 +120,11 @@ func (g *contextGet) report(written bool) bool {
 // printContexts prints the groups of every context that was read as one
 // output: each kind's groups together (one table each), in the order the
 // kinds first come, the contexts in the order given within each.
-func (o *GetOptions) printContexts(gets []*contextGet) (bool, error) {
+func (o *GetOptions) printContexts(gets []*contextGet, errs []error) (bool, error) {
 	var kinds []output.Kind
 	byKind := map[output.Kind][]output.Group{}
-	for _, g := range gets {
-		if g.err != nil {
+	for i, g := range gets {
+		if errs[i] != nil {
 			continue
 		}
 		for _, grp := range printed(g.snaps) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/completion"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/contexts"
 )
 
 const getExample = `  # List config maps, secrets and deployments of every namespace, as kubectl would
@@ -51,7 +52,7 @@ type GetOptions struct {
 	// scale, read with a GET each (see fetch).
 	Subresource string
 	// contexts are the kubeconfig contexts read when several are
-	// (cli.Contexts): each then reads on its own (runContexts).
+	// (contexts.Names): each then reads on its own (runContexts).
 	contexts []string
 	atFlags
 }
@@ -87,7 +88,7 @@ With -w or --watch-only it is "kubectl reflect watch" with get's flags.`,
 // Complete reads the contexts, the arguments and the namespace.
 func (o *GetOptions) Complete(args []string) error {
 	var err error
-	if o.contexts, err = cli.Contexts(o.ConfigFlags, o.AllContexts); err != nil {
+	if o.contexts, err = contexts.Names(o.ConfigFlags, o.AllContexts); err != nil {
 		return err
 	}
 	if o.contexts != nil && (len(args) > 0 || o.FromFiles()) {

@@ -1,7 +1,7 @@
 // Package history is `kubectl reflect history KIND/NAME`: every revision of
 // one object that `serve --record` wrote to its history (pkg/history), as
 // a table (resourceVersion, time, operation, manager), as diffs, or one
-// revision's object. It reads the history file alone: the daemon that
-// wrote it need not run, nor the API server answer once the kind is
-// resolved.
+// revision's object, printed by internal/recordview. It reads the history
+// file alone: the daemon that wrote it need not run, nor the API server
+// answer once the kind is resolved.
 package history

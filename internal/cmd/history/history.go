@@ -13,8 +13,8 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/completion"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/recordview"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
 const historyExample = `  # Every revision of a config map: resourceVersion, time, operation, manager
@@ -104,17 +104,17 @@ func (o *HistoryOptions) Run(ctx context.Context) error {
 	}
 	defer obj.Store.Close()
 	revs := obj.Revisions
-	p := printer{w: o.Out, kind: obj.Wanted.Resource, color: output.IsTerminal(o.Out)}
+	p := recordview.History{W: o.Out, Kind: obj.Wanted.Resource}
 	switch {
 	case o.Revision != "":
 		if err := beforeRecord(ctx, obj.Store, obj.Wanted, revs, o.revision); err != nil {
 			return err
 		}
-		return p.revision(revs, o.revision, o.Output == "json")
+		return p.Revision(revs, o.revision, o.Output == "json")
 	case o.Diff:
-		return p.diffs(revs)
+		return p.Diffs(revs)
 	}
-	return p.table(revs)
+	return p.Table(revs)
 }
 
 // beforeRecord fails, saying where the record of tg's kind begins and

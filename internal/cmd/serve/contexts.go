@@ -9,7 +9,7 @@ import (
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/contexts"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 )
 
@@ -23,16 +23,15 @@ func (o *ServeOptions) completeContexts(args []string) error {
 	if slices.Contains(o.contexts, daemon.MergedContext) {
 		return fmt.Errorf("context %q: the daemon's kubeconfig names the merged view so: rename it to serve it beside others", daemon.MergedContext)
 	}
-	prefixer := cli.NewPrefixer(o.ErrOut)
-	for _, name := range o.contexts {
-		w := prefixer.Writer("context " + name + ": ")
-		sub := o.forContext(name, w)
+	set := contexts.New(o.contexts, o.ErrOut)
+	return set.Each(func(i int, name string) error {
+		sub := o.forContext(name, set.ErrOut(i))
 		if err := sub.Complete(args); err != nil {
-			return fmt.Errorf("context %s: %w", name, err)
+			return err
 		}
 		o.members = append(o.members, sub)
-	}
-	return nil
+		return nil
+	})
 }
 
 // forContext is the options of context name: this command's flags, its
@@ -49,12 +48,7 @@ func (o *ServeOptions) forContext(name string, errOut io.Writer) *ServeOptions {
 // validateContexts resolves every context's kinds: one a cluster lacks
 // fails the command, naming its context.
 func (o *ServeOptions) validateContexts() error {
-	for i, sub := range o.members {
-		if err := sub.Validate(); err != nil {
-			return fmt.Errorf("context %s: %w", o.contexts[i], err)
-		}
-	}
-	return nil
+	return contexts.Each(o.contexts, func(i int, _ string) error { return o.members[i].Validate() })
 }
 
 // runContexts runs a daemon per context and their merged view

@@ -11,6 +11,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/contexts"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 )
 
@@ -74,21 +75,18 @@ func newCmdServeStop(flags *genericclioptions.ConfigFlags, streams genericioopti
 // context's, when --context names several).
 func (o *ServeControlOptions) Complete([]string) error {
 	var err error
-	if o.contexts, err = cli.Contexts(o.configFlags, false); err != nil {
+	if o.contexts, err = contexts.Names(o.configFlags, false); err != nil {
 		return err
 	}
 	if o.contexts == nil {
 		o.files, err = filesOf(o.configFlags)
 		return err
 	}
-	for _, name := range o.contexts {
-		files, err := filesOf(cli.ForContext(o.configFlags, name, o.IOStreams))
-		if err != nil {
-			return fmt.Errorf("context %s: %w", name, err)
-		}
+	return contexts.Each(o.contexts, func(_ int, name string) error {
+		files, err := filesOf(contexts.Flags(o.configFlags, name, o.IOStreams))
 		o.contextFiles = append(o.contextFiles, files)
-	}
-	return nil
+		return err
+	})
 }
 
 // filesOf is the files of the daemon of flags' identity.
@@ -120,34 +118,31 @@ func (o *ServeControlOptions) Run(ctx context.Context) error {
 		return o.run(ctx)
 	}
 	infos := make([]daemon.Info, len(o.contexts))
-	for i, name := range o.contexts { // all found before one stops
+	err := contexts.Each(o.contexts, func(i int, _ string) error { // all found before one stops
 		var err error
-		if infos[i], err = daemon.Running(o.contextFiles[i]); err != nil {
-			return fmt.Errorf("context %s: %w", name, err)
-		}
+		infos[i], err = daemon.Running(o.contextFiles[i])
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	stopped := map[int]bool{}
-	for i, name := range o.contexts {
+	return contexts.Each(o.contexts, func(i int, name string) error {
 		if i > 0 && !o.stop {
 			fmt.Fprintln(o.Out)
 		}
 		fmt.Fprintf(o.Out, "Context %s:\n", name)
 		o.files = o.contextFiles[i]
-		var err error
 		switch {
 		case !o.stop:
-			err = o.status(ctx, infos[i])
+			return o.status(ctx, infos[i])
 		case stopped[infos[i].PID]:
 			fmt.Fprintf(o.Out, "Stopped the daemon pid %d at %s\n", infos[i].PID, infos[i].Server)
-		default:
-			stopped[infos[i].PID] = true
-			err = o.stopDaemon(ctx, infos[i])
+			return nil
 		}
-		if err != nil {
-			return fmt.Errorf("context %s: %w", name, err)
-		}
-	}
-	return nil
+		stopped[infos[i].PID] = true
+		return o.stopDaemon(ctx, infos[i])
+	})
 }
 
 func (o *ServeControlOptions) run(ctx context.Context) error {

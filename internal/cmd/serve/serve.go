@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/completion"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/contexts"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 )
@@ -143,7 +144,7 @@ object again.`,
 // namespace of the written kubeconfig.
 func (o *ServeOptions) Complete(args []string) error {
 	var err error
-	if o.contexts, err = cli.Contexts(o.ConfigFlags, o.AllContexts); err != nil {
+	if o.contexts, err = contexts.Names(o.ConfigFlags, o.AllContexts); err != nil {
 		return err
 	}
 	if o.contexts != nil {

@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/proctest"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/timelineview"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/timeline"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/timeline/timelinetest"
@@ -23,6 +24,9 @@ import (
 // BenchmarkFirstScreen3000 reports.
 const childDB = "KUBECTL_REFLECT_TIMELINE_CHILD_DB"
 
+// start is when timelinetest.Cluster3000's record begins.
+var start = time.Date(2026, 12, 6, 8, 0, 0, 0, time.UTC)
+
 // firstScreen is what `timeline pods leases --since 24h` does before the
 // terminal shows anything: the history opened read-only, the timeline
 // read, its first screen (200 by 50) drawn.
@@ -32,12 +36,12 @@ func firstScreen(ctx context.Context, path string) (string, error) {
 		return "", err
 	}
 	defer s.Close()
-	srcs := &opened{sources: []timeline.Source{{Context: "bench", Store: s}}, kinds: timelinetest.Kinds()}
-	tl, err := timeline.Build(ctx, srcs.sources, timeline.Query{Kinds: srcs.kinds, Since: start, Until: start.Add(24 * time.Hour)})
+	srcs := timelineview.Details{Sources: []timeline.Source{{Context: "bench", Store: s}}}
+	tl, err := timeline.Build(ctx, srcs.Sources, timeline.Query{Kinds: timelinetest.Kinds(), Since: start, Until: start.Add(24 * time.Hour)})
 	if err != nil {
 		return "", err
 	}
-	m := newModel(tl, &detailer{ctx: ctx, srcs: srcs}, true)
+	m := timelineview.NewModel(ctx, tl, srcs, true)
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 	return m.View(), nil
 }

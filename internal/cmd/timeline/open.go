@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kubectl-reflect/kubectl-reflect/internal/contexts"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/recording"
@@ -35,20 +36,27 @@ func (o *TimelineOptions) open(ctx context.Context) (*opened, func(), error) {
 			s.Close()
 		}
 	}
-	names := o.contexts
-	if names == nil {
-		names = []string{""}
-	}
-	for _, name := range names {
+	openOne := func(_ int, name string) error {
 		s, ctxName, err := o.openContext(ctx, name, out)
-		if err != nil {
-			closeAll()
-			return nil, nil, err
+		if err == nil {
+			stores = append(stores, s)
+			out.sources = append(out.sources, timeline.Source{Context: ctxName, Store: s})
 		}
-		stores = append(stores, s)
-		out.sources = append(out.sources, timeline.Source{Context: ctxName, Store: s})
+		return err
 	}
-	if err := checkRecorded(ctx, out); err != nil {
+	var err error
+	switch len(o.contexts) {
+	case 0:
+		err = openOne(0, "") // the current context
+	case 1:
+		err = openOne(0, o.contexts[0]) // --all-contexts of a kubeconfig of one
+	default:
+		err = contexts.Each(o.contexts, openOne) // its errors name their context
+	}
+	if err == nil {
+		err = checkRecorded(ctx, out)
+	}
+	if err != nil {
 		closeAll()
 		return nil, nil, err
 	}
@@ -68,30 +76,24 @@ func (o *TimelineOptions) openContext(ctx context.Context, name string, out *ope
 		}
 	}
 	t.Verb, t.Args = "timeline", o.Args
-	prefix := func(err error) error {
-		if len(o.contexts) > 1 {
-			return fmt.Errorf("context %s: %w", name, err)
-		}
-		return err
-	}
 	var resources []kube.Resource
 	var err error
 	if len(o.Args) > 0 {
 		if err = t.Resolve(); err != nil {
-			return nil, "", prefix(err)
+			return nil, "", err
 		}
 		resources = t.Resources
 	} else if t.Config, err = t.ConfigFlags.ToRESTConfig(); err != nil {
-		return nil, "", prefix(fmt.Errorf("reading the kubeconfig: %w", err))
+		return nil, "", fmt.Errorf("reading the kubeconfig: %w", err)
 	}
 	s, err := recording.OpenRecord(ctx, t.Config, o.DB, daemon.HistoryOf)
 	if err != nil {
-		return nil, "", prefix(err)
+		return nil, "", err
 	}
 	if len(o.Args) == 0 {
 		if resources, err = recordedKinds(ctx, s, t.ConfigFlags.ToRESTMapper); err != nil {
 			s.Close()
-			return nil, "", prefix(err)
+			return nil, "", err
 		}
 	}
 	for _, r := range resources {

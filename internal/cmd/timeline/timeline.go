@@ -14,6 +14,8 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/completion"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/contexts"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/timelineview"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/timeline"
 )
@@ -44,7 +46,7 @@ type TimelineOptions struct {
 
 	since, until time.Time
 	selector     labels.Selector
-	contexts     []string // several (cli.Contexts), nil for one
+	contexts     []string // several (contexts.Names), nil for one
 	now          func() time.Time
 	html         htmlOutput // --html: html.go
 }
@@ -85,7 +87,7 @@ as history --diff prints it, and the object then). Piped, it prints plain text.`
 // Complete reads the contexts, the arguments and the namespace.
 func (o *TimelineOptions) Complete(args []string) error {
 	var err error
-	if o.contexts, err = cli.Contexts(o.ConfigFlags, o.AllContexts); err != nil {
+	if o.contexts, err = contexts.Names(o.ConfigFlags, o.AllContexts); err != nil {
 		return err
 	}
 	// Every argument is a kind (a timeline draws kinds, not named
@@ -160,14 +162,14 @@ func (o *TimelineOptions) Run(ctx context.Context) error {
 	if o.html.File != "" {
 		return o.writeHTML(ctx, srcs, q)
 	}
-	if o.interactive() {
-		return o.runInteractive(ctx, srcs, q)
-	}
 	tl, err := timeline.Build(ctx, srcs.sources, q)
 	if err != nil {
 		return err
 	}
-	return plain{width: o.Width, contexts: len(srcs.sources) > 1}.print(o.Out, tl)
+	if o.interactive() {
+		return timelineview.Run(ctx, o.In, o.Out, tl, timelineview.Details{Sources: srcs.sources, Resources: srcs.resources})
+	}
+	return timelineview.Plain{Width: o.Width, Contexts: len(srcs.sources) > 1}.Print(o.Out, tl)
 }
 
 // interactive says whether to draw in the terminal: asked, or both

@@ -12,6 +12,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/contexts"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/flatten"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
@@ -64,26 +65,21 @@ func (o *WatchOptions) forContext(name string, errOut io.Writer) *WatchOptions {
 // that lacks a kind asked for fails alone. It ends as Run does, and fails
 // when a context or a kind failed for good.
 func (o *WatchOptions) runContexts(ctx context.Context, cancel context.CancelFunc, printer output.Printer, stream *flatten.Stream) error {
-	prefixer := cli.NewPrefixer(o.ErrOut)
-	failed := &failures{of: len(o.contexts), cancel: cancel} // every context failed: the watch ends
-	var wg sync.WaitGroup
-	for _, name := range o.contexts {
-		w := prefixer.Writer("context " + name + ": ")
-		sub := o.forContext(name, w)
-		wg.Go(func() {
-			defer w.Flush()
-			if !sub.watchContext(ctx, name, o.Args, stream) {
-				failed.add()
-			}
-		})
-	}
+	set := contexts.New(o.contexts, o.ErrOut)
+	set.OnAllFailed = cancel // every context failed: the watch ends
+	running := set.Go(ctx, func(ctx context.Context, i int, name string) error {
+		if !o.forContext(name, set.ErrOut(i)).watchContext(ctx, name, o.Args, stream) {
+			return contexts.ErrReported
+		}
+		return nil
+	})
 	perr := stream.Print(ctx, printer)
 	cancel() // printing ended (--max-events, a closed output): so do the contexts
-	wg.Wait()
+	running.Wait()
 	if perr != nil {
 		return perr
 	}
-	if failed.any() {
+	if running.Failed() {
 		return cli.ErrReported
 	}
 	return notListed(ctx, o.Timeout, stream.Unlisted())

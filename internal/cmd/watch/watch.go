@@ -14,6 +14,7 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/completion"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/contexts"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
@@ -66,7 +67,7 @@ type WatchOptions struct {
 	// kubectl get reports it (Error from server (Forbidden): ...).
 	KubectlErrors bool
 	// contexts are the kubeconfig contexts watched when several are
-	// (cli.Contexts): each then reads on its own (runContexts).
+	// (contexts.Names): each then reads on its own (runContexts).
 	contexts []string
 }
 
@@ -109,7 +110,7 @@ relists and prints only what changed meanwhile, deletions included.`,
 // terminal.
 func (o *WatchOptions) Complete(args []string) error {
 	var err error
-	if o.contexts, err = cli.Contexts(o.ConfigFlags, o.AllContexts); err != nil {
+	if o.contexts, err = contexts.Names(o.ConfigFlags, o.AllContexts); err != nil {
 		return err
 	}
 	switch {

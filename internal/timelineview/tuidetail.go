@@ -1,4 +1,4 @@
-package timeline
+package timelineview
 
 import (
 	"context"
@@ -8,8 +8,9 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	historycmd "github.com/kubectl-reflect/kubectl-reflect/internal/cmd/history"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/recordview"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/timeline"
 )
@@ -18,8 +19,15 @@ import (
 // history --diff prints it, and the object at that moment, as get --at
 // prints it (YAML).
 type detailer struct {
-	ctx  context.Context
-	srcs *opened
+	ctx context.Context
+	Details
+}
+
+// Details is what the detail of a mark reads: each context's history,
+// and the kinds as the server names them (by timeline.Kind.Resource).
+type Details struct {
+	Sources   []timeline.Source
+	Resources map[string]kube.Resource
 }
 
 // text is mk's detail on lane l (an error, said in it, when it cannot
@@ -37,7 +45,7 @@ func (d *detailer) write(b *strings.Builder, l *timeline.Lane, mk timeline.Mark)
 	if s == nil {
 		return fmt.Errorf("no history of context %q", l.Context)
 	}
-	kind := d.srcs.resources[l.Kind.Resource]
+	kind := d.Resources[l.Kind.Resource]
 	if mk.Event != nil {
 		fmt.Fprintf(b, "Warning %s at %s: %s\n  %s\n\n", mk.Event.Reason, mk.Time.UTC().Format(time.RFC3339), mk.Event.Name, mk.Event.Message)
 	} else {
@@ -54,7 +62,7 @@ func (d *detailer) write(b *strings.Builder, l *timeline.Lane, mk timeline.Mark)
 				prev = &revs[i-1]
 			}
 			b.WriteString("history --diff:\n")
-			if err := historycmd.RevisionDiff(b, kind, prev, r); err != nil {
+			if err := recordview.RevisionDiff(b, kind, prev, r); err != nil {
 				return err
 			}
 			b.WriteString("\n")
@@ -93,7 +101,7 @@ func (d *detailer) writeAt(b *strings.Builder, s history.Store, l *timeline.Lane
 
 // store is the history of context name.
 func (d *detailer) store(name string) history.Store {
-	for _, s := range d.srcs.sources {
+	for _, s := range d.Sources {
 		if s.Context == name {
 			return s.Store
 		}

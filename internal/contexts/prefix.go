@@ -1,4 +1,4 @@
-package cli
+package contexts
 
 import (
 	"bytes"

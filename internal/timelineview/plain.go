@@ -1,4 +1,4 @@
-package timeline
+package timelineview
 
 import (
 	"bufio"
@@ -11,26 +11,27 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/timeline"
 )
 
-// plain prints a timeline as text: a header, the time axis, the density
+// Plain prints a timeline as text: a header, the time axis, the density
 // row, a row of mark glyphs per lane under its group's heading, the
 // legend and the Warning Events.
-type plain struct {
-	width    int  // columns (0: defaultWidth)
-	contexts bool // several contexts: groups name theirs
+type Plain struct {
+	Width    int  // columns (0: defaultWidth)
+	Contexts bool // several contexts: groups name theirs
 }
 
 const (
 	defaultWidth = 120
-	// maxWarnings is how many Warning Events plain lists.
+	// maxWarnings is how many Warning Events Plain lists.
 	maxWarnings = 20
 )
 
 // densityGlyphs draw a column's share of the busiest column's marks.
 const densityGlyphs = " .:-=+*#%@"
 
-func (p plain) print(out io.Writer, tl *timeline.Timeline) error {
+// Print prints tl on out.
+func (p Plain) Print(out io.Writer, tl *timeline.Timeline) error {
 	w := bufio.NewWriter(out)
-	width := p.width
+	width := p.Width
 	if width == 0 {
 		width = defaultWidth
 	}
@@ -41,7 +42,7 @@ func (p plain) print(out io.Writer, tl *timeline.Timeline) error {
 	fmt.Fprintf(w, "%-*s%s\n%-*s%s\n", names, "", label, names, "", ruler)
 	fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("%-*s%s", names, "density", densityRow(sc.Density(tl.Lanes()))), " "))
 	for _, g := range tl.Groups {
-		fmt.Fprintln(w, groupTitle(g, p.contexts))
+		fmt.Fprintln(w, groupTitle(g, p.Contexts))
 		for _, l := range g.Lanes {
 			fmt.Fprintf(w, "  %-*s%s\n", names-2, clip(l.Name, names-3), strings.TrimRight(string(cells(sc, l)), " "))
 		}

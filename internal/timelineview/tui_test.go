@@ -1,4 +1,4 @@
-package timeline
+package timelineview
 
 import (
 	"context"
@@ -35,15 +35,15 @@ func keys(m *model, ks ...string) {
 func TestModel(t *testing.T) {
 	s := recorded(t)
 	ctx := context.Background()
-	srcs := &opened{sources: []timeline.Source{{Context: "kind-a", Store: s}}, kinds: timelinetest.Kinds(), resources: map[string]kube.Resource{
+	srcs := Details{Sources: []timeline.Source{{Context: "kind-a", Store: s}}, Resources: map[string]kube.Resource{
 		timelinetest.Pods:   {GVR: schema.GroupVersionResource{Version: "v1", Resource: "pods"}, Kind: "Pod", Namespaced: true},
 		timelinetest.Leases: {GVR: schema.GroupVersionResource{Group: "coordination.k8s.io", Version: "v1", Resource: "leases"}, Kind: "Lease", Namespaced: true},
 	}}
-	tl, err := timeline.Build(ctx, srcs.sources, timeline.Query{Kinds: srcs.kinds, Since: start, Until: start.Add(2 * time.Hour)})
+	tl, err := timeline.Build(ctx, srcs.Sources, timeline.Query{Kinds: timelinetest.Kinds(), Since: start, Until: start.Add(2 * time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newModel(tl, &detailer{ctx: ctx, srcs: srcs}, false)
+	m := newModel(tl, &detailer{ctx: ctx, Details: srcs}, false)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
 	view := m.View()
 	if !strings.Contains(view, keysHelp) || !strings.Contains(view, "> app-7d9f8c6b5-00000") || strings.Contains(view, "\x1b[") {

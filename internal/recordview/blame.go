@@ -1,4 +1,4 @@
-package blame
+package recordview
 
 import (
 	"bufio"
@@ -11,7 +11,6 @@ import (
 	"github.com/tidwall/gjson"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	cmdhistory "github.com/kubectl-reflect/kubectl-reflect/internal/cmd/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/blame"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
@@ -19,12 +18,13 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
-// printer prints an object's blame or a field's log, as text or JSON.
-type printer struct {
+// Blame prints an object's blame or a field's log, as the blame verb
+// does: as text, or as JSON.
+type Blame struct {
 	genericiooptions.IOStreams
-	kind            kube.Resource
-	namespace, name string
-	json            bool
+	Kind            kube.Resource
+	Namespace, Name string
+	JSON            bool
 }
 
 // The words of the text output where a change tells nothing.
@@ -52,18 +52,18 @@ func columns(c blame.Change) [4]string {
 	case c.Subresource != "":
 		op += "/" + c.Subresource
 	}
-	return [4]string{rv, cmdhistory.When(history.Revision{Time: c.Time, Since: c.Since}), manager, op}
+	return [4]string{rv, When(history.Revision{Time: c.Time, Since: c.Since}), manager, op}
 }
 
-// blame prints lines, each after its change's columns, aligned (git
+// Lines prints lines, each after its change's columns, aligned (git
 // blame's way: no header); revs are those blamed, the last one said on
 // stderr when it is a deletion.
-func (p printer) blame(revs []history.Revision, lines []blame.Line) error {
+func (p Blame) Lines(revs []history.Revision, lines []blame.Line) error {
 	if last := revs[len(revs)-1]; last.Op == history.Deleted {
 		fmt.Fprintf(p.ErrOut, "note: %s %q was deleted at %s (resourceVersion %d): blaming its last state\n",
-			p.kind.GVR.GroupResource(), p.name, cmdhistory.When(last), last.RV)
+			p.Kind.GVR.GroupResource(), p.Name, When(last), last.RV)
 	}
-	if p.json {
+	if p.JSON {
 		return p.blameJSON(revs[len(revs)-1], lines)
 	}
 	cols := make([][4]string, len(lines))
@@ -85,13 +85,13 @@ func (p printer) blame(revs []history.Revision, lines []blame.Line) error {
 	return w.Flush()
 }
 
-// log prints a field's entries, newest first: a table, or JSON.
-func (p printer) log(path object.Path, entries []blame.Entry) error {
-	if p.json {
+// Log prints a field's entries, newest first: a table, or JSON.
+func (p Blame) Log(path object.Path, entries []blame.Entry) error {
+	if p.JSON {
 		return p.logJSON(path, entries)
 	}
 	if len(entries) == 0 {
-		fmt.Fprintf(p.ErrOut, "No value of %s recorded for %s %q.\n", path, p.kind.GVR.GroupResource(), p.name)
+		fmt.Fprintf(p.ErrOut, "No value of %s recorded for %s %q.\n", path, p.Kind.GVR.GroupResource(), p.Name)
 		return nil
 	}
 	rows := make([][]string, len(entries))

@@ -1,4 +1,4 @@
-package cli
+package contexts
 
 import (
 	"bytes"
@@ -45,7 +45,7 @@ func TestContexts(t *testing.T) {
 	} {
 		flags := genericclioptions.NewConfigFlags(true)
 		flags.KubeConfig, flags.Context = &path, &tt.context
-		got, err := Contexts(flags, tt.all)
+		got, err := Names(flags, tt.all)
 		out := strings.Join(got, " ")
 		if err != nil {
 			out = err.Error()
@@ -56,7 +56,7 @@ func TestContexts(t *testing.T) {
 	}
 	flags := genericclioptions.NewConfigFlags(true)
 	flags.KubeConfig = &path
-	if ns, _, err := ForContext(flags, "dev", genericclioptions.NewTestIOStreamsDiscard()).ToRawKubeConfigLoader().Namespace(); err != nil || ns != "web" {
+	if ns, _, err := Flags(flags, "dev", genericclioptions.NewTestIOStreamsDiscard()).ToRawKubeConfigLoader().Namespace(); err != nil || ns != "web" {
 		t.Errorf("the namespace of context dev = %q, %v; want its own, web", ns, err)
 	}
 }

@@ -1,4 +1,4 @@
-package history
+package recordview
 
 import (
 	"bufio"
@@ -16,17 +16,17 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
-// printer prints the revisions of one object.
-type printer struct {
-	w     io.Writer
-	kind  kube.Resource
-	color bool
+// History prints the revisions of one object, as the history verb does:
+// W the output, Kind the object's.
+type History struct {
+	W    io.Writer
+	Kind kube.Resource
 }
 
-// table prints one row per revision: MANAGER is who made its change,
+// Table prints one row per revision: MANAGER is who made its change,
 // <none> when that is not known (a deletion, an INITIAL revision: the
 // object as the recorder first found it).
-func (p printer) table(revs []history.Revision) error {
+func (p History) Table(revs []history.Revision) error {
 	rows := make([][]string, len(revs))
 	for i, r := range revs {
 		manager := r.Manager
@@ -35,7 +35,7 @@ func (p printer) table(revs []history.Revision) error {
 		}
 		rows[i] = []string{strconv.FormatUint(r.RV, 10), When(r), r.Op.String(), manager}
 	}
-	return output.PlainTable(p.w, []string{"REVISION", "TIME", "OPERATION", "MANAGER"}, rows)
+	return output.PlainTable(p.W, []string{"REVISION", "TIME", "OPERATION", "MANAGER"}, rows)
 }
 
 // When is when r happened, to the second: its time, or for a change seen
@@ -59,12 +59,12 @@ func When(r history.Revision) string {
 	return start.Format(time.RFC3339) + "/" + end.Format(time.RFC3339)
 }
 
-// diffs prints each revision as a header line, then the YAML of the first
+// Diffs prints each revision as a header line, then the YAML of the first
 // one and of each that starts the object's life as recorded (ADDED,
 // INITIAL), and every other one's diff against the one before (nothing
 // for a deletion, or when only noise changed).
-func (p printer) diffs(revs []history.Revision) error {
-	w := bufio.NewWriter(p.w)
+func (p History) Diffs(revs []history.Revision) error {
+	w := bufio.NewWriter(p.W)
 	var prev *object.Object
 	for _, r := range revs {
 		obj, err := p.entry(w, r, prev)
@@ -76,14 +76,14 @@ func (p printer) diffs(revs []history.Revision) error {
 	return w.Flush()
 }
 
-// entry prints one revision as diffs does, prev the object of the one
+// entry prints one revision as Diffs does, prev the object of the one
 // before (nil: none), and returns its object.
-func (p printer) entry(w *bufio.Writer, r history.Revision, prev *object.Object) (*object.Object, error) {
+func (p History) entry(w *bufio.Writer, r history.Revision, prev *object.Object) (*object.Object, error) {
 	obj, err := object.Decode(r.Object, object.Prune{})
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(w, "%s %s/%s (resourceVersion %d) at %s", r.Op, p.kind.GVR.GroupResource(), r.Name, r.RV, When(r))
+	fmt.Fprintf(w, "%s %s/%s (resourceVersion %d) at %s", r.Op, p.Kind.GVR.GroupResource(), r.Name, r.RV, When(r))
 	if r.Manager != "" && r.Op != history.Deleted {
 		fmt.Fprintf(w, " by %s", r.Manager)
 	}
@@ -111,7 +111,7 @@ func (p printer) entry(w *bufio.Writer, r history.Revision, prev *object.Object)
 // before it, nil when none), or its YAML when it starts the object's
 // life as recorded, nothing for a deletion.
 func RevisionDiff(out io.Writer, kind kube.Resource, prev *history.Revision, r history.Revision) error {
-	p := printer{w: out, kind: kind}
+	p := History{W: out, Kind: kind}
 	var before *object.Object
 	if prev != nil {
 		var err error
@@ -126,9 +126,9 @@ func RevisionDiff(out io.Writer, kind kube.Resource, prev *history.Revision, r h
 	return w.Flush()
 }
 
-// revision prints the object of the revision at rv, as YAML or as JSON
+// Revision prints the object of the revision at rv, as YAML or as JSON
 // (kubectl's JSON printer: what get -o json prints of one object).
-func (p printer) revision(revs []history.Revision, rv uint64, asJSON bool) error {
+func (p History) Revision(revs []history.Revision, rv uint64, asJSON bool) error {
 	for _, r := range revs {
 		if r.RV != rv {
 			continue
@@ -142,14 +142,14 @@ func (p printer) revision(revs []history.Revision, rv uint64, asJSON bool) error
 			if err != nil {
 				return err
 			}
-			return (&printers.JSONPrinter{}).PrintObj(u, p.w)
+			return (&printers.JSONPrinter{}).PrintObj(u, p.W)
 		}
 		doc, err := yaml.JSONToYAML(obj.JSON())
 		if err != nil {
 			return fmt.Errorf("converting %s to YAML: %w", r.Name, err)
 		}
-		_, err = p.w.Write(doc)
+		_, err = p.W.Write(doc)
 		return err
 	}
-	return fmt.Errorf("%s %q has no revision at resourceVersion %d (the REVISION column lists them)", p.kind.GVR.GroupResource(), revs[0].Name, rv)
+	return fmt.Errorf("%s %q has no revision at resourceVersion %d (the REVISION column lists them)", p.Kind.GVR.GroupResource(), revs[0].Name, rv)
 }

@@ -1,4 +1,4 @@
-package blame
+package recordview
 
 import (
 	"encoding/json"
@@ -46,14 +46,14 @@ type jsonObject struct {
 	Name      string `json:"name"`
 }
 
-func (p printer) object(r history.Revision) jsonObject {
-	return jsonObject{Resource: p.kind.GVR.GroupResource().String(), Namespace: r.Namespace, Name: r.Name}
+func (p Blame) object(r history.Revision) jsonObject {
+	return jsonObject{Resource: p.Kind.GVR.GroupResource().String(), Namespace: r.Namespace, Name: r.Name}
 }
 
 // blameJSON prints lines as one JSON document: the object, the revision
 // blamed (Deleted: its object is gone, its last state blamed), and each
 // line's text and change.
-func (p printer) blameJSON(last history.Revision, lines []blame.Line) error {
+func (p Blame) blameJSON(last history.Revision, lines []blame.Line) error {
 	type line struct {
 		Text string `json:"text"`
 		jsonChange
@@ -73,7 +73,7 @@ func (p printer) blameJSON(last history.Revision, lines []blame.Line) error {
 // logJSON prints a field's entries as one JSON document, newest first:
 // value and previous are the field's JSON, left out when it was not
 // there (removed, or the object deleted: deleted is true).
-func (p printer) logJSON(path object.Path, entries []blame.Entry) error {
+func (p Blame) logJSON(path object.Path, entries []blame.Entry) error {
 	type entry struct {
 		Value    json.RawMessage `json:"value,omitempty"`
 		Previous json.RawMessage `json:"previous,omitempty"`
@@ -86,14 +86,14 @@ func (p printer) logJSON(path object.Path, entries []blame.Entry) error {
 		Name      string  `json:"name"`
 		Field     string  `json:"field"`
 		Entries   []entry `json:"entries"`
-	}{Resource: p.kind.GVR.GroupResource().String(), Namespace: p.namespace, Name: p.name, Field: path.String(), Entries: make([]entry, len(entries))}
+	}{Resource: p.Kind.GVR.GroupResource().String(), Namespace: p.Namespace, Name: p.Name, Field: path.String(), Entries: make([]entry, len(entries))}
 	for i, e := range entries {
 		doc.Entries[i] = entry{Value: e.Value, Previous: e.Previous, Deleted: e.Deleted, jsonChange: changeJSON(e.Change)}
 	}
 	return p.writeJSON(doc)
 }
 
-func (p printer) writeJSON(doc any) error {
+func (p Blame) writeJSON(doc any) error {
 	out, err := json.MarshalIndent(doc, "", "    ")
 	if err != nil {
 		return err

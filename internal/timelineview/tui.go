@@ -1,7 +1,8 @@
-package timeline
+package timelineview
 
 import (
 	"context"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -11,15 +12,10 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/timeline"
 )
 
-// runInteractive draws the timeline in the terminal until q.
-func (o *TimelineOptions) runInteractive(ctx context.Context, srcs *opened, q timeline.Query) error {
-	tl, err := timeline.Build(ctx, srcs.sources, q)
-	if err != nil {
-		return err
-	}
-	m := newModel(tl, &detailer{ctx: ctx, srcs: srcs}, os.Getenv("NO_COLOR") == "")
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithInput(o.In), tea.WithOutput(o.Out), tea.WithContext(ctx))
-	_, err = p.Run()
+// Run draws tl in the terminal (in, out) until q; d is what Enter reads.
+func Run(ctx context.Context, in io.Reader, out io.Writer, tl *timeline.Timeline, d Details) error {
+	m := NewModel(ctx, tl, d, os.Getenv("NO_COLOR") == "")
+	_, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx)).Run()
 	return err
 }
 
@@ -49,6 +45,12 @@ type model struct {
 	// text, when not nil, is the revision shown (Enter), scrolled to textTop.
 	text    []string
 	textTop int
+}
+
+// NewModel is the interactive view of tl (bubbletea's Model), 100 by 30
+// until the terminal says its size; Enter reads d, until ctx ends.
+func NewModel(ctx context.Context, tl *timeline.Timeline, d Details, color bool) tea.Model {
+	return newModel(tl, &detailer{ctx: ctx, Details: d}, color)
 }
 
 func newModel(tl *timeline.Timeline, d *detailer, color bool) *model {

@@ -1,4 +1,4 @@
-package timeline
+package timelineview
 
 import (
 	"bytes"
@@ -60,7 +60,7 @@ func TestPlainGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			if err := (plain{width: tc.width, contexts: tc.contexts}).print(&out, tl); err != nil {
+			if err := (Plain{Width: tc.width, Contexts: tc.contexts}).Print(&out, tl); err != nil {
 				t.Fatal(err)
 			}
 			golden(t, tc.name, out.Bytes())

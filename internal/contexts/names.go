@@ -1,4 +1,4 @@
-package cli
+package contexts
 
 import (
 	"errors"
@@ -11,7 +11,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 )
 
-// Contexts reads the contexts a command reads when it reads several:
+// Names reads the contexts a command reads when it reads several:
 // kubectl's --context given a comma-separated list of the kubeconfig's
 // contexts, or every context of the kubeconfig with all (--all-contexts),
 // in the kubeconfig's order of names (sorted). It returns nil when the
@@ -19,7 +19,7 @@ import (
 // one), which it then reads as before, byte for byte. An unknown name, a
 // name given twice or an empty one is an error naming it and the contexts
 // that exist.
-func Contexts(flags *genericclioptions.ConfigFlags, all bool) ([]string, error) {
+func Names(flags *genericclioptions.ConfigFlags, all bool) ([]string, error) {
 	given := ""
 	if flags.Context != nil {
 		given = *flags.Context
@@ -56,13 +56,13 @@ func Contexts(flags *genericclioptions.ConfigFlags, all bool) ([]string, error) 
 	return names, nil
 }
 
-// ForContext is flags for context name alone: every flag as given (they
+// Flags is flags for context name alone: every flag as given (they
 // apply to each context, as kubectl applies them to its one), the
 // namespace the context's own unless -n is given, and clients, discovery
 // and credentials of that context's cluster and user, resolved as kubectl
 // resolves them (exec and auth plugins included). streams receives the
 // RESTMapper's warnings, as the command's own flags send them.
-func ForContext(flags *genericclioptions.ConfigFlags, name string, streams genericiooptions.IOStreams) *genericclioptions.ConfigFlags {
+func Flags(flags *genericclioptions.ConfigFlags, name string, streams genericiooptions.IOStreams) *genericclioptions.ConfigFlags {
 	f := genericclioptions.NewConfigFlags(true).WithWarningPrinter(streams)
 	f.CacheDir, f.KubeConfig = flags.CacheDir, flags.KubeConfig
 	f.ClusterName, f.AuthInfoName, f.Namespace, f.APIServer = flags.ClusterName, flags.AuthInfoName, flags.Namespace, flags.APIServer
@@ -73,15 +73,4 @@ func ForContext(flags *genericclioptions.ConfigFlags, name string, streams gener
 	f.DisableCompression, f.ProxyURL, f.WrapConfigFn = flags.DisableCompression, flags.ProxyURL, flags.WrapConfigFn
 	f.Context = &name
 	return f
-}
-
-// ForContext is t's flags for context name alone (ForContext's config
-// flags, warnings to streams), to resolve and read that context on its
-// own: what t resolved is not kept.
-func (t *Target) ForContext(name string, streams genericiooptions.IOStreams) Target {
-	return Target{
-		ConfigFlags: ForContext(t.ConfigFlags, name, streams), AllNamespaces: t.AllNamespaces,
-		LabelSelector: t.LabelSelector, FieldSelector: t.FieldSelector, ListMode: t.ListMode,
-		NoDaemon: t.NoDaemon, SilenceTimeout: t.SilenceTimeout, Files: t.Files,
-	}
 }

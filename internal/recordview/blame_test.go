@@ -1,4 +1,4 @@
-package blame
+package recordview
 
 import (
 	"bytes"
@@ -40,9 +40,9 @@ func TestPrintBlame(t *testing.T) {
 	scaled := blame.Change{RV: 1234, Time: at.Add(time.Minute), Op: history.Modified, Manager: "kubectl-scale", Operation: "Update", Subresource: "scale"}
 	lines := []blame.Line{{Text: "spec:", Change: found}, {Text: "  replicas: 3", Change: scaled}}
 	var out, errOut bytes.Buffer
-	p := printer{IOStreams: genericiooptions.IOStreams{Out: &out, ErrOut: &errOut}, kind: kube.Resource{GVR: schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}}, name: "web"}
+	p := Blame{IOStreams: genericiooptions.IOStreams{Out: &out, ErrOut: &errOut}, Kind: kube.Resource{GVR: schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}}, Name: "web"}
 	revs := []history.Revision{{RV: 1234, Op: history.Modified}, {RV: 1300, Time: at.Add(2 * time.Minute), Op: history.Deleted}}
-	if err := p.blame(revs, lines); err != nil {
+	if err := p.Lines(revs, lines); err != nil {
 		t.Fatal(err)
 	}
 	want := "90    before recording      INITIAL        <none>        spec:\n" +
