@@ -122,11 +122,12 @@ var whatLimitsUs = map[string]string{
 		"API servers (and their etcd) answer on the same two cores as the command: three LISTs' worth of server and client CPU " +
 		"(the CPU row below: about twice one context's in our process) cannot take the wall time of one. The target assumes clusters " +
 		"that answer in parallel, as remote ones do.",
-	"contexts.get.cpu":      "Process start and discovery once rather than three times; the rest (each context's LIST decoded, its rows printed) is the same work.",
-	"contexts.get.loop":     "kubectl pays its process start, discovery and paged LISTs (client-side rate limited) once per context, one after the other.",
-	"contexts.serve.get":    "Process start, then each context's daemon answers its Table LIST from memory; the three are asked at once.",
-	"contexts.serve.merged": "The merged view asks each context's daemon over loopback TLS and joins the Tables; kubectl's own start and printing dominate.",
-	"contexts.watches":      "One reflector per kind per context in the daemon, shared by every client.",
+	"contexts.get.cpu":            "Process start and discovery once rather than three times; the rest (each context's LIST decoded, its rows printed) is the same work.",
+	"contexts.get.loop":           "kubectl pays its process start, discovery and one LIST once per context, one after the other.",
+	"contexts.get.loop.throttled": "kubectl pays its process start, discovery and paged LISTs (client-side rate limited) once per context, one after the other.",
+	"contexts.serve.get":          "Process start, then each context's daemon answers its Table LIST from memory; the three are asked at once.",
+	"contexts.serve.merged":       "The merged view asks each context's daemon over loopback TLS and joins the Tables; kubectl's own start and printing dominate.",
+	"contexts.watches":            "One reflector per kind per context in the daemon, shared by every client.",
 	"contexts.watch.cpu": "Each context's events are read, decoded and printed as with one; the shared printer adds the " +
 		"CONTEXT member and a wakeup per context's subscription.",
 

@@ -23,10 +23,13 @@ var contextNames = []string{"east", "west", "north"}
 type contextsCommand string
 
 const (
-	ctxReflectGet   contextsCommand = "kubectl-reflect get cm -A --context east,west,north"
-	ctxKubectlLoop  contextsCommand = "for c in east west north; do kubectl get cm -A --context $c; done"
-	ctxDaemonGet    contextsCommand = "kubectl-reflect get cm -A --context east,west,north (warm daemon)"
-	ctxDaemonMerged contextsCommand = "kubectl get cm -A --context merged (warm daemon)"
+	ctxReflectGet contextsCommand = "kubectl-reflect get cm -A --context east,west,north"
+	// ctxKubectlLoop is kubectl unthrottled, one LIST per context (see
+	// kubectlGetAll); ctxKubectlLoopThrottled its default, pages of 500.
+	ctxKubectlLoop          contextsCommand = "for c in east west north; do kubectl get cm -A --chunk-size=0 --context $c; done"
+	ctxKubectlLoopThrottled contextsCommand = "for c in east west north; do kubectl get cm -A --context $c; done"
+	ctxDaemonGet            contextsCommand = "kubectl-reflect get cm -A --context east,west,north (warm daemon)"
+	ctxDaemonMerged         contextsCommand = "kubectl get cm -A --context merged (warm daemon)"
 )
 
 // ctxSingle is kubectl-reflect get of one context alone.
@@ -100,6 +103,8 @@ func (e *env) contextsArgs(cmd contextsCommand, merged string) (string, []string
 	case ctxReflectGet, ctxDaemonGet:
 		return e.tools.reflect, append(all, strings.Join(contextNames, ","))
 	case ctxKubectlLoop:
+		return "bash", []string{"-c", `for c in east west north; do "$0" get cm -A --chunk-size=0 --context "$c" --kubeconfig "$1" || exit; done`, e.tools.kubectl, e.kubeconfig}
+	case ctxKubectlLoopThrottled:
 		return "bash", []string{"-c", `for c in east west north; do "$0" get cm -A --context "$c" --kubeconfig "$1" || exit; done`, e.tools.kubectl, e.kubeconfig}
 	case ctxDaemonMerged:
 		return e.tools.kubectl, []string{"get", "cm", "-A", "--kubeconfig", merged, "--context", "merged"}
@@ -144,7 +149,7 @@ func measureContextGets(ctx context.Context, e *env, r *contextsResult) error {
 		cmds = append(cmds, ctxSingle(name))
 	}
 	if e.hasKubectl() {
-		cmds = append(cmds, ctxKubectlLoop)
+		cmds = append(cmds, ctxKubectlLoop, ctxKubectlLoopThrottled)
 	}
 	return timeContexts(ctx, e, r, "", cmds...)
 }
