@@ -58,9 +58,10 @@ chromium:
 ## plane one package at a time (each starts its own control plane; 2 cores are enough for one).
 test: lint controlplane postgres tmux chromium
 	$(GO) test -race -short -count=1 ./...
-	@# The decoders of a history file explore past their seeds for a few
-	@# seconds each: what a damaged file can hold.
-	$(MAKE) --no-print-directory fuzz FUZZPKGS=pkg/history/internal/codec FUZZTIME=10s
+	@# The decoders of a history file (an object's blob, keyframe or delta;
+	@# a checkpoint's part; the heads' sums saved at Close) explore past
+	@# their seeds for a few seconds each: what a damaged file can hold.
+	$(MAKE) --no-print-directory fuzz FUZZPKGS="pkg/history/internal/codec pkg/history" FUZZTIME=10s
 	$(GO) test -race -count=1 -p 1 -timeout 45m ./test/...
 
 unit: postgres

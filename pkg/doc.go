@@ -66,9 +66,11 @@
 // for import: they may change or move under internal/ in any release.
 //
 //   - pkg/serve: the read-only, API-compatible HTTP handler over reflectors.
-//   - pkg/daemon: the `serve` process, its files, credentials and contexts.
+//   - pkg/daemon: the `serve` process, its files, credentials and contexts;
+//     it assembles the others and owns no feature.
 //   - pkg/history: the record of changes on disk (`serve --record`, `get
-//     --at`, `history`).
+//     --at`, `history`); pkg/history/recording: a daemon's recording into
+//     it, and the answers it gives pkg/serve from it.
 //   - pkg/merge: the merged view of several clusters' APIs.
 //   - pkg/manager: the controller manager of run-controller and serve.
 //   - pkg/builtin: the built-in controllers and their registry.

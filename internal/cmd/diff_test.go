@@ -22,7 +22,7 @@ func TestDiffErrorsExit2(t *testing.T) {
 	}{
 		{[]string{"diff", "cm/x", "--no-such-flag"}, "error: unknown flag: --no-such-flag\n", 2},
 		{[]string{"diff", "cm/x", "--at", "yesterday"}, `error: invalid --at "yesterday": want a time (2026-12-04T07:00:00Z), a duration ago (90m) or a resourceVersion` + "\n", 2},
-		{[]string{"diff", "cm/x", "--at", "1h", "--ignore", "a[0"}, `error: --ignore: invalid path "a[0": [0: '[' is not closed` + "\n", 2},
+		{[]string{"diff", "cm/x", "--at", "1h", "--ignore", "a[0"}, `error: --ignore: invalid field path "a[0": a [ after "a" is not closed` + "\n", 2},
 		{[]string{"diff", "cm/x", "--at", "1h", "--at", "2h", "--at", "3h"}, "error: diff compares two moments: give --at at most twice\n", 2},
 		{[]string{"diff", "cm/x"}, "error: diff compares two states: give --at T (compared with now), --at T1 --at T2, or --context A,B\n", 2},
 		{[]string{"get", "cm", "--no-such-flag"}, "error: unknown flag: --no-such-flag\n", 1},

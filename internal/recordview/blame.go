@@ -14,6 +14,7 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/blame"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
@@ -85,7 +86,7 @@ func (p Blame) Lines(revs []history.Revision, lines []blame.Line) error {
 }
 
 // Log prints a field's entries, newest first: a table, or JSON.
-func (p Blame) Log(path blame.Path, entries []blame.Entry) error {
+func (p Blame) Log(path object.Path, entries []blame.Entry) error {
 	if p.JSON {
 		return p.logJSON(path, entries)
 	}

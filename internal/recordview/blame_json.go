@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/blame"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 )
 
 // jsonChange is a change as -o json prints it.
@@ -72,7 +73,7 @@ func (p Blame) blameJSON(last history.Revision, lines []blame.Line) error {
 // logJSON prints a field's entries as one JSON document, newest first:
 // value and previous are the field's JSON, left out when it was not
 // there (removed, or the object deleted: deleted is true).
-func (p Blame) logJSON(path blame.Path, entries []blame.Entry) error {
+func (p Blame) logJSON(path object.Path, entries []blame.Entry) error {
 	type entry struct {
 		Value    json.RawMessage `json:"value,omitempty"`
 		Previous json.RawMessage `json:"previous,omitempty"`

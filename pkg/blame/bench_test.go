@@ -41,7 +41,7 @@ func benchmarkBlame(b *testing.B, path string) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	field, _ := ParsePath("spec.template.spec.containers[0].image")
+	field, _ := ParseField("spec.template.spec.containers[0].image")
 	read := func(s history.Store) []history.Revision {
 		revs, err := s.Revisions(ctx, "deployments.v1.apps", "default", benchName(7))
 		if err != nil || len(revs) != perObject {

@@ -17,8 +17,9 @@
 //     Initial when the value was there when recording began.
 //   - log.go: Log, one field's values through time, newest first
 //     (blame --field), removals and deletions included.
-//   - path.go: Path, a field as kubectl's JSONPath ({.spec.replicas}) or
-//     a dotted path (spec.template.spec.containers[0].image) names it.
+//   - field.go: ParseField, the field --field follows: object.ParsePath's
+//     (the one parser of field paths; blame has none of its own) less
+//     [*], which names more than one field.
 //
 // Blame and Log read only the revisions given: the cost of one object's
 // blame is that of its revisions, whatever else the record holds

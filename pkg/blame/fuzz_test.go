@@ -1,30 +1,11 @@
 package blame
 
 import (
-	"reflect"
 	"testing"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 )
-
-// FuzzParsePath: any text is a path or an error, never a panic, and a
-// path reads back from its String.
-func FuzzParsePath(f *testing.F) {
-	for _, s := range []string{"spec.replicas", "{.spec.containers[0].image}", `metadata.labels['a.b/c']`, `a\.b`, "x[1][2]", `["q\"x"]`, "{}", "a..b"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		p, err := ParsePath(s)
-		if err != nil {
-			return
-		}
-		again, err := ParsePath(p.String())
-		if err != nil || !reflect.DeepEqual(again, p) {
-			t.Fatalf("ParsePath(%q) = %#v, String %q, read back as %#v, %v", s, p, p.String(), again, err)
-		}
-		p.Lookup([]byte(`{"spec":{"replicas":1,"containers":[{"image":"x"}]}}`))
-	})
-}
 
 // FuzzBlame: any two revisions' JSON blame and log without a panic, and
 // every line of the last is blamed on one of them.
@@ -41,6 +22,6 @@ func FuzzBlame(f *testing.F) {
 			}
 		}
 		_ = err
-		Log(revs, Path{{Key: "a"}})
+		Log(revs, object.MustParsePath("a"))
 	})
 }

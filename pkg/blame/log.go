@@ -2,6 +2,7 @@ package blame
 
 import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 )
 
 // Entry is a value a field took: the change that set it (or removed it,
@@ -20,7 +21,7 @@ type Entry struct {
 // other than the one before, removed it, or deleted its object while it
 // had one. A revision whose object lacks the field, after one that had
 // it, removed it.
-func Log(revs []history.Revision, p Path) []Entry {
+func Log(revs []history.Revision, p object.Path) []Entry {
 	var (
 		out     []Entry
 		value   []byte // the field's value before, nil when not there

@@ -10,7 +10,7 @@ import (
 
 // logged is each entry of Log as "RV MANAGER OPERATION VALUE<-PREVIOUS".
 func logged(revs []history.Revision, field string) string {
-	p, err := ParsePath(field)
+	p, err := ParseField(field)
 	if err != nil {
 		panic(err)
 	}

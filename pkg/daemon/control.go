@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/recording"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/manager"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
 )
@@ -36,7 +37,7 @@ type Status struct {
 	Controllers []manager.ControllerStatus
 	// History is what a recording daemon says of its history, nil when it
 	// does not record.
-	History *HistoryStatus
+	History *recording.Status
 }
 
 // ReadStatus asks the daemon of files for its /debug/status,

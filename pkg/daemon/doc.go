@@ -16,16 +16,10 @@
 // kinds on demand and keeps its Info true as they come and go
 // (ondemand.go, discovery.go: what a custom resource's definition adds:
 // selectable fields, date columns), and exits after --idle-exit without a
-// request (idle.go). With Config.Record it records its kinds' changes to a
-// history (record.go, through pkg/history), starts them from it (warm.go)
-// and answers from it what its stores no longer hold (answers.go), says
-// at /debug/history where the record begins and why, its size and what
-// each kind wrote in the last hour, and logs once each time a prune moves
-// the record's start (recordstatus.go); with
-// RecordConfig.AllKinds, every kind the user may list and watch, those
-// the server serves later too (recordall.go: discovery read again, a CRD
-// change watched, the kinds refused said once), each kept served by the
-// handler.
+// request (idle.go). With Config.Record it assembles the recording
+// (pkg/history/recording, which owns it: the recorders, the warm restart,
+// the answers for what its stores no longer hold, /debug/history, every
+// kind with recording.Config.AllKinds) on its Set and its handler.
 //
 // # Finding it
 //
@@ -74,6 +68,8 @@
 // Unix; on Windows, where no signal asks a process to stop, it is
 // terminated and its files are found stale) that waits for its lock to be
 // freed. Status.Print writes what `serve status` shows (status.go).
+// HistoryOf locates the record a verb reads (recording.Locate): the
+// running daemon's, else the identity's default file.
 //
 // # Several contexts
 //
@@ -85,8 +81,8 @@
 //
 // It knows files, TLS, HTTP and the reflector.Client contract; how the
 // API is answered is pkg/serve's, how controllers run pkg/manager's, how
-// several clusters merge pkg/merge's, and it knows nothing about flags.
+// several clusters merge pkg/merge's, how changes are recorded
+// pkg/history/recording's, and it knows nothing about flags.
 // It prints `serve status` (Status.Print) and its own lines to
-// Config.ErrOut (where it serves, what it records and restored, warnings),
-// nothing else.
+// Config.ErrOut (where it serves, warnings), nothing else.
 package daemon

@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/recording"
 )
 
 // Daemon is a running daemon of the caller's identity.
@@ -104,3 +106,16 @@ func ready(ctx context.Context, cfg *rest.Config) bool {
 
 // String names the daemon for messages.
 func (d *Daemon) String() string { return fmt.Sprintf("pid %d at %s", d.PID, d.Server) }
+
+// HistoryOf is the history a query of cfg's identity reads
+// (recording.Locate): the one its running daemon records to (a file, or a
+// PostgreSQL URL without its password), else the default file
+// (recording.DefaultPath).
+func HistoryOf(cfg *rest.Config) (string, error) {
+	if dir, err := dirPath(); err == nil {
+		if info, err := Running(FilesOf(dir, Identity(cfg))); err == nil && info.History != "" {
+			return info.History, nil
+		}
+	}
+	return recording.DefaultPath(Identity(cfg))
+}

@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/recording"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/manager"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
@@ -64,8 +65,9 @@ type Config struct {
 	// Serving, if set, is given the daemon's kubeconfig once it serves
 	// (RunContexts builds its own from those of its daemons).
 	Serving func(kubeconfig []byte)
-	// Record, if set, writes every change of Resources to a history.
-	Record *RecordConfig
+	// Record, if set, writes every change of Resources to a history
+	// (pkg/history/recording).
+	Record *recording.Config
 }
 
 // daemonRun is one run of a daemon.
@@ -131,17 +133,37 @@ func (d *daemonRun) run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	rec := d.openRecording(ctx)
-	defer rec.close() // when no recorder started
+	defer rec.Close() // when no recorder started
 	set := reflector.NewSet(reflector.SetOptions{
-		NewClient: reflector.RESTClients(rc, kube.RediscoverWith(d.cfg.Mapper)), History: d.cfg.History, Hooks: metrics.hooks(),
-		Scope: servedScope, Seed: rec.seeder(),
+		NewClient: reflector.RESTClients(rc, kube.RediscoverWith(d.cfg.Mapper)), Window: d.cfg.History, Hooks: metrics.hooks(),
+		Scope: servedScope, Seed: rec.Seeder(),
 	})
 	ctrls, err := d.startControllers(ctx, set, metrics, cancel)
 	if err != nil {
 		return err
 	}
 	defer ctrls.stop()
-	leases := d.acquire(set)
+	return d.runOn(ctx, cancel, runParts{lock: lock, rc: rc, set: set, rec: rec, ctrls: ctrls, metrics: metrics, warnings: warnings})
+}
+
+// runParts are what run made for runOn: the lock, the client, the
+// reflectors' Set, the recording (nil when none), the controllers.
+type runParts struct {
+	lock     *Lock
+	rc       rest.Interface
+	set      *reflector.Set
+	rec      *recording.Recording
+	ctrls    controllers
+	metrics  *serveMetrics
+	warnings *serve.Warnings
+}
+
+// runOn starts the reflectors of the kinds given and the recording on
+// p's Set, serves them until ctx ends (cancel ends it early) or the
+// controllers fail, then stops the recording once its recorders wrote
+// what they hold.
+func (d *daemonRun) runOn(ctx context.Context, cancel context.CancelFunc, p runParts) error {
+	leases := d.acquire(p.set)
 	defer func() {
 		for _, l := range leases {
 			l.Release()
@@ -155,26 +177,26 @@ func (d *daemonRun) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	all := d.record(ctx, rec, set, dc, leases, known)
-	defer all.stop()
+	all := d.record(ctx, p.rec, p.set, dc, leases, known)
+	defer all.Stop()
 	defer func() {
 		cancel() // the recorders write what they hold, then the history closes
-		rec.stop()
+		p.rec.Stop()
 	}()
-	h, err := d.handler(ctx, rc, set, dc, known, leases, warnings, rec.history())
+	h, err := d.handler(ctx, p.rc, p.set, dc, known, leases, p.warnings, p.rec.Answers())
 	if err != nil {
 		return err
 	}
-	all.serve(ctx, h)
-	rec.announce(d.cfg.Resources, all)
-	all.run(ctx)
+	all.Serve(ctx, h)
+	p.rec.Announce(d.cfg.Resources, all)
+	all.Run(ctx)
 	defer h.Close()
 	ctrlCtx, stopRunning := context.WithCancel(ctx)
-	failed, wait := ctrls.run(ctrlCtx)
-	err = d.serve(ctx, rec.handler(ctrls.mgr.Handler(metrics.handler(h))), leases, lock, failed)
+	failed, wait := p.ctrls.run(ctrlCtx)
+	err = d.serve(ctx, p.rec.Handler(p.ctrls.mgr.Handler(p.metrics.handler(h))), leases, p.lock, failed)
 	stopRunning()
 	wait()
-	if ctrls.forced() {
+	if p.ctrls.forced() {
 		return ErrInterrupted
 	}
 	return err
@@ -189,28 +211,38 @@ func (d *daemonRun) acquire(set *reflector.Set) []*reflector.Lease {
 	return leases
 }
 
-// record starts recording, when the daemon does: the leases of the kinds
-// given and, with RecordConfig.AllKinds, every kind of known that the
-// user may list and watch (the recordAll it returns, whose kinds are
-// settling; nil otherwise). Then the reflectors may start from the
-// history.
-func (d *daemonRun) record(ctx context.Context, rec *recording, set *reflector.Set, dc *discovery.DiscoveryClient, leases []*reflector.Lease,
-	known []metav1.APIResource) *recordAll {
-	if !rec.begin(d) {
-		rec.started(ctx, RecordConfig{})
+// openRecording opens the history the daemon records to, when it does
+// (recording.Open): nil otherwise.
+func (d *daemonRun) openRecording(ctx context.Context) *recording.Recording {
+	if d.cfg.Record == nil {
 		return nil
 	}
-	for _, l := range leases {
-		rec.add(ctx, l)
+	return recording.Open(ctx, recording.Options{Config: *d.cfg.Record, Identity: Identity(d.cfg.REST), ErrOut: d.cfg.ErrOut})
+}
+
+// record starts recording, when the daemon does: the leases of the kinds
+// given and, with recording.Config.AllKinds, every kind of known that the
+// user may list and watch (the recording.All it returns, whose kinds are
+// settling; nil otherwise). Then the reflectors may start from the
+// history.
+func (d *daemonRun) record(ctx context.Context, rec *recording.Recording, set *reflector.Set, dc *discovery.DiscoveryClient, leases []*reflector.Lease,
+	known []metav1.APIResource) *recording.All {
+	if !rec.Begin() {
+		rec.Started(ctx)
+		return nil
 	}
-	all := d.newRecordAll(set, rec, dc)
+	d.historyPath = rec.Location()
+	for _, l := range leases {
+		rec.Add(ctx, l)
+	}
+	all := rec.All(ctx, recording.AllOptions{Set: set, Scope: servedScope, Given: d.cfg.Resources, Known: known,
+		Discover: func(ctx context.Context) ([]metav1.APIResource, error) { return serverResources(ctx, dc) },
+		Publish:  d.published.recording})
 	if all == nil {
 		names, _ := resourceNames(d.cfg.Resources)
 		d.published.recording(names, nil, false)
-	} else {
-		all.starting = all.start(ctx, known)
 	}
-	rec.started(ctx, *d.cfg.Record)
+	rec.Started(ctx)
 	return all
 }
 

@@ -17,7 +17,7 @@ import (
 // watchers, events sent, lag, and whether each is recorded when it
 // records), and one of its controllers if it runs any; then, when it
 // records, where the record begins and why, its size, and what each kind
-// wrote in the last hour (HistoryStatus).
+// wrote in the last hour (recording.Status).
 func (s Status) Print(w io.Writer, info Info, kubeconfig string) error {
 	fmt.Fprintf(w, "Daemon pid %d at %s since %s\nkubeconfig: %s\n", info.PID, info.Server, info.Started.Format(time.RFC3339), kubeconfig)
 	recording := info.History != ""
@@ -66,7 +66,7 @@ func (s Status) Print(w io.Writer, info Info, kubeconfig string) error {
 		return nil
 	}
 	fmt.Fprintln(w)
-	return s.History.print(w)
+	return s.History.Print(w)
 }
 
 func yesNo(b bool) string {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/recording"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/manager"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
 )
@@ -80,7 +81,7 @@ func TestStatusPrintRecording(t *testing.T) {
 func TestStatusPrintHistory(t *testing.T) {
 	info := Info{PID: 42, Server: "https://127.0.0.1:1", Started: time.Date(2026, 12, 3, 6, 0, 0, 0, time.UTC), History: "/h.db", Recorded: []string{"configmaps"}}
 	st := Status{Resources: []serve.ResourceStatus{{Resource: "configmaps", Objects: 3, ResourceVersion: "812"}},
-		History: &HistoryStatus{Location: "/h.db", Begins: time.Date(2026, 12, 3, 5, 0, 0, 0, time.UTC), BeginsRV: 700,
+		History: &recording.Status{Location: "/h.db", Begins: time.Date(2026, 12, 3, 5, 0, 0, 0, time.UTC), BeginsRV: 700,
 			Why: "older revisions pruned to stay under 1Gi", Size: 3 << 20, FileSize: 4 << 20, MaxSize: 1 << 30, Retention: 168 * time.Hour,
 			Since: time.Date(2026, 12, 3, 5, 30, 0, 0, time.UTC),
 			Usage: []history.Usage{{Resource: "configmaps.v1.", Revisions: 12, Bytes: 3000}, {Resource: "leases.v1.coordination.k8s.io", Revisions: 40, Bytes: 900}}}}

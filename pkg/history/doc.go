@@ -21,7 +21,9 @@
 //     them, streamed a part at a time to a few goroutines that decode it
 //     into buffers they reuse; ObjectsAt (objects.go) decodes it into
 //     objects so, for get --at, an exact list and a warm restart.
-//   - sqlStore (sqldb.go, write.go, read.go, changes.go, prune.go) is the
+//   - sqlStore (sqldb.go, write.go, read.go, changes.go, prune.go;
+//     stmts.go prepares each query once a transaction; fields.go parses
+//     keys and resourceVersions) is the
 //     Store over database/sql, one set of queries for both engines; a
 //     dialect (dialect.go) binds their placeholders and keeps the schema
 //     (schema.go) and the one query shape they do not share.
@@ -43,8 +45,9 @@
 //     JSON the recorder gives when a sum of the head says it is the same;
 //     the sums outlive a clean restart in the heads' table
 //     (savedheads.go), so a restarted daemon does not read chains back.
-//   - Recorder (recorder.go) turns a store's ordered subscription into
-//     batches: what the store holds when it first syncs, diffed against
+//   - Recorder (recorder.go; recordchanges.go takes each change,
+//     recordbatch.go writes the batches) turns a store's ordered
+//     subscription into batches: what the store holds when it first syncs, diffed against
 //     the record (changes and deletions made while nothing recorded, and
 //     a gap), then every change in resourceVersion order; a Resync (the
 //     recorder fell behind) is diffed the same way. Writes that fail are
@@ -87,5 +90,8 @@
 //
 // It does not know the API server, terminals or the daemon's process: a
 // Source gives it a store's changes, and readers (get --at, history,
-// watch --since, a warm restart) ask the Store.
+// watch --since, a warm restart) ask the Store. A daemon's recording
+// (its recorders, pruning, warm restart, and the answers it gives
+// pkg/serve from the record) is pkg/history/recording, which also opens
+// the record for the verbs.
 package history

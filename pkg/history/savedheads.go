@@ -30,6 +30,12 @@ const headsTable = `CREATE TABLE IF NOT EXISTS heads (
 // savedHeadsVersion starts a heads row's data: its encoding.
 const savedHeadsVersion = 1
 
+// maxSavedHeads bounds what a heads row may claim to decode to, so that a
+// damaged row fails instead of allocating the up to 4 GiB its s2 header
+// can claim: maxSums sums of 350 bytes (a namespace of 63 bytes, a name
+// of 253, three numbers). A longer row is dropped: it only spares reads.
+const maxSavedHeads = maxSums * 350
+
 // takeHeads makes the heads' table, and moves the sums saved there into
 // memory: a row is read by one writer at most, and only before it writes,
 // so that no sum outlives a change it does not describe.
@@ -131,6 +137,9 @@ var errSavedHeads = errors.New("saved heads do not decode")
 
 // restore adds the sums of resource id that save encoded, all or none.
 func (h *heads) restore(id int64, data []byte) error {
+	if n, err := s2.DecodedLen(data); err != nil || n > maxSavedHeads {
+		return errSavedHeads
+	}
 	b, err := s2.Decode(nil, data)
 	if err != nil || len(b) == 0 || b[0] != savedHeadsVersion {
 		return errSavedHeads

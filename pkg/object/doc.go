@@ -18,9 +18,12 @@
 // the objects a store already holds (Known), it returns the stored object
 // for one that has not changed, so a relist allocates next to nothing.
 //
-// A Path (path.go) names fields as people type them (dotted keys, list
-// indexes, quoted keys, kubectl's JSONPath braces) and removes them from a
-// decoded document: what diff --ignore leaves out.
+// A Path names fields as people type them (dotted keys, list indexes, [*],
+// quoted keys, kubectl's JSONPath braces): pathparse.go is the one parser
+// of field paths (diff --ignore's and blame --field's), strict, its errors
+// saying where a path stops making sense; path.go removes what a Path
+// names from a decoded document (what diff --ignore leaves out) and looks
+// the one value it names up in JSON (what blame --field follows).
 //
 // It knows JSON and object metadata; it knows nothing about HTTP, stores or
 // terminals.

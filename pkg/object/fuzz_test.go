@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/jsontest"
@@ -134,4 +135,36 @@ func prunedValue(raw []byte, p Prune) (map[string]any, bool) {
 		delete(annotations, "kubectl.kubernetes.io/last-applied-configuration")
 	}
 	return v, true
+}
+
+// FuzzParsePath: any text is a path or an error, never a panic; a path
+// reads back from its String as the same path, and looking it up in, or
+// deleting it from, a document does not panic either.
+func FuzzParsePath(f *testing.F) {
+	for _, s := range []string{
+		"spec.replicas", "{.spec.containers[0].image}", `metadata.labels['a.b/c']`, `a\.b`, "x[1][2]", `["q\"x"]`,
+		"{}", "a..b", "$['a'].b", "spec.containers[*].image", "labels[*]", "a[?(@.x)]", `data['it\'s']`,
+	} {
+		f.Add(s)
+	}
+	const doc = `{"spec":{"replicas":1,"containers":[{"image":"x"},{"image":"y"}]},"metadata":{"labels":{"a.b/c":"d"}}}`
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := ParsePath(s)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "invalid field path ") {
+				t.Fatalf("ParsePath(%q): %v", s, err)
+			}
+			return
+		}
+		again, err := ParsePath(p.String())
+		if err != nil || !reflect.DeepEqual(again, p) {
+			t.Fatalf("ParsePath(%q) = %#v, String %q, read back as %#v, %v", s, p, p.String(), again, err)
+		}
+		p.Lookup([]byte(doc))
+		var v any
+		if err := json.Unmarshal([]byte(doc), &v); err != nil {
+			t.Fatal(err)
+		}
+		p.Delete(v)
+	})
 }

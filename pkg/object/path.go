@@ -1,124 +1,117 @@
 package object
 
 import (
-	"errors"
 	"fmt"
-	"strconv"
 	"strings"
+
+	"github.com/tidwall/gjson"
 )
 
 // Path names fields of an object, as a person types one on a command
-// line: dotted keys with list indexes, spec.template.spec.containers[0].image,
-// or kubectl's JSONPath form of the same, {.spec.replicas}. A key that
-// holds dots is quoted, metadata.labels['app.kubernetes.io/name'], or its
-// dots escaped, metadata.labels.app\.kubernetes\.io/name; [*] is every
-// element of a list (or value of a map).
+// line (ParsePath): dotted keys with list indexes,
+// spec.template.spec.containers[0].image, or kubectl's JSONPath form of
+// the same, {.spec.replicas}; a key that holds dots is quoted,
+// metadata.labels['app.kubernetes.io/name']; [*] is every element of a
+// list (or value of a map). diff --ignore removes what a Path names
+// (Delete); blame --field follows the one field a Path without [*] names
+// (Lookup).
 type Path struct {
-	text  string
-	steps []step
+	steps []Step
 }
 
-// step is one move down a document: into a map's key, a list's index, or
-// every element (every).
-type step struct {
-	key   string
-	index int // -1 for a key
-	every bool
+// Step is one move down a document: into a map's Key, a list's Index
+// (List), or every element or value (Every).
+type Step struct {
+	Key   string
+	Index int
+	List  bool
+	Every bool
 }
 
-// ParsePath reads a Path; its error says where the text stops making sense.
-func ParsePath(text string) (Path, error) {
-	s := strings.TrimSpace(text)
-	if strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
-		s = s[1 : len(s)-1]
-	}
-	s = strings.TrimPrefix(strings.TrimPrefix(s, "$"), ".")
-	p := Path{text: text}
-	for s != "" {
-		st, rest, err := nextStep(s)
-		if err != nil {
-			return Path{}, fmt.Errorf("invalid path %q: %w", text, err)
-		}
-		p.steps = append(p.steps, st)
-		s = rest
-		if strings.HasPrefix(s, ".") {
-			if s = s[1:]; s == "" || s[0] == '.' || s[0] == '[' {
-				return Path{}, fmt.Errorf("invalid path %q: a key is empty", text)
-			}
-		}
-	}
-	if len(p.steps) == 0 {
-		return Path{}, fmt.Errorf("invalid path %q: it names no field", text)
-	}
-	return p, nil
-}
-
-// MustParsePath is ParsePath of a path known to be good; it panics on a bad one.
-func MustParsePath(text string) Path {
-	p, err := ParsePath(text)
-	if err != nil {
-		panic(err)
-	}
-	return p
-}
-
-// nextStep reads the step s starts with: a bracket or a key up to the next
-// '.' or '['.
-func nextStep(s string) (step, string, error) {
-	if s[0] == '[' {
-		return bracket(s)
-	}
-	var key strings.Builder
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '\\':
-			if i+1 == len(s) {
-				return step{}, "", errors.New("it ends with a backslash")
-			}
-			i++
-			key.WriteByte(s[i])
-		case '.', '[':
-			return step{key: key.String(), index: -1}, s[i:], nil
-		case ']':
-			return step{}, "", errors.New("a ']' closes no '['")
+// String is p as ParsePath reads it back to the same Path: dotted keys,
+// indexes and [*] in brackets, a key that holds anything but letters,
+// digits and _-/:+=~ quoted (['app.kubernetes.io/name']).
+func (p Path) String() string {
+	var b strings.Builder
+	for i, s := range p.steps {
+		switch {
+		case s.Every:
+			b.WriteString("[*]")
+		case s.List:
+			fmt.Fprintf(&b, "[%d]", s.Index)
+		case !plain(s.Key):
+			fmt.Fprintf(&b, "['%s']", quoteKey.Replace(s.Key))
 		default:
-			key.WriteByte(c)
+			if i > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(s.Key)
 		}
 	}
-	return step{key: key.String(), index: -1}, "", nil
+	return b.String()
 }
 
-// bracket reads [N], [*], ['key'] or ["key"] at the start of s.
-func bracket(s string) (step, string, error) {
-	if len(s) > 1 && (s[1] == '\'' || s[1] == '"') {
-		q := s[1]
-		end := strings.IndexByte(s[2:], q)
-		if end < 0 || !strings.HasPrefix(s[2+end+1:], "]") {
-			return step{}, "", fmt.Errorf("the quote of %s is not closed by %c]", s, q)
+// plain says whether key reads back as itself outside brackets.
+func plain(key string) bool {
+	if key == "" || key[0] == '$' {
+		return false
+	}
+	for _, c := range []byte(key) {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_-/:+=~", c) >= 0
+		if !ok {
+			return false
 		}
-		key := s[2 : 2+end]
-		if key == "" {
-			return step{}, "", errors.New("a key is empty")
-		}
-		return step{key: key, index: -1}, s[2+end+2:], nil
 	}
-	end := strings.IndexByte(s, ']')
-	if end < 0 {
-		return step{}, "", fmt.Errorf("%s: '[' is not closed", s)
-	}
-	inner := s[1:end]
-	if inner == "*" {
-		return step{index: -1, every: true}, s[end+1:], nil
-	}
-	n, err := strconv.Atoi(inner)
-	if err != nil || n < 0 {
-		return step{}, "", fmt.Errorf("[%s]: want an index (0, 1, ...), * or a quoted key", inner)
-	}
-	return step{index: n}, s[end+1:], nil
+	return true
 }
 
-// String is the path as given.
-func (p Path) String() string { return p.text }
+var quoteKey = strings.NewReplacer(`\`, `\\`, `'`, `\'`)
+
+// Wildcard says whether p holds a [*], and so may name more than one
+// field.
+func (p Path) Wildcard() bool {
+	for _, s := range p.steps {
+		if s.Every {
+			return true
+		}
+	}
+	return false
+}
+
+// Lookup is the value at p in doc (JSON), and whether it is there. A
+// Wildcard path names no one value: it is never there.
+func (p Path) Lookup(doc []byte) (gjson.Result, bool) {
+	v := gjson.ParseBytes(doc)
+	for _, s := range p.steps {
+		var next gjson.Result
+		found := false
+		switch {
+		case !s.List && !s.Every && v.IsObject():
+			v.ForEach(func(k, val gjson.Result) bool {
+				if k.Str == s.Key {
+					next, found = val, true
+					return false
+				}
+				return true
+			})
+		case s.List && v.IsArray():
+			i := 0
+			v.ForEach(func(_, val gjson.Result) bool {
+				if i == s.Index {
+					next, found = val, true
+					return false
+				}
+				i++
+				return true
+			})
+		}
+		if !found {
+			return gjson.Result{}, false
+		}
+		v = next
+	}
+	return v, true
+}
 
 // Delete removes the fields p names from doc, a JSON document decoded
 // into maps and slices (encoding/json's), in place; a map or list that
@@ -133,7 +126,7 @@ func (p Path) Delete(doc any) (any, bool) {
 }
 
 // deleteSteps removes steps' fields from v; see Path.Delete.
-func deleteSteps(v any, steps []step) (any, bool) {
+func deleteSteps(v any, steps []Step) (any, bool) {
 	st, last := steps[0], len(steps) == 1
 	removed := false
 	switch c := v.(type) {
@@ -158,7 +151,7 @@ func deleteSteps(v any, steps []step) (any, bool) {
 	case []any:
 		keep := c[:0]
 		for i, e := range c {
-			if !st.every && i != st.index {
+			if !st.Every && !(st.List && i == st.Index) {
 				keep = append(keep, e)
 				continue
 			}
@@ -183,16 +176,16 @@ func deleteSteps(v any, steps []step) (any, bool) {
 
 // keys are the keys of m that st names: its key, if m has it, or every
 // one.
-func (st step) keys(m map[string]any) []string {
-	if st.every {
+func (st Step) keys(m map[string]any) []string {
+	if st.Every {
 		keys := make([]string, 0, len(m))
 		for k := range m {
 			keys = append(keys, k)
 		}
 		return keys
 	}
-	if _, ok := m[st.key]; st.index < 0 && ok {
-		return []string{st.key}
+	if _, ok := m[st.Key]; !st.List && ok {
+		return []string{st.Key}
 	}
 	return nil
 }

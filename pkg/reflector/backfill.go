@@ -19,17 +19,17 @@ import (
 const backfillTimeout = 4
 
 // maxBackfill bounds the events a backfill reads; the store refuses more
-// than its history has room for anyway.
+// than its window has room for anyway.
 const maxBackfill = 1 << 16
 
-// Backfill makes the store's history reach back to resourceVersion from,
+// Backfill makes the store's window reach back to resourceVersion from,
 // when the server still holds the changes after it (its watch cache's
 // window): it watches the server from `from`, through the reflector's own
 // client (the same scope and shape as its list), until the store's oldest
 // resourceVersion, and hands what came to store.Store.Backfill. A
 // consumer that must answer a resume or an exact read from before the
 // store's first list calls it, then asks the store again. It returns nil
-// when the history already reaches from; the server's error (410 Gone:
+// when the window already reaches from; the server's error (410 Gone:
 // it no longer holds them either) as an *apierrors.StatusError; or
 // store.ErrTooOld when the changes do not fit. Backfills of one reflector
 // run one at a time.

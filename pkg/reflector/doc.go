@@ -10,7 +10,7 @@
 // (all namespaces covers one) is reused rather than opening a
 // second watch; its Lease then reads and subscribes to the narrower scope
 // only. WaitForSync waits for the first list of several leases at once. A
-// Set whose SetOptions.History is set keeps that many latest changes in
+// Set whose SetOptions.Window is set keeps that many latest changes in
 // each store, so that a lease may resume after a resourceVersion
 // (Lease.SubscribeFrom: a WATCH endpoint's resume, or its 410).
 // SetOptions.Scope rewrites every Acquire's scope first, so that consumers

@@ -105,8 +105,8 @@ func (l *Lease) Subscribe(ctx context.Context, opts store.SubscribeOptions) *sto
 }
 
 // SubscribeFrom starts an Ordered subscription to the changes of the
-// lease's scope after resourceVersion rv, from the store's history (see
-// SetOptions.History and store.Store.SubscribeFrom for its errors).
+// lease's scope after resourceVersion rv, from the store's window (see
+// SetOptions.Window and store.Store.SubscribeFrom for its errors).
 func (l *Lease) SubscribeFrom(ctx context.Context, rv string, opts store.SubscribeOptions) (*store.Subscription[*object.Object], error) {
 	if l.namespace != "" {
 		if keep := opts.Keep; keep != nil {
@@ -123,7 +123,7 @@ func (l *Lease) SubscribeFrom(ctx context.Context, rv string, opts store.Subscri
 }
 
 // StateAt returns the objects of the lease's scope as they were at
-// resourceVersion rv, in the API server's order, from the store's history
+// resourceVersion rv, in the API server's order, from the store's window
 // (see store.Store.StateAt for its errors; Backfill for a resourceVersion
 // before the store's first list).
 func (l *Lease) StateAt(rv string) ([]*object.Object, error) {
@@ -143,11 +143,11 @@ func (l *Lease) StateAt(rv string) ([]*object.Object, error) {
 	return kept, nil
 }
 
-// Backfill makes the store's history reach back to resourceVersion rv when
+// Backfill makes the store's window reach back to resourceVersion rv when
 // the server still holds the changes after it (see Reflector.Backfill).
 func (l *Lease) Backfill(ctx context.Context, rv string) error { return l.e.r.Backfill(ctx, rv) }
 
-// OldestResourceVersion is the oldest resourceVersion the store's history
+// OldestResourceVersion is the oldest resourceVersion the store's window
 // answers SubscribeFrom and StateAt for ("" when it keeps none).
 func (l *Lease) OldestResourceVersion() string { return l.e.r.store.OldestResourceVersion() }
 

@@ -64,7 +64,7 @@ type Reflector struct {
 
 // NewWithStore gives client a store made with opts, and the store's objects
 // to client, so that a relist reuses the unchanged objects instead of
-// decoding them again. The store may keep its latest changes (History), so
+// decoding them again. The store may keep its latest changes (Window), so
 // that a subscriber may resume after a resourceVersion
 // (Lease.SubscribeFrom), or list in the server's order (ListOrder).
 func NewWithStore(client Client, opts store.Options[*object.Object]) *Reflector {

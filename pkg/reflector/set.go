@@ -28,10 +28,10 @@ type SetOptions struct {
 	// controllers' leases ask for the same (kube.Shape{Table: true, Pack:
 	// true}), so that they share its reflectors, one watch per kind.
 	Scope func(kube.Scope) kube.Scope
-	// History is how many of its latest changes each reflector's store
+	// Window is how many of its latest changes each reflector's store
 	// keeps, so that a consumer may resume after a resourceVersion
 	// (Lease.SubscribeFrom: a WATCH endpoint's resume); zero keeps none.
-	History int
+	Window int
 	// Seed, if set, is asked what was recorded of each reflector's
 	// resource and scope when it starts: a reflector that gets a state
 	// starts from it and resumes the watch from its resourceVersion,
@@ -204,7 +204,7 @@ func (s *Set) Acquire(res kube.Resource, scope kube.Scope) *Lease {
 // start runs a new reflector; the caller holds s.mu.
 func (s *Set) start(k key, res kube.Resource, scope kube.Scope) *entry {
 	ctx, cancel := context.WithCancel(context.Background())
-	st := store.Options[*object.Object]{History: s.opts.History, ListOrder: s.opts.ListOrder}
+	st := store.Options[*object.Object]{Window: s.opts.Window, ListOrder: s.opts.ListOrder}
 	e := &entry{key: k, r: NewWithStore(s.opts.NewClient(res, scope), st), cancel: cancel, done: make(chan struct{})}
 	s.running[k] = e
 	go func() {

@@ -284,12 +284,12 @@ func TestSetConcurrentUse(t *testing.T) {
 	}
 }
 
-// TestLeaseSubscribeFrom: a Set with a History lets a lease resume after
+// TestLeaseSubscribeFrom: a Set with a Window lets a lease resume after
 // the list's resourceVersion, and tells it when it asks for an older one.
 func TestLeaseSubscribeFrom(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	f := newFakeServer(cm("a", "x"))
-	set := NewSet(SetOptions{NewClient: f.newClient, History: 16})
+	set := NewSet(SetOptions{NewClient: f.newClient, Window: 16})
 	l := set.Acquire(configMaps, kube.Scope{})
 	defer l.Release()
 	if err := WaitForSync(guard(t), l); err != nil {

@@ -43,7 +43,7 @@ func benchObjects(b *testing.B, n int, pack bool) []*object.Object {
 // benchHandler serves objects from a reflector over a fake client.
 func benchHandler(b *testing.B, objects []*object.Object) *Handler {
 	f := &fakeServer{objects: objects, rv: fmt.Sprint(len(objects) + 1), events: make(chan watch.WatchEvent[*object.Object]), watches: make(chan struct{}, 10)}
-	set := reflector.NewSet(reflector.SetOptions{NewClient: f.newClient, History: 1024})
+	set := reflector.NewSet(reflector.SetOptions{NewClient: f.newClient, Window: 1024})
 	lease := set.Acquire(configMaps, kube.Scope{})
 	b.Cleanup(lease.Release)
 	ctx, cancel := context.WithTimeout(context.Background(), patience)

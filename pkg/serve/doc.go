@@ -4,7 +4,7 @@
 // with their printer cells), the discovery documents kubectl and client-go
 // read first (legacy and aggregated), GET of one object, LIST (label and field
 // selectors, limit/continue, resourceVersion semantics, Tables) and WATCH
-// (resume after a resourceVersion, 410 Gone beyond the history, bookmarks,
+// (resume after a resourceVersion, 410 Gone beyond the window, bookmarks,
 // streaming lists ending with the initial-events-end bookmark, selectors,
 // Tables). Writes are refused with 405 MethodNotAllowed and anything not
 // cached (nor, with OnDemand, cacheable) with 404: the handler never
@@ -32,7 +32,7 @@
 // copy of each object as the JSON the server sent, hands every change in
 // order with its resourceVersion to each subscriber on its own bounded queue
 // (store.Ordered), and keeps a window of its latest changes that a watch
-// resumes from (store.Options.History, store.Store.SubscribeFrom, whose
+// resumes from (store.Options.Window, store.Store.SubscribeFrom, whose
 // ErrTooOld is the 410). This package is the thin layer that turns those
 // into the API's wire format: objects are written as the bytes the server
 // sent (no decoding into Go types, no re-encoding), so a LIST costs a copy
@@ -101,7 +101,7 @@
 // resumes from.
 //
 // What the daemon can answer exactly: every change after the oldest
-// resourceVersion its history holds (store.Store.OldestResourceVersion: the
+// resourceVersion its window holds (store.Store.OldestResourceVersion: the
 // first list's, until --history changes push it on), with the version
 // before each change. A WATCH from N at or after it is sent the changes
 // after N, and an exact LIST at N is the current state with the changes
@@ -111,7 +111,7 @@
 // (Source.Backfill: one WATCH from N, up to the daemon's oldest), so that
 // its watch resumes without a relist, event for event as the API server
 // would send it, whenever the API server still holds those changes and the
-// history has room for them. The API server's events do not say an
+// window has room for them. The API server's events do not say an
 // object's version before the first of them that modified it: an exact
 // LIST from before such a change, and a WATCH whose label or field
 // selector reads the object's content across one (whether it matched
@@ -133,8 +133,8 @@
 //
 // A WATCH with resourceVersion "" or "0" (or sendInitialEvents=true) starts
 // with the current state as ADDED events; with N it replays the changes
-// after N from the store's history, or answers an ERROR event 410 Expired
-// when neither the history nor the API server reaches back. A watch that
+// after N from the store's window, or answers an ERROR event 410 Expired
+// when neither the window nor the API server reaches back. A watch that
 // ends at its timeoutSeconds ends, when it allows bookmarks, with a
 // BOOKMARK at the resourceVersion of the moment, as the API server's does
 // (two seconds before its deadline; the daemon's at it), so that its
@@ -167,6 +167,33 @@
 // about a resource carry the Warning headers of the API server's latest
 // answer about it (Warnings: a deprecated version).
 //
+// # Map of the package
+//
+//   - handler.go: Handler, Options, Source (a reflector.Lease as read
+//     here), History (the record on disk, as read here), Resource; route.go
+//     reads a request's path, negotiate.go its Accept header.
+//   - discovery.go: the discovery documents (legacy and aggregated).
+//   - list.go: GET and LIST; snapshots.go keeps the snapshots paged lists
+//     continue through; order.go the API server's order of a list.
+//   - watch.go: a WATCH's parameters and the feed it reads (subscription,
+//     replay from the History); watchstream.go its loop (events,
+//     bookmarks, relists, the closing bookmark); watchwriter.go the events
+//     on the wire.
+//   - encode.go, rows.go, timecells.go: objects and Tables as the API
+//     server writes them; selector.go: label and field selectors.
+//   - ondemand.go: OnDemand, a request's resource found or awaited, the
+//     API server's discovery read again; ondemandstart.go: a resource
+//     started, followed, kept (Keep) and dropped; idle.go: ReleaseIdle;
+//     refused.go: the namespaces a cache of every namespace was refused.
+//   - status.go: errors as the API server's Status; warnings.go: the
+//     API server's Warning headers passed on.
+//   - auth.go: WithToken; openapi.go: OpenAPI; upstream.go: Upstream (the
+//     self reviews).
+//   - debugstatus.go: Handler.Status and /debug/status; metrics.go:
+//     Collector; lag.go: the subscriber lag.
+//
 // The package knows HTTP and the API's wire format; it knows nothing about
-// flags, kubeconfigs, TLS or how the reflectors are started.
+// flags, kubeconfigs, TLS or how the reflectors are started. It does not
+// write to the API server, nor read the record on disk but through
+// Options.History.
 package serve

@@ -185,22 +185,22 @@ func (fx *fixture) advance(d time.Duration) {
 	fx.now.Store(&t)
 }
 
-func newFixture(t testing.TB, history int, objects ...*object.Object) *fixture {
+func newFixture(t testing.TB, window int, objects ...*object.Object) *fixture {
 	t.Helper()
-	return newFixtureWith(t, history, time.Hour, objects...)
+	return newFixtureWith(t, window, time.Hour, objects...)
 }
 
-func newFixtureWith(t testing.TB, history int, bookmarks time.Duration, objects ...*object.Object) *fixture {
+func newFixtureWith(t testing.TB, window int, bookmarks time.Duration, objects ...*object.Object) *fixture {
 	t.Helper()
-	return newFixtureOpts(t, history, Options{BookmarkInterval: bookmarks}, objects...)
+	return newFixtureOpts(t, window, Options{BookmarkInterval: bookmarks}, objects...)
 }
 
 // newFixtureOpts is a fixture whose handler has opts (its Resources, Version
 // and Now are the fixture's).
-func newFixtureOpts(t testing.TB, history int, opts Options, objects ...*object.Object) *fixture {
+func newFixtureOpts(t testing.TB, window int, opts Options, objects ...*object.Object) *fixture {
 	t.Helper()
 	f := &fakeServer{objects: objects, rv: "10", events: make(chan watch.WatchEvent[*object.Object]), watches: make(chan struct{}, 10)}
-	set := reflector.NewSet(reflector.SetOptions{NewClient: f.newClient, History: history})
+	set := reflector.NewSet(reflector.SetOptions{NewClient: f.newClient, Window: window})
 	lease := set.Acquire(configMaps, kube.Scope{Shape: kube.Shape{Table: true}})
 	ctx, cancel := context.WithTimeout(t.Context(), patience)
 	defer cancel()

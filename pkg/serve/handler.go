@@ -19,7 +19,7 @@ import (
 
 // Source is what the handler reads one resource from: a reflector.Lease
 // (which implements it) of all namespaces, or of one (Resource.Namespace),
-// whose store keeps a history (reflector.SetOptions.History) so that
+// whose store keeps a window (reflector.SetOptions.Window) so that
 // watches can resume.
 type Source interface {
 	Resource() kube.Resource
@@ -33,7 +33,7 @@ type Source interface {
 	Subscribe(ctx context.Context, opts store.SubscribeOptions) *store.Subscription[*object.Object]
 	SubscribeFrom(ctx context.Context, rv string, opts store.SubscribeOptions) (*store.Subscription[*object.Object], error)
 	// StateAt is every object as it was at resourceVersion rv, in the
-	// API server's order, from the store's history (store.Store.StateAt).
+	// API server's order, from the store's window (store.Store.StateAt).
 	StateAt(rv string) ([]*object.Object, error)
 	// OldestResourceVersion is the oldest resourceVersion SubscribeFrom and
 	// StateAt answer, "" when none.
@@ -112,7 +112,7 @@ type Options struct {
 	// OnDemand, if set, adds the resources clients ask for beyond
 	// Resources while serving (see OnDemand); nil answers them 404.
 	OnDemand *OnDemand
-	// History, if set, answers what neither a store's history nor the API
+	// History, if set, answers what neither a store's window nor the API
 	// server can (serve --record: the daemon's history on disk): an exact
 	// LIST at an older resourceVersion, a WATCH from one.
 	History History

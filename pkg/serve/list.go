@@ -153,7 +153,7 @@ func (h *Handler) listSnapshot(ctx context.Context, c *cached, opts listOptions)
 }
 
 // stateAt is the snapshot of an exact LIST at an earlier resourceVersion
-// rv, from the store's history, reaching back before the store's first
+// rv, from the store's window, reaching back before the store's first
 // list when the API server still holds the changes since rv (see
 // Source.Backfill); else the API server's 410 for an exact list.
 func (h *Handler) stateAt(ctx context.Context, c *cached, rv string) (*snapshot, int, *apierrors.StatusError) {

@@ -96,7 +96,7 @@ func newOnDemandFixtureWith(t *testing.T, opts OnDemand, discovered ...metav1.AP
 			listErr = fx.nsErr
 		}
 		return gatedClient{Client: fx.f.newClient(res, scope), gate: fx.gate, listErr: listErr}
-	}, History: 16})
+	}, Window: 16})
 	fx.h = New(Options{OnDemand: &OnDemand{
 		Discovered: discovered,
 		Rediscover: func(context.Context) ([]metav1.APIResource, error) {

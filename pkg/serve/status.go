@@ -84,7 +84,7 @@ func tooOld(rv string, err error) *apierrors.StatusError {
 }
 
 // backfill asks c's source to reach back to resourceVersion rv, which its
-// history does not (see Source.Backfill), before the request asks it
+// window does not (see Source.Backfill), before the request asks it
 // again. A failure (the API server no longer holds the changes after rv
 // either: its 410) leaves the store's answer, 410 naming the oldest
 // resourceVersion the daemon holds.

@@ -8,10 +8,10 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
-// Backfill extends the history back to resourceVersion from, with what a
+// Backfill extends the window back to resourceVersion from, with what a
 // watch of the server from `from` sent: its ADDED, MODIFIED and DELETED
 // events in order (bookmarks are skipped), up to the resourceVersion the
-// history holds every change after (OldestResourceVersion, which the
+// window holds every change after (OldestResourceVersion, which the
 // caller read first and watched past; later events are dropped). The store
 // then answers SubscribeFrom(from) and StateAt for any resourceVersion
 // from `from` on, as the server would: a client that held a resourceVersion
@@ -24,10 +24,10 @@ import (
 // it was before (its Change has OldUnknown), so StateAt cannot go back
 // across it, nor across a DELETED one of such an object (SubscribeFrom
 // can). It fails with ErrTooOld when the
-// history has no room for the events, or when oldest is no longer what it
+// window has no room for the events, or when oldest is no longer what it
 // holds every change after (a relist or an eviction moved it: read it and
 // watch again), and with ErrInvalidResourceVersion for an event or from
-// that is not a number or out of order. The history is unchanged then.
+// that is not a number or out of order. The window is unchanged then.
 func (s *Store[T]) Backfill(from, oldest string, events []watch.WatchEvent[T]) error {
 	start, ok := ParseRV(from)
 	if !ok {
@@ -35,7 +35,7 @@ func (s *Store[T]) Backfill(from, oldest string, events []watch.WatchEvent[T]) e
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	h := s.history
+	h := s.window
 	if err := s.checkRVLocked(start, from); err != nil {
 		return err
 	}
@@ -58,10 +58,10 @@ func (s *Store[T]) Backfill(from, oldest string, events []watch.WatchEvent[T]) e
 	return nil
 }
 
-// entriesOf turns a server's watch events after from into history
+// entriesOf turns a server's watch events after from into window
 // entries, up to and including resourceVersion to.
-func entriesOf[T Object](from, to uint64, events []watch.WatchEvent[T]) ([]histEntry[T], error) {
-	var out []histEntry[T]
+func entriesOf[T Object](from, to uint64, events []watch.WatchEvent[T]) ([]windowEntry[T], error) {
+	var out []windowEntry[T]
 	last := map[Key]T{} // each key's latest state in the batch
 	prev := from
 	for _, ev := range events {
@@ -78,7 +78,7 @@ func entriesOf[T Object](from, to uint64, events []watch.WatchEvent[T]) ([]histE
 		}
 		prev = rv
 		k := KeyOf(ev.Object)
-		e := histEntry[T]{Change: Change[T]{Type: Applied, Key: k, Object: ev.Object, ResourceVersion: rvs}, rv: rv}
+		e := windowEntry[T]{Change: Change[T]{Type: Applied, Key: k, Object: ev.Object, ResourceVersion: rvs}, rv: rv}
 		before, seen := last[k]
 		switch ev.Type {
 		case watch.WatchAdded: // nothing before it
@@ -98,7 +98,7 @@ func entriesOf[T Object](from, to uint64, events []watch.WatchEvent[T]) ([]histE
 
 // StateAt is the state of the store at resourceVersion rv, in the API
 // server's order (CompareKeys): the current state with every change of the
-// history after rv undone. It fails as SubscribeFrom does, and with
+// window after rv undone. It fails as SubscribeFrom does, and with
 // ErrTooOld when a change after rv does not say what it changed (see
 // Backfill). rv may be any resourceVersion from OldestResourceVersion on,
 // whether a change of this store carries it or not: the state is the
@@ -113,7 +113,7 @@ func (s *Store[T]) StateAt(rv string) ([]T, error) {
 	if err := s.checkRVLocked(at, rv); err != nil {
 		return nil, err
 	}
-	h := s.history
+	h := s.window
 	if !h.valid || at < h.base {
 		return nil, &TooOldError{RV: rv, Oldest: h.oldest()}
 	}

@@ -12,7 +12,7 @@ type wev = watch.WatchEvent[*obj]
 
 func wire(typ watch.WatchEventType, spec string) wev { return wev{Type: typ, Object: mk(spec)} }
 
-// TestStateAt: the state at any resourceVersion the history reaches back
+// TestStateAt: the state at any resourceVersion the window reaches back
 // to is the current state with the later changes undone, whether a change
 // carries that resourceVersion or not; before the window, or after the
 // store, it is the error a LIST with resourceVersionMatch=Exact maps to
@@ -27,28 +27,28 @@ func TestStateAt(t *testing.T) {
 		applyEv("a/x@15"),
 	)
 	tests := []struct {
-		name    string
-		history int
-		at      string
-		want    []string
-		err     error
+		name   string
+		window int
+		at     string
+		want   []string
+		err    error
 	}{
-		{name: "the first list", history: 10, at: "10", want: []string{"a/x@5", "a/y@6"}},
-		{name: "after a change", history: 10, at: "11", want: []string{"a/x@11", "a/y@6"}},
-		{name: "between changes", history: 10, at: "12", want: []string{"a/x@11", "a/y@6", "b/z@12"}},
-		{name: "after the delete", history: 10, at: "13", want: []string{"a/x@11", "b/z@12"}},
-		{name: "a bookmark", history: 10, at: "14", want: []string{"a/x@11", "b/z@12"}},
-		{name: "now", history: 10, at: "15", want: []string{"a/x@15", "b/z@12"}},
-		{name: "window edge", history: 2, at: "12", want: []string{"a/x@11", "a/y@6", "b/z@12"}},
-		{name: "evicted", history: 2, at: "11", err: ErrTooOld},
-		{name: "before the first list", history: 10, at: "9", err: ErrTooOld},
-		{name: "no history", history: 0, at: "15", err: ErrTooOld},
-		{name: "future", history: 10, at: "16", err: ErrTooLarge},
-		{name: "not a number", history: 10, at: "x", err: ErrInvalidResourceVersion},
+		{name: "the first list", window: 10, at: "10", want: []string{"a/x@5", "a/y@6"}},
+		{name: "after a change", window: 10, at: "11", want: []string{"a/x@11", "a/y@6"}},
+		{name: "between changes", window: 10, at: "12", want: []string{"a/x@11", "a/y@6", "b/z@12"}},
+		{name: "after the delete", window: 10, at: "13", want: []string{"a/x@11", "b/z@12"}},
+		{name: "a bookmark", window: 10, at: "14", want: []string{"a/x@11", "b/z@12"}},
+		{name: "now", window: 10, at: "15", want: []string{"a/x@15", "b/z@12"}},
+		{name: "window edge", window: 2, at: "12", want: []string{"a/x@11", "a/y@6", "b/z@12"}},
+		{name: "evicted", window: 2, at: "11", err: ErrTooOld},
+		{name: "before the first list", window: 10, at: "9", err: ErrTooOld},
+		{name: "no window", window: 0, at: "15", err: ErrTooOld},
+		{name: "future", window: 10, at: "16", err: ErrTooLarge},
+		{name: "not a number", window: 10, at: "x", err: ErrInvalidResourceVersion},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := New(Options[*obj]{History: tt.history})
+			s := New(Options[*obj]{Window: tt.window})
 			mustApply(t, s, setup...)
 			got, err := s.StateAt(tt.at)
 			if !errors.Is(err, tt.err) {
@@ -62,7 +62,7 @@ func TestStateAt(t *testing.T) {
 }
 
 // TestBackfill: what a server's watch from an older resourceVersion sent
-// up to the first list extends the history back, so that a subscriber
+// up to the first list extends the window back, so that a subscriber
 // that holds that resourceVersion resumes (the server's events, then the
 // store's), and the state there is known unless a change does not say
 // what it changed.
@@ -77,7 +77,7 @@ func TestBackfill(t *testing.T) {
 		wire(watch.WatchAdded, "a/later@11"), // after the store's list: dropped
 	}
 	newStore := func(t *testing.T) *Store[*obj] {
-		s := New(Options[*obj]{History: 10})
+		s := New(Options[*obj]{Window: 10})
 		mustApply(t, s, relist("10", "a/x@5", "a/y@6")...)
 		mustApply(t, s, applyEv("a/x@12"))
 		if err := s.Backfill("3", s.OldestResourceVersion(), server); err != nil {
@@ -130,28 +130,28 @@ func TestBackfill(t *testing.T) {
 }
 
 // TestBackfillRefused: a backfill that does not fit, comes out of order,
-// or was read for a window that has moved since leaves the history as it
+// or was read for a window that has moved since leaves the window as it
 // was.
 func TestBackfillRefused(t *testing.T) {
 	tests := []struct {
-		name    string
-		history int
-		from    string
-		oldest  string
-		events  []wev
-		err     error
+		name   string
+		window int
+		from   string
+		oldest string
+		events []wev
+		err    error
 	}{
-		{name: "no room", history: 2, from: "3", oldest: "10",
+		{name: "no room", window: 2, from: "3", oldest: "10",
 			events: []wev{wire(watch.WatchAdded, "a/p@4"), wire(watch.WatchAdded, "a/q@5")}, err: ErrTooOld},
-		{name: "out of order", history: 10, from: "3", oldest: "10",
+		{name: "out of order", window: 10, from: "3", oldest: "10",
 			events: []wev{wire(watch.WatchAdded, "a/p@6"), wire(watch.WatchAdded, "a/q@5")}, err: ErrInvalidResourceVersion},
-		{name: "the window moved", history: 10, from: "3", oldest: "9", err: ErrTooOld},
-		{name: "not older", history: 10, from: "10", oldest: "10", err: ErrTooOld},
-		{name: "not a number", history: 10, from: "x", oldest: "10", err: ErrInvalidResourceVersion},
+		{name: "the window moved", window: 10, from: "3", oldest: "9", err: ErrTooOld},
+		{name: "not older", window: 10, from: "10", oldest: "10", err: ErrTooOld},
+		{name: "not a number", window: 10, from: "x", oldest: "10", err: ErrInvalidResourceVersion},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := New(Options[*obj]{History: tt.history})
+			s := New(Options[*obj]{Window: tt.window})
 			mustApply(t, s, relist("10", "a/x@5")...)
 			mustApply(t, s, applyEv("a/x@12"))
 			if err := s.Backfill(tt.from, tt.oldest, tt.events); !errors.Is(err, tt.err) {

@@ -20,7 +20,7 @@
 // SubscribeOptions.Limit changes, or the mode's default) is replaced by a
 // resync of the current state (see Subscription for the exact policy).
 //
-// A store that keeps a history (Options.History: its latest changes) lets a
+// A store that keeps a window (Options.Window: its latest changes) lets a
 // subscriber resume after a resourceVersion (SubscribeFrom): it is given the
 // changes after it, then the live ones, or ErrTooOld when the window no
 // longer reaches back that far (a WATCH endpoint's 410). A relist empties
@@ -46,7 +46,7 @@
 //   - change.go: Key, Object, Change and ChangeType, what subscribers get.
 //   - subscription.go: Subscription, Mode, SubscribeOptions, Subscribe: the
 //     queue policy and its bound; queue.go: the two queues behind it.
-//   - history.go: the window of latest changes (Options.History),
+//   - window.go: the window of latest changes (Options.Window),
 //     SubscribeFrom, ErrTooOld and TooOldError.
 //   - backfill.go: Backfill (the window extended back with older changes
 //     a server replayed) and StateAt (the state at a resourceVersion

@@ -456,7 +456,7 @@ func TestOrderedQueueMemory(t *testing.T) {
 // TestChangeAt: a live change (a watch event) carries the time it came
 // into the store; the changes of a relist and the queued state do not.
 func TestChangeAt(t *testing.T) {
-	s := New(Options[*obj]{History: 8})
+	s := New(Options[*obj]{Window: 8})
 	before := time.Now()
 	for _, e := range relist("5", "a/x@5") {
 		s.Apply(t.Context(), e)

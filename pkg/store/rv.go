@@ -7,7 +7,7 @@ import (
 
 // ResourceVersions are opaque to clients, but every kube-apiserver's is
 // etcd's revision, a number that grows with every write; the store's
-// history, a resume from a resourceVersion and pkg/serve's answers compare
+// window, a resume from a resourceVersion and pkg/serve's answers compare
 // them as such, here and nowhere else.
 
 // ParseRV reads a resourceVersion as its number; ok is false when it is

@@ -21,13 +21,13 @@ type Options[T Object] struct {
 	// mode's default: max(1024, len(store)) for Coalescing,
 	// DefaultOrderedLimit for Ordered.
 	QueueLimit int
-	// History is how many of the latest changes the store keeps so that a
+	// Window is how many of the latest changes the store keeps so that a
 	// subscriber may resume after a resourceVersion (SubscribeFrom: a WATCH
 	// endpoint's resume). Zero keeps none. The kept changes hold their
 	// object versions alive. A relist after the first empties it (as the
 	// API server's watch cache does): a resume from before the relist's
 	// resourceVersion is then ErrTooOld, and the subscriber lists again.
-	History int
+	Window int
 	// ListOrder makes List and Snapshot return objects in the order of the
 	// latest list, the server's, rather than in key order: the API server
 	// sorts some Tables' rows (FlowSchemas by precedence) and resources it
@@ -51,8 +51,8 @@ type Store[T Object] struct {
 	indexes *indexes[T]
 	rv      string
 	synced  chan struct{}
-	history *history[T] // nil unless Options.History
-	listed  []Key       // the latest list's keys, in its order; nil unless Options.ListOrder
+	window  *window[T] // nil unless Options.Window
+	listed  []Key      // the latest list's keys, in its order; nil unless Options.ListOrder
 
 	subsMu sync.Mutex // guards subs; taken inside mu, never the other way
 	subs   map[*Subscription[T]]struct{}
@@ -68,7 +68,7 @@ func New[T Object](opts Options[T]) *Store[T] {
 		items:   map[Key]T{},
 		indexes: newIndexes(opts.Indexes),
 		synced:  make(chan struct{}),
-		history: newHistory[T](opts.History),
+		window:  newWindow[T](opts.Window),
 		subs:    map[*Subscription[T]]struct{}{},
 	}
 }
@@ -159,8 +159,8 @@ func (s *Store[T]) swapRelist(rv string) {
 	for _, c := range changes {
 		s.notifyLocked(c)
 	}
-	if s.history != nil {
-		s.history.restart(rv)
+	if s.window != nil {
+		s.window.restart(rv)
 	}
 	select {
 	case <-s.synced:
@@ -171,12 +171,12 @@ func (s *Store[T]) swapRelist(rv string) {
 }
 
 // listenedLocked says whether a change would reach anyone: a subscriber or
-// the history. The caller holds mu, which keeps new subscribers out (they
+// the window. The caller holds mu, which keeps new subscribers out (they
 // register under its read lock). A store nobody listens to (get's, for
 // one) is spared the relist's list of changes: a change of about a hundred
 // bytes per object, at every object for the first list.
 func (s *Store[T]) listenedLocked() bool {
-	if s.history != nil {
+	if s.window != nil {
 		return true
 	}
 	s.subsMu.Lock()
@@ -191,7 +191,7 @@ func (s *Store[T]) listenedLocked() bool {
 // (when each object went is unknown, and every change delivered before
 // was at or before was), then Applied in the order of their objects'
 // resourceVersions (each changed after was, at or before rv), at rv. See
-// Options.History for why a resume from within them is ErrTooOld all the
+// Options.Window for why a resume from within them is ErrTooOld all the
 // same.
 func diff[T Object](old map[Key]T, relist *relistBuffer[T], was, rv string, again bool) []Change[T] {
 	var gone []Key
@@ -270,8 +270,8 @@ func (s *Store[T]) delete(obj T, rv string) {
 }
 
 func (s *Store[T]) notifyLocked(c Change[T]) {
-	if s.history != nil && !isMarker(c.Type) {
-		s.history.add(c)
+	if s.window != nil && !isMarker(c.Type) {
+		s.window.add(c)
 	}
 	n := len(s.items)
 	s.subsMu.Lock()

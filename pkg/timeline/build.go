@@ -156,23 +156,30 @@ func streamKind(ctx context.Context, context string, r history.MarkReader, k Kin
 		err = flush()
 	}
 	if err == nil {
-		err = warnedOnly(k, context, ns, warnings, func(l *Lane) error {
-			ok, err := selected(ctx, r, k, q.Selector, l.Namespace, l.Name, math.MaxInt64)
-			switch {
-			case errors.Is(err, history.ErrNotRecorded):
-				return nil // never recorded: its labels are not known
-			case err != nil:
-				return err
-			case !ok:
-				return nil
-			}
-			return fn(l)
-		})
+		err = streamWarnedOnly(ctx, context, r, k, q, ns, warnings, fn)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", k.Name, err)
 	}
 	return nil
+}
+
+// streamWarnedOnly gives fn the lanes of k's objects that have Warning
+// Events in the span but no revision of their own in it (warnedOnly),
+// those q's selector selects.
+func streamWarnedOnly(ctx context.Context, context string, r history.MarkReader, k Kind, q Query, ns string, warnings map[ref][]Mark, fn func(*Lane) error) error {
+	return warnedOnly(k, context, ns, warnings, func(l *Lane) error {
+		ok, err := selected(ctx, r, k, q.Selector, l.Namespace, l.Name, math.MaxInt64)
+		switch {
+		case errors.Is(err, history.ErrNotRecorded):
+			return nil // never recorded: its labels are not known
+		case err != nil:
+			return err
+		case !ok:
+			return nil
+		}
+		return fn(l)
+	})
 }
 
 // warnedOnly gives fn a lane for each object of kind k (in namespace ns,

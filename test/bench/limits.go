@@ -13,12 +13,14 @@ var whatLimitsUs = map[string]string{
 		"as JSON again. We read JSON, not protobuf (issue 11's first lever, not built).",
 	"watch.time.streaming": "A streaming list is sent as watch events from the watch cache: more work on the server than one LIST over JSON.",
 	"watch.time.paged":     "Pages of 500 are one round trip each.",
+	"watch.time.throttled": "Against kubectl as a user runs it: most of its time is its client-side rate limit spacing its pages of 500 (see the get part's throttled row).",
 	"watch.time.managed":   "managedFields kept: more bytes decoded and printed, as kubectl prints them.",
 	"watch.time.name":      "Process start and the LIST of metadata only (a PartialObjectMetadataList; kubectl lists whole objects); printing a name is cheap on both sides.",
 	"watch.rss": "The binary's resident pages (it links kubectl's libraries; package init touches about 35 MiB) and the store, " +
 		"which keeps every listed object's pruned JSON, packed (kube.Shape.PackLists), for the watch that follows, " +
 		"with the GC's headroom (GOGC=50).",
-	"watch.rss.now": "As the peak row, less the buffers of decoding.",
+	"watch.rss.now":   "As the peak row, less the buffers of decoding.",
+	"live.cpu.pruned": "As the row above, with managedFields pruned from what is decoded, kept and printed.",
 	"live.cpu": "Each event is read as JSON, decoded into the store's object and encoded as JSON again; at this rate the " +
 		"wakeups and syscalls per event (network read, store, printer) are most of it. Watches speak HTTP/1.1: no handoff " +
 		"from an HTTP/2 read loop and no WINDOW_UPDATE writes (the row below).",
@@ -28,9 +30,9 @@ var whatLimitsUs = map[string]string{
 
 	"get.all": "Process start (package init of kubectl's libraries: about half of it is k8s.io/kubectl/pkg/cmd/get's help and i18n), " +
 		"then the API server's Table LIST (cells and metadata only: includeObject=Metadata, as kubectl asks) and kubectl's table printer.",
-	"get.all.onelist": "kubectl asked for one LIST: its time without its client-side rate limit, which spaces its pages of 500 " +
+	"get.all.throttled": "Against kubectl as a user runs it, most of whose time is its client-side rate limit, which spaces its pages of 500 " +
 		"200 ms apart after the first ten (client-go's default of 5 requests a second, which kubectl keeps for all but discovery: " +
-		"\"Waited before sending request ... client-side throttling\" at -v=6), most of the first row's baseline.",
+		"\"Waited before sending request ... client-side throttling\" at -v=6); the row above is kubectl without it.",
 	"get.all.streaming": "As `watch`'s streaming row: more work on the server than one LIST.",
 	"get.all.paged":     "Pages of 500 are one round trip each.",
 	"get.all.rss":       "The binary's resident pages (about 35 MiB touched by package init) and each object's cells and metadata, held for the table.",
@@ -86,15 +88,19 @@ var whatLimitsUs = map[string]string{
 		"(the anonymous RSS row is what grows with the objects).",
 	"controller.anon": "The generated ConfigMaps and the generators (without managedFields), packed; every other ConfigMap as " +
 		"its metadata only (whether it exists and who controls it is all a reconcile reads of it).",
-	"controller.p50": "One watch event, one reconcile and one apply through the API server, on a machine shared with other work.",
-	"controller.p99": "As p50; the tail is the API server's and the machine's: both controllers see it.",
+	"controller.time.defaults": "As the row above; controller-runtime at its defaults also decodes and caches every ConfigMap whole.",
+	"controller.cpu.defaults":  "As the row above; at its defaults controller-runtime decodes every ConfigMap whole (protobuf) into its typed cache.",
+	"controller.rss.defaults":  "As the row above; at its defaults controller-runtime holds every ConfigMap typed with its managedFields.",
+	"controller.anon.defaults": "As the row above; at its defaults controller-runtime holds every ConfigMap typed with its managedFields.",
+	"controller.p50":           "One watch event, one reconcile and one apply through the API server, on a machine shared with other work.",
+	"controller.p99":           "As p50; the tail is the API server's and the machine's: both controllers see it.",
 
-	"serve.get":          "Process start (package init of kubectl's libraries) and the table printer; the daemon answers from memory.",
-	"serve.get.kubectl":  "kubectl's client-side rate limit between its pages of 500, as at the API server (see the get part); the daemon answers each page from its store.",
-	"serve.watches":      "One WATCH per kind for the daemon, whatever the number of clients.",
-	"serve.lag.p50":      "One more hop (the daemon) and the machine's load.",
-	"serve.lag.p99":      "One more hop (the daemon) and the machine's load; a slow client has its watch closed rather than holding others back.",
-	"serve.lag.p99.send": "As p99, with the API server's write included.",
+	"serve.get":           "Process start (package init of kubectl's libraries) and the table printer; the daemon answers from memory.",
+	"serve.get.throttled": "Against kubectl as a user runs it at the API server: most of its time is its client-side rate limit spacing its pages of 500.",
+	"serve.get.kubectl":   "kubectl's client-side rate limit between its pages of 500, as at the API server (see the get part); the daemon answers each page from its store.",
+	"serve.watches":       "One WATCH per kind for the daemon, whatever the number of clients.",
+	"serve.lag.p50":       "The API server's write (etcd) on both sides, then one more hop (the daemon) and the machine's load.",
+	"serve.lag.p99":       "The API server's write on both sides, one more hop (the daemon) and the machine's load; a slow client has its watch closed rather than holding others back.",
 	"serve.rss": "The daemon's store, and a store of its own in each `kubectl reflect watch` (for a table, each object's cells and " +
 		"metadata: about 80 MiB of RSS at 20,000 objects, 35 of them the binary's pages): through the daemon, our watch still keeps " +
 		"every object it shows to report deletions after a relist. Plain kubectl through the daemon costs what it costs at the API server.",
@@ -124,7 +130,7 @@ var whatLimitsUs = map[string]string{
 	"contexts.watch.cpu": "Each context's events are read, decoded and printed as with one; the shared printer adds the " +
 		"CONTEXT member and a wakeup per context's subscription.",
 
-	"history.record.cpu": "Each change is also encoded (its JSON, a delta of the revision before in s2's format, by a matcher " +
+	"history.record.cpu": "The stop's checkpoint of the whole state (one per round's changes here; one per ten minutes in a running daemon, so fewer per change when changes come faster than these rounds make them). Each change is also encoded (its JSON, a delta of the revision before in s2's format, by a matcher " +
 		"of our own) and inserted in SQLite, in statements of a power of two rows up to 64 (seven inserts, each prepared once " +
 		"for all transactions), in one transaction per 100 ms of changes, its statement journal in memory. The recorder " +
 		"sleeps out those 100 ms rather than wake for each change. The daemon keeps a sum of each object's latest revision " +
@@ -144,7 +150,7 @@ var whatLimitsUs = map[string]string{
 	"history.warm": "Both start a process and read discovery; the warm one then reads the checkpoint its last stop wrote a part at a " +
 		"time, beside the file's quick_check, each part decoded and its objects packed as a list's are, on every core, into buffers " +
 		"reused from part to part (memory first touched costs about 3 ms per MB on this VM); the fresh list's decoding overlaps the " +
-		"API server's encoding.",
+		"API server's encoding. The warm one then resumes its watch and applies the changes made while it was down, which the fresh list has in it.",
 	"history.blame": "The process start and discovery (to resolve the kind), then the revisions of that one object read by its key " +
 		"(the rest of the record is not read: pkg/blame's BenchmarkBlame reads one object from 10,000 and from 1,000,000 revisions " +
 		"in about the same time), a tree of each value's origin updated revision by revision, and the YAML printed.",

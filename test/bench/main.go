@@ -88,7 +88,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.objects, "objects", 20000, "ConfigMaps to create in the benchmark's namespace")
 	fs.IntVar(&cfg.size, "size", 1024, "bytes of data in each ConfigMap")
 	fs.IntVar(&cfg.events, "events", 5000, "ConfigMap updates for the CPU-per-event measurement")
-	fs.IntVar(&cfg.repeat, "repeat", 3, "runs of each timed command (the median is reported)")
+	fs.IntVar(&cfg.repeat, "repeat", minRatioRounds, "rounds of each timed command, taking turns (the median is reported; a ratio is the median of the rounds' ratios); -publish needs at least the default")
 	fs.IntVar(&cfg.workers, "workers", 32, "parallel API writers when creating and updating ConfigMaps")
 	fs.BoolVar(&cfg.quick, "quick", false, "smoke run: 2000 objects and 1000 events unless -objects or -events are set")
 	fs.StringVar(&cfg.bin, "bin", "bin/kubectl-reflect", "the kubectl-reflect binary (make build)")
@@ -107,7 +107,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&cfg.memprofile, "memprofile", "", "write the benchmark's heap profile here while kubectl-reflect's store is synced in it (memory part), and to FILE.relist.before and FILE.relist around a relist (relist part; compare them with pprof -base); sampling every 4 KiB slows the in-process measurements")
 	fs.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write the benchmark's CPU profile here while kubectl-reflect's store syncs the first time (memory part)")
 	fs.StringVar(&cfg.controllerprofile, "controllerprofile", "", "have run-controller write its CPU profile (kubectl's --profile cpu) to FILE.ROUND, from its start to its stop after the spec changes (controller part; the profiler's own CPU is in the figures)")
-	fs.StringVar(&cfg.serveprofile, "serveprofile", "", "have the serve part's daemon write its CPU profile (kubectl's --profile cpu) to FILE, from its start to its stop after the fan-out rounds through it (the profiler's own CPU is in the figures)")
+	fs.StringVar(&cfg.serveprofile, "serveprofile", "", "have the serve part's daemons write their CPU profile (kubectl's --profile cpu) to FILE, each from its start to its stop (the gets' daemon, then one per fan-out round through a daemon: the last one's remains; the profiler's own CPU is in the figures)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -118,6 +118,9 @@ func parseFlags(args []string) (config, error) {
 	cfg.partial = *only
 	if cfg.publish != "" && (cfg.partial != "" || cfg.quick) {
 		return cfg, errors.New("-publish writes the page whole, from a full run: -only and -quick make a partial one (write it with -out)")
+	}
+	if cfg.publish != "" && cfg.repeat < minRatioRounds {
+		return cfg, fmt.Errorf("-publish needs -repeat %d or more: a ratio is the median of at least %d paired rounds", minRatioRounds, minRatioRounds)
 	}
 	if *scale {
 		cfg.only[partScale] = true

@@ -113,10 +113,11 @@ func (e *env) contextsArgs(cmd contextsCommand, merged string) (string, []string
 }
 
 // timeContexts runs cmds once each to warm discovery caches, then
-// cfg.repeat times taking turns, timing each to its exit.
+// cfg.repeat times taking turns (in reverse every other round), timing
+// each to its exit.
 func timeContexts(ctx context.Context, e *env, r *contextsResult, merged string, cmds ...contextsCommand) error {
 	for round := range e.cfg.repeat + 1 {
-		for _, cmd := range cmds {
+		for _, cmd := range firstInRound(max(round-1, 0), cmds) {
 			path, args := e.contextsArgs(cmd, merged)
 			s, err := timeToExit(ctx, e, path, args)
 			if err == nil && s.lines < r.perCluster {
@@ -238,7 +239,7 @@ func startContextsDaemon(ctx context.Context, e *env) (*child, string, error) {
 func measureContextsWatch(ctx context.Context, envs map[string]*env, r *contextsResult) error {
 	e := envs[contextNames[0]]
 	for round := range e.cfg.repeat {
-		for _, names := range [][]string{contextNames, contextNames[:1]} {
+		for _, names := range firstInRound(round, [][]string{contextNames, contextNames[:1]}) {
 			ms, err := contextsWatchRound(ctx, envs, names, round, r.perCluster)
 			if err != nil {
 				return err

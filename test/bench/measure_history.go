@@ -28,13 +28,23 @@ const historyEdits = 1000
 // under the same updates, get --at over every ConfigMap, and the bytes on
 // disk per revision of one ConfigMap edited historyEdits times.
 type historyResult struct {
-	objects     int
-	plainCPU    []float64   // ms CPU per event, serve cm
-	recordCPU   []float64   // ms CPU per event, serve cm --record
-	at, live    []getSample // get cm -A --at RV; get cm -A through the daemon
-	perRevision float64     // bytes
-	warm, cold  []float64   // s to serving: serve cm --record on the history; serve cm
-	firstCPU    float64     // s CPU of the first recording daemon, start to all recorded
+	objects int
+	events  int // updates of each CPU round
+	// ms CPU per event, serve cm and serve cm --record, from before the
+	// updates to the exit after SIGTERM (a recording daemon's checkpoint);
+	// *UpdatesCPU to the last update applied (recorded), before the stop;
+	// *Stop the s of CPU of the stop alone
+	plainCPU, recordCPU               []float64
+	plainUpdatesCPU, recordUpdatesCPU []float64
+	plainStop, recordStop             []float64
+	at, live                          []getSample // get cm -A --at RV; get cm -A through the daemon
+	perRevision                       float64     // bytes
+	// s from start to the API server's state (warmChanges made while no
+	// daemon ran), and to the line that says it serves: serve cm --record
+	// on the history; serve cm
+	warm, cold               []float64
+	warmServing, coldServing []float64
+	firstCPU                 float64 // s CPU of the first recording daemon, start to all recorded
 	// blame cm/NAME, and with --field, of the ConfigMap edited historyEdits times
 	blame, blameField []getSample
 	timeline          timelineResult // timeline of issue 49's record (measure_timeline.go)
@@ -48,7 +58,7 @@ type historyEnv struct {
 }
 
 func measureHistory(ctx context.Context, e *env) (historyResult, error) {
-	r := historyResult{objects: e.cfg.objects}
+	r := historyResult{objects: e.cfg.objects, events: e.cfg.events}
 	se, cleanup, err := serveEnv(e)
 	if err != nil {
 		return r, err
@@ -65,7 +75,7 @@ func measureHistory(ctx context.Context, e *env) (historyResult, error) {
 		return r, fmt.Errorf("first recording: %w", err)
 	}
 	for round := range e.cfg.repeat {
-		for _, record := range []bool{false, true} {
+		for _, record := range firstInRound(round, []bool{false, true}) {
 			if err := he.cpuRound(ctx, &r, round, record); err != nil {
 				return r, err
 			}
@@ -110,7 +120,11 @@ func (he *historyEnv) firstRecording(ctx context.Context) (float64, error) {
 
 // cpuRound starts a daemon (recording or not), makes cfg.events updates,
 // waits until it has them (recorded, when recording) and reads its CPU;
-// the first recording round then times get --at against get.
+// the first recording round then times get --at against get. It then
+// stops the daemon and adds the CPU of its stop, which for a recording
+// daemon is the checkpoint of the whole state it writes on SIGTERM: the
+// checkpoint a daemon writes every ten minutes (with the prune), here
+// once per round's updates.
 func (he *historyEnv) cpuRound(ctx context.Context, r *historyResult, round int, record bool) error {
 	d, err := he.startReached(ctx, record, fmt.Sprintf("history-%d-%v-start", round, record))
 	if err != nil {
@@ -139,16 +153,25 @@ func (he *historyEnv) cpuRound(ctx context.Context, r *historyResult, round int,
 	if err != nil {
 		return err
 	}
-	perEv := perEvent(cpu1-cpu0, he.cfg.events+1)
-	if record {
-		r.recordCPU = append(r.recordCPU, perEv)
-	} else {
-		r.plainCPU = append(r.plainCPU, perEv)
-	}
-	he.logf("history round %d/%d, record %v: %.3f ms CPU per event", round+1, he.cfg.repeat, record, perEv)
 	if record && round == 0 {
-		return he.timeGets(ctx, r, sentinel)
+		if err := he.timeGets(ctx, r, sentinel); err != nil { // through the daemon: its CPU is not counted
+			return err
+		}
 	}
+	before, err := readCPU(d.c.pid())
+	if err != nil {
+		return err
+	}
+	he.stopDaemon(d)
+	stop := d.c.cpuTime() - before
+	updates, total := perEvent(cpu1-cpu0, he.cfg.events+1), perEvent(cpu1-cpu0+stop, he.cfg.events+1)
+	if record {
+		r.recordCPU, r.recordUpdatesCPU, r.recordStop = append(r.recordCPU, total), append(r.recordUpdatesCPU, updates), append(r.recordStop, stop.Seconds())
+	} else {
+		r.plainCPU, r.plainUpdatesCPU, r.plainStop = append(r.plainCPU, total), append(r.plainUpdatesCPU, updates), append(r.plainStop, stop.Seconds())
+	}
+	he.logf("history round %d/%d, record %v: %.3f ms CPU per event, its stop included (%.3f without; the stop %s)",
+		round+1, he.cfg.repeat, record, total, updates, stop.Round(time.Millisecond))
 	return nil
 }
 
@@ -181,7 +204,7 @@ func (he *historyEnv) timeGets(ctx context.Context, r *historyResult, rv string)
 	at := []string{"get", "cm", "-A", "--at", rv, "--kubeconfig", he.kubeconfig}
 	live := []string{"get", "cm", "-A", "--kubeconfig", he.kubeconfig}
 	for i := -1; i < he.cfg.repeat; i++ { // -1 warms up
-		for _, args := range [][]string{at, live} {
+		for _, args := range firstInRound(max(i, 0), [][]string{at, live}) {
 			s, err := timeToExit(ctx, he.env, he.tools.reflect, args)
 			if err == nil && s.lines < he.cfg.objects+1 {
 				err = fmt.Errorf("printed %d lines, want a header and at least %d rows", s.lines, he.cfg.objects)

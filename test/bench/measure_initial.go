@@ -18,13 +18,17 @@ const (
 	// reflectManaged prints what kubectl prints: managedFields included.
 	reflectManaged listCommand = "kubectl-reflect watch cm -o json --show-managed-fields"
 	reflectName    listCommand = "kubectl-reflect watch cm -o name"
-	kubectlJSON    listCommand = "kubectl get cm -o json"
-	kubectlName    listCommand = "kubectl get cm -o name"
+	// kubectl unthrottled (one LIST, see kubectlGetAll) is the baseline;
+	// kubectlJSONThrottled is its default, pages of 500 at 5 requests a
+	// second after the first ten.
+	kubectlJSON          listCommand = "kubectl get cm -o json --chunk-size=0"
+	kubectlJSONThrottled listCommand = "kubectl get cm -o json"
+	kubectlName          listCommand = "kubectl get cm -o name --chunk-size=0"
 )
 
 // listCommands are the commands each round runs, in this order.
 func listCommands() []listCommand {
-	return []listCommand{reflectJSON, kubectlJSON, reflectStreaming, reflectPaged, reflectManaged, reflectName, kubectlName}
+	return []listCommand{reflectJSON, kubectlJSON, kubectlJSONThrottled, reflectStreaming, reflectPaged, reflectManaged, reflectName, kubectlName}
 }
 
 // listSample is one run of a listCommand.
@@ -61,11 +65,11 @@ func warmUp(ctx context.Context, e *env) error {
 // measureInitial times, cfg.repeat times each, how long kubectl-reflect
 // takes to print the last of the initial objects and how long kubectl get
 // takes to print them all. The commands take turns so that drift on the
-// machine spreads over all of them.
+// machine spreads over all of them; every other round runs them in reverse.
 func measureInitial(ctx context.Context, e *env) (initialResult, error) {
 	r := initialResult{samples: map[listCommand][]listSample{}}
 	for round := range e.cfg.repeat {
-		for _, cmd := range listCommands() {
+		for _, cmd := range firstInRound(round, listCommands()) {
 			var s listSample
 			var err error
 			switch cmd {
@@ -80,9 +84,11 @@ func measureInitial(ctx context.Context, e *env) (initialResult, error) {
 			case reflectName:
 				s, err = timeReflect(ctx, e, "-o", "name")
 			case kubectlJSON:
+				s, err = timeKubectl(ctx, e, "json", "--chunk-size=0")
+			case kubectlJSONThrottled:
 				s, err = timeKubectl(ctx, e, "json")
 			case kubectlName:
-				s, err = timeKubectl(ctx, e, "name")
+				s, err = timeKubectl(ctx, e, "name", "--chunk-size=0")
 			}
 			if err != nil {
 				return r, fmt.Errorf("%s: %w", cmd, err)
@@ -122,15 +128,16 @@ func timeReflect(ctx context.Context, e *env, args ...string) (listSample, error
 	return s, nil
 }
 
-// timeKubectl runs `kubectl get cm -o format` to completion, reading all of
-// its output, and samples its memory every 20ms while it runs.
-func timeKubectl(ctx context.Context, e *env, format string) (listSample, error) {
+// timeKubectl runs `kubectl get cm -o format` with extra to completion,
+// reading all of its output, and samples its memory every 20ms while it
+// runs.
+func timeKubectl(ctx context.Context, e *env, format string, extra ...string) (listSample, error) {
 	if !e.hasKubectl() {
 		return listSample{}, nil
 	}
 	out := newCounter(ndjson)
 	start := time.Now()
-	c, err := e.procs.start(ctx, out, e.tools.kubectl, e.args("get", "cm", "-o", format)...)
+	c, err := e.procs.start(ctx, out, e.tools.kubectl, e.args(append([]string{"get", "cm", "-o", format}, extra...)...)...)
 	if err != nil {
 		return listSample{}, err
 	}

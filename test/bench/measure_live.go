@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -19,6 +20,9 @@ type liveResult struct {
 	events  int          // per round
 	reflect []liveSample // one per round
 	http2   []liveSample // one per round: kubectl-reflect with kube.HTTP2Env set
+	// managed is kubectl-reflect with --show-managed-fields: the fields
+	// kubectl's watch events print, managedFields included.
+	managed []liveSample // one per round
 	kubectl []liveSample // one per round; empty without kubectl
 }
 
@@ -27,6 +31,7 @@ type liveSample struct {
 	cpu           time.Duration // user+system CPU from ready to exit
 	cpuBeforeStop time.Duration // the part of cpu before SIGTERM, to the clock tick
 	delivered     time.Duration // from the first update to the last event printed
+	bytes         int64         // printed for the events
 	extra         int           // records beyond the sentinels and the events (0 expected)
 	mem           memory        // just before it was stopped
 	cleanExit     bool          // it exited on SIGTERM
@@ -34,11 +39,12 @@ type liveSample struct {
 
 // liveWatcher is one watching command of the measurement.
 type liveWatcher struct {
-	name string
-	c    *child
-	out  *counter
-	cpu0 time.Duration // CPU time once ready
-	base int           // records once ready (the sentinel's)
+	name      string
+	c         *child
+	out       *counter
+	cpu0      time.Duration // CPU time once ready
+	base      int           // records once ready (the sentinel's)
+	baseBytes int64         // bytes printed once ready
 }
 
 // measureLive runs cfg.repeat rounds of liveRound.
@@ -51,8 +57,9 @@ func measureLive(ctx context.Context, e *env) (liveResult, error) {
 		}
 		r.reflect = append(r.reflect, samples[0])
 		r.http2 = append(r.http2, samples[1])
-		if len(samples) > 2 {
-			r.kubectl = append(r.kubectl, samples[2])
+		r.managed = append(r.managed, samples[2])
+		if len(samples) > 3 {
+			r.kubectl = append(r.kubectl, samples[3])
 		}
 	}
 	return r, nil
@@ -78,7 +85,7 @@ func liveRound(ctx context.Context, e *env, round int) ([]liveSample, error) {
 		if w.cpu0, err = readCPU(w.c.pid()); err != nil {
 			return nil, err
 		}
-		w.base, _ = w.out.counts()
+		w.base, w.baseBytes = w.out.counts()
 		all[i] = w.out.expect(w.base + e.cfg.events)
 	}
 
@@ -102,8 +109,9 @@ func liveRound(ctx context.Context, e *env, round int) ([]liveSample, error) {
 	time.Sleep(500 * time.Millisecond) // let any extra record show
 	for i, w := range ws {
 		s := &samples[i]
-		got, _ := w.out.counts()
+		got, n := w.out.counts()
 		s.extra = got - w.base - e.cfg.events
+		s.bytes = n - w.baseBytes
 		if s.mem, err = readMemory(w.c.pid()); err != nil {
 			return nil, err
 		}
@@ -120,8 +128,8 @@ func liveRound(ctx context.Context, e *env, round int) ([]liveSample, error) {
 	return samples, nil
 }
 
-// startWatchers starts kubectl-reflect, kubectl-reflect over HTTP/2 and
-// kubectl (if any) watching the namespace's ConfigMaps, changes only, as
+// startWatchers starts kubectl-reflect, kubectl-reflect over HTTP/2,
+// kubectl-reflect with managedFields and kubectl (if any) watching the namespace's ConfigMaps, changes only, as
 // JSON events.
 func startWatchers(ctx context.Context, e *env) ([]*liveWatcher, error) {
 	type spec struct {
@@ -134,6 +142,7 @@ func startWatchers(ctx context.Context, e *env) ([]*liveWatcher, error) {
 	specs := []spec{
 		{"kubectl-reflect", e.tools.reflect, ours, ndjson, nil},
 		{"kubectl-reflect over HTTP/2", e.tools.reflect, ours, ndjson, []string{kube.HTTP2Env + "=1"}},
+		{"kubectl-reflect --show-managed-fields", e.tools.reflect, append(slices.Clip(ours), "--show-managed-fields"), ndjson, nil},
 	}
 	if e.hasKubectl() {
 		specs = append(specs, spec{"kubectl", e.tools.kubectl,

@@ -87,12 +87,13 @@ type syncedCache struct {
 	stop  func()
 }
 
-// measureMemory syncs each cache, cfg.repeat times in turns, one at a
+// measureMemory syncs each cache, cfg.repeat times in turns (in reverse
+// every other round), one at a
 // time, and measures how long it took and how much heap it holds.
 func measureMemory(ctx context.Context, e *env) (memoryResult, error) {
 	r := memoryResult{samples: map[cacheKind][]syncSample{}}
 	for round := range e.cfg.repeat {
-		for _, kind := range cacheKinds() {
+		for _, kind := range firstInRound(round, cacheKinds()) {
 			run := syncRun{kind: kind, namespace: e.namespace, objects: e.cfg.objects, profile: round == 0 && kind == cacheStore}
 			s, err := measureSync(ctx, e, run)
 			if err != nil {

@@ -19,15 +19,19 @@ const (
 	// reflectGetDaemon finds the daemon (same identity, same
 	// XDG_RUNTIME_DIR) and reads the ConfigMaps from it.
 	reflectGetDaemon serveCommand = "kubectl-reflect get cm -A (warm daemon)"
-	// kubectlGetServer is the baseline: kubectl at the API server.
-	kubectlGetServer serveCommand = "kubectl get cm -A (API server)"
+	// kubectlGetServer is the baseline: kubectl at the API server,
+	// unthrottled (one LIST, see kubectlGetAll).
+	kubectlGetServer serveCommand = "kubectl get cm -A --chunk-size=0 (API server)"
+	// kubectlGetServerThrottled is kubectl's default at the API server:
+	// pages of 500 at 5 requests a second after the first ten.
+	kubectlGetServerThrottled serveCommand = "kubectl get cm -A (API server)"
 	// kubectlGetDaemon is plain kubectl with the daemon's kubeconfig.
 	kubectlGetDaemon serveCommand = "kubectl get cm -A (daemon's kubeconfig)"
 )
 
 // serveCommands are the commands each round runs, in this order.
 func serveCommands() []serveCommand {
-	return []serveCommand{reflectGetDaemon, kubectlGetServer, kubectlGetDaemon}
+	return []serveCommand{reflectGetDaemon, kubectlGetServer, kubectlGetServerThrottled, kubectlGetDaemon}
 }
 
 // serveResult is the serve part: `kubectl reflect serve cm` started once,
@@ -60,8 +64,7 @@ func serveEnv(e *env) (*env, func(), error) {
 }
 
 // measureServe starts the daemon, times the gets through it and at the API
-// server, runs the fan-out rounds through it, stops it, then runs the
-// fan-out rounds of plain kubectl at the API server.
+// server and stops it, then runs the fan-out rounds (measureFanout).
 func measureServe(ctx context.Context, e *env) (serveResult, error) {
 	r := serveResult{get: map[serveCommand][]getSample{}}
 	se, cleanup, err := serveEnv(e)
@@ -86,7 +89,10 @@ func measureServe(ctx context.Context, e *env) (serveResult, error) {
 	if err := measureServeGets(ctx, se, d, &r); err != nil {
 		return r, err
 	}
-	if r.fanout, err = measureFanout(ctx, se, d, before); err != nil {
+	if !d.c.stop(10 * time.Second) {
+		e.logf("the daemon did not exit within 10s of SIGTERM and was killed")
+	}
+	if r.fanout, err = measureFanout(ctx, se, before); err != nil {
 		return r, fmt.Errorf("fan-out: %w", err)
 	}
 	return r, nil
@@ -147,10 +153,11 @@ func servedKubeconfig(stderr string) (string, bool) {
 }
 
 // measureServeGets runs each serve command once to warm discovery caches,
-// then cfg.repeat times, taking turns, timing each to its exit.
+// then cfg.repeat times, taking turns (in reverse every other round),
+// timing each to its exit.
 func measureServeGets(ctx context.Context, e *env, d *daemon, r *serveResult) error {
 	for round := -1; round < e.cfg.repeat; round++ { // round -1 warms up
-		for _, cmd := range serveCommands() {
+		for _, cmd := range firstInRound(max(round, 0), serveCommands()) {
 			path, args := e.serveArgs(cmd, d)
 			if path == "" {
 				continue // no kubectl
@@ -190,6 +197,8 @@ func (e *env) serveArgs(cmd serveCommand, d *daemon) (string, []string) {
 	case reflectGetDaemon:
 		return e.tools.reflect, []string{"get", "cm", "-A", "--kubeconfig", e.kubeconfig}
 	case kubectlGetServer:
+		return e.tools.kubectl, []string{"get", "cm", "-A", "--chunk-size=0", "--kubeconfig", e.kubeconfig}
+	case kubectlGetServerThrottled:
 		return e.tools.kubectl, []string{"get", "cm", "-A", "--kubeconfig", e.kubeconfig}
 	case kubectlGetDaemon:
 		return e.tools.kubectl, []string{"get", "cm", "-A", "--kubeconfig", d.kubeconfig}

@@ -155,7 +155,7 @@ func TestMarkdownSaysMissed(t *testing.T) {
 		reflectGetAll: {{elapsed: time.Second}}, kubectlGetAll: {{elapsed: 2 * time.Second}},
 	}}}}
 	md := r.markdown(config{objects: 10})
-	for _, want := range []string{"| `get`: a cold process to its exit (10 ConfigMaps) | `get cm -A`: wall time | 0.50x | ≤ 0.15x | **missed** |",
+	for _, want := range []string{"| `get`: a cold process to its exit (10 ConfigMaps) | `get cm -A`: wall time | 0.50x (1 round) | ≤ 0.15x | **missed** |",
 		"## Machine and run", "### `get`: a cold process to its exit"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)

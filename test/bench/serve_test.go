@@ -77,15 +77,19 @@ func TestNameColumn(t *testing.T) {
 func TestEventLags(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
-	delivered := map[string]time.Time{"a": at(0), "b": at(10)}
+	sent := map[string]time.Time{"a": at(0), "b": at(4)}
+	returned := map[string]time.Time{"a": at(3), "b": at(10)}
 	seen := []map[string]time.Time{
 		{"a": at(5), "b": at(12), "sentinel": at(1)}, // a name never updated is no lag
-		{"a": at(30), "b": at(8)},                    // b before its call returned: 0, early
+		{"a": at(30), "b": at(8)},                    // b before its call returned: early, its lag from the send kept
 	}
-	lags, early := eventLags(delivered, seen)
-	want := []time.Duration{0, 2 * time.Millisecond, 5 * time.Millisecond, 30 * time.Millisecond}
-	if !slices.Equal(lags, want) || early != 1 {
-		t.Errorf("eventLags = %v, %d early; want %v, 1 early", lags, early, want)
+	lags := eventLags(sent, seen)
+	want := []time.Duration{4 * time.Millisecond, 5 * time.Millisecond, 8 * time.Millisecond, 30 * time.Millisecond}
+	if !slices.Equal(lags, want) {
+		t.Errorf("eventLags = %v; want %v (from the send, none clamped)", lags, want)
+	}
+	if early := earlyRows(returned, seen); early != 1 {
+		t.Errorf("earlyRows = %d, want 1", early)
 	}
 }
 

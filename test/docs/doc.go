@@ -20,14 +20,23 @@
 //     `kubectl wait --for=create` does). `$ wait` waits for every
 //     background command and shows the rest of their output, in the order
 //     they started; `$ kill %N` sends SIGTERM to the Nth.
-//   - Outputs are compared after normalizing what changes from run to run:
-//     ages and durations, times, resourceVersions and other numbers of three
-//     digits or more, hashes and paths; runs of spaces count as one (a
-//     table's alignment follows its widest cell). A line `...` stands for
-//     any number of lines. A command's exit code is checked too: it fails
-//     exactly where the page shows kubectl's error (`error: ...`, `Error
-//     from server ...`); a page that shows another exit code (`diff`'s 1)
-//     prints it: `$ kubectl reflect diff ...; echo "exit $?"`.
+//   - Outputs are compared as printed, but for runs of spaces, which count
+//     as one (a table's alignment follows its widest cell), and for the
+//     values an `<!-- doc-test: vary V V... -->` comment before the block
+//     names: each V the block shows (a resourceVersion, an age, a port, a
+//     time, a UID, a duration, a hash, a directory) stands for any value of
+//     its kind, told by how V looks; a number, UID, hash or path shown twice
+//     in a block stands for one value (the --- resourceVersion of a diff is
+//     the one the watch printed before). A number the comment does not name
+//     is compared exactly (404 is not 405), and a value named that the
+//     block does not show is an error. The comment is invisible where the
+//     page is rendered: a reader sees what a run printed.
+//   - A line `...` stands for any number of lines only in a block after an
+//     `<!-- doc-test: ellipsis -->` comment; elsewhere it is an error.
+//   - A command's exit code is checked: it fails exactly where the page
+//     shows kubectl's error (`error: ...`, `Error from server ...`); a page
+//     that shows another exit code (`diff`'s 1) prints it:
+//     `$ kubectl reflect diff ...; echo "exit $?"`.
 //   - `<!-- doc-test: file NAME -->` before a block writes the block to NAME
 //     in the working directory (a manifest the next commands apply);
 //     `<!-- doc-test: skip REASON -->` before a block does not run it (it
@@ -42,7 +51,11 @@
 //     commands reach through libpq's environment (postgres:///DB).
 //
 // `go test ./test/docs -update` rewrites the outputs of the sessions that
-// differ with what the commands printed.
+// differ with what the commands printed (the values marked to vary then
+// need marking again). Files: markdown_test.go reads a page and its
+// directives, normalize_test.go compares an output with what the page
+// shows, session_test.go runs the commands, docs_test.go the pages,
+// figures_test.go checks the figures they quote.
 //
 // The runner is hand-written rather than rogpeppe/go-internal's testscript:
 // the source is Markdown a reader sees, outputs are normalized and merged,

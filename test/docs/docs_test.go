@@ -132,9 +132,51 @@ func checkTag(p *page, b block) error {
 	case b.info == "console" && b.directive == "file":
 		return fmt.Errorf("%s:%d: a console block is run, not written to a file", p.path, b.start)
 	}
-	if b.info == "console" {
-		_, err := p.steps(b)
+	if b.info != "console" {
+		if b.vary != nil || b.elide {
+			return fmt.Errorf("%s:%d: doc-test vary and ellipsis mark a console block's output", p.path, b.start)
+		}
+		return nil
+	}
+	steps, err := p.steps(b)
+	if err != nil {
 		return err
+	}
+	return checkMarks(p, b, steps)
+}
+
+// checkMarks checks the marks of a console block: a line "..." of its
+// output stands for lines only in a block marked ellipsis, and each value
+// it marks as varying is one its output shows.
+func checkMarks(p *page, b block, steps []step) error {
+	var output []string
+	elided := false
+	for _, st := range steps {
+		for i, line := range p.output(st) {
+			if strings.TrimSpace(line) == ellipsis && !b.elide {
+				return fmt.Errorf("%s:%d: a line ... stands for lines only in a block marked <!-- doc-test: ellipsis -->", p.path, st.outStart+i+1)
+			}
+			elided = elided || strings.TrimSpace(line) == ellipsis
+		}
+		output = append(output, p.output(st)...)
+	}
+	if b.elide && !elided {
+		return fmt.Errorf("%s:%d: marked ellipsis, the block shows no line ...", p.path, b.start)
+	}
+	v, err := newVarying(b.vary)
+	if err != nil {
+		return fmt.Errorf("%s:%d: %w", p.path, b.start, err)
+	}
+	shown := map[string]bool{}
+	for _, line := range output {
+		for _, o := range v.occurrences(fold(line)) {
+			shown[v.values[o[2]]] = true
+		}
+	}
+	for _, val := range b.vary {
+		if !shown[val] {
+			return fmt.Errorf("%s:%d: marked to vary, %s is not in the block's output", p.path, b.start, val)
+		}
 	}
 	return nil
 }
@@ -202,16 +244,20 @@ func runBlock(t *testing.T, p *page, b block, s *session) []edit {
 		await, _ = strconv.Atoi(b.arg)
 	}
 	var edits []edit
+	v, _ := newVarying(b.vary) // checkTag checked them
 	for _, st := range steps {
 		got, code := s.runExit(st.cmd, await)
 		want := p.output(st)
 		if err := exitAgrees(want, code); err != nil {
 			t.Errorf("%s:%d: $ %s: %v", p.path, st.line, st.cmd, err)
 		}
-		if !matches(want, got) {
+		next, ok := matches(want, got, v, b.elide)
+		if ok {
+			v = next
+		} else {
 			edits = append(edits, edit{st.outStart, st.outEnd, got})
 			if !*update {
-				t.Errorf("%s:%d: $ %s\nthe page shows:\n%s\nit printed:\n%s", p.path, st.line, st.cmd, indent(want), indent(got))
+				t.Errorf("%s:%d: $ %s\nthe page shows:\n%s\nit printed:\n%s%s", p.path, st.line, st.cmd, indent(want), indent(got), v)
 			}
 		}
 	}

@@ -22,12 +22,18 @@ type page struct {
 	databases []string
 }
 
-// block is a fenced block: its info string, the doc-test directive before
-// it (if any) and its content, lines [start, end) of the page.
+// block is a fenced block: its info string, the doc-test directives
+// before it (if any) and its content, lines [start, end) of the page.
 type block struct {
-	info       string
-	directive  string // "", "skip", "file" or "await"
-	arg        string
+	info      string
+	directive string // "", "skip", "file" or "await"
+	arg       string
+	// vary, from "<!-- doc-test: vary V... -->", are the values the
+	// block's output shows that change from run to run (normalize_test.go).
+	vary []string
+	// elide, from "<!-- doc-test: ellipsis -->": a line "..." of the
+	// block's output stands for any number of lines.
+	elide      bool
 	start, end int
 }
 
@@ -88,33 +94,56 @@ func closingFence(lines []string, from int, open string) int {
 	return -1
 }
 
-// readDirective reads the doc-test comment on the nearest non-blank line
-// before the fence at line i.
+// readDirective reads the doc-test comments on the nearest non-blank
+// lines before the fence at line i: one of skip, file and await, and vary
+// and ellipsis.
 func (p *page) readDirective(b *block, i int) error {
-	j := i - 1
-	for j >= 0 && strings.TrimSpace(p.lines[j]) == "" {
-		j--
+	for j := i - 1; j >= 0; j-- {
+		line := strings.TrimSpace(p.lines[j])
+		if line == "" {
+			continue
+		}
+		m := directive.FindStringSubmatch(line)
+		if m == nil {
+			return nil
+		}
+		if err := p.setDirective(b, m[1], m[2]); err != nil {
+			return fmt.Errorf("%s:%d: %w", p.path, j+1, err)
+		}
 	}
-	if j < 0 {
+	return nil
+}
+
+func (p *page) setDirective(b *block, name, arg string) error {
+	switch name {
+	case "vary":
+		if arg == "" || b.vary != nil {
+			return fmt.Errorf("one doc-test vary names the values that vary")
+		}
+		b.vary = strings.Fields(arg)
+		_, err := newVarying(b.vary)
+		return err
+	case "ellipsis":
+		if arg != "" || b.elide {
+			return fmt.Errorf("doc-test ellipsis takes no argument, once")
+		}
+		b.elide = true
 		return nil
-	}
-	m := directive.FindStringSubmatch(strings.TrimSpace(p.lines[j]))
-	if m == nil {
-		return nil
-	}
-	switch m[1] {
 	case "skip", "file":
-		if m[2] == "" {
-			return fmt.Errorf("%s:%d: doc-test %s needs an argument", p.path, j+1, m[1])
+		if arg == "" {
+			return fmt.Errorf("doc-test %s needs an argument", name)
 		}
 	case "await":
-		if n, err := strconv.Atoi(m[2]); err != nil || n < 0 {
-			return fmt.Errorf("%s:%d: doc-test await needs a line count, not %q", p.path, j+1, m[2])
+		if n, err := strconv.Atoi(arg); err != nil || n < 0 {
+			return fmt.Errorf("doc-test await needs a line count, not %q", arg)
 		}
 	default:
-		return fmt.Errorf("%s:%d: unknown doc-test directive %q", p.path, j+1, m[1])
+		return fmt.Errorf("unknown doc-test directive %q", name)
 	}
-	b.directive, b.arg = m[1], m[2]
+	if b.directive != "" {
+		return fmt.Errorf("doc-test %s and %s: a block is written, skipped or awaited", name, b.directive)
+	}
+	b.directive, b.arg = name, arg
 	return nil
 }
 

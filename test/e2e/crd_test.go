@@ -9,28 +9,17 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+
+	"github.com/kubectl-reflect/kubectl-reflect/test/testkit"
 )
 
 // gadgetCRD is a CRD of its own for the test that deletes it (the other
 // tests' Widget CRD stays), serving one version.
 func gadgetCRD(version string) string {
-	return `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: gadgets.example.com
-spec:
-  group: example.com
-  names: {kind: Gadget, plural: gadgets, singular: gadget}
-  scope: Namespaced
-  versions:
-  - name: ` + version + `
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        x-kubernetes-preserve-unknown-fields: true
-`
+	return testkit.CRD{
+		Group: "example.com", Kind: "Gadget", Plural: "gadgets", Singular: "gadget", Version: version,
+		Schema: "{type: object, x-kubernetes-preserve-unknown-fields: true}",
+	}.YAML()
 }
 
 func createGadget(t *testing.T, dc dynamic.Interface, ns, version, name string) {

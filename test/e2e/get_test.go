@@ -20,32 +20,19 @@ import (
 	"k8s.io/utils/ptr"
 )
 
-const widgetCRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  names: {kind: Widget, plural: widgets, singular: widget, shortNames: [wd]}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              size: {type: integer}
-              color: {type: string}
-    additionalPrinterColumns:
-    - {name: Size, type: integer, jsonPath: .spec.size}
-    - {name: Color, type: string, jsonPath: .spec.color}
-    - {name: Age, type: date, jsonPath: .metadata.creationTimestamp}
-`
+// widgetCRD is testkit's Widget with a short name, a spec of a size and a
+// color, and printer columns of them.
+func widgetCRD() testkit.CRD {
+	c := testkit.Widget("example.com")
+	c.ShortNames = []string{"wd"}
+	c.Schema = "{type: object, properties: {spec: {type: object, properties: {size: {type: integer}, color: {type: string}}}}}"
+	c.Columns = []string{
+		"{name: Size, type: integer, jsonPath: .spec.size}",
+		"{name: Color, type: string, jsonPath: .spec.color}",
+		"{name: Age, type: date, jsonPath: .metadata.creationTimestamp}",
+	}
+	return c
+}
 
 // kubectl runs the kubectl of the control plane's version (kubectlBinary)
 // with kubeconfig and returns its stdout, stderr and exit code.
@@ -263,7 +250,8 @@ func normalizeAge(s string) string {
 
 func createWidgets(t *testing.T, cfg *rest.Config, kubeconfig, ns string) {
 	t.Helper()
-	applyCRD(t, kubeconfig, "widgets.example.com", widgetCRD)
+	w := widgetCRD()
+	applyCRD(t, kubeconfig, w.Name(), w.YAML())
 	dc := dynamic.NewForConfigOrDie(cfg)
 	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
 	for i, color := range []string{"red", "blue", "green"} {

@@ -23,6 +23,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
+	"github.com/kubectl-reflect/kubectl-reflect/test/testkit"
 )
 
 // createDeployment creates a Deployment of no replicas in ns. The control
@@ -314,23 +315,10 @@ func TestServeOnDemandOneWatch(t *testing.T) {
 
 // shadeCRD is a custom resource whose short name "quota" shadows the
 // built-in one of resourcequotas.
-const shadeCRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: shades.ondemand.example.com
-spec:
-  group: ondemand.example.com
-  names: {kind: Shade, plural: shades, singular: shade, shortNames: [quota]}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        x-kubernetes-preserve-unknown-fields: true
-`
+var shadeCRD = testkit.CRD{
+	Group: "ondemand.example.com", Kind: "Shade", Plural: "shades", Singular: "shade", ShortNames: []string{"quota"},
+	Schema: "{type: object, x-kubernetes-preserve-unknown-fields: true}",
+}
 
 // TestServeOnDemandShortNameShadow: a daemon that caches only a custom
 // resource whose short name shadows a built-in one ("quota") resolves the
@@ -341,9 +329,9 @@ func TestServeOnDemandShortNameShadow(t *testing.T) {
 	cp := cluster.Get(t)
 	cs := admin(t, cp)
 	ns := namespace(t, cs)
-	applyCRD(t, cp.AdminKubeconfig(), "shades.ondemand.example.com", shadeCRD)
+	applyCRD(t, cp.AdminKubeconfig(), shadeCRD.Name(), shadeCRD.YAML())
 	t.Cleanup(func() {
-		kubectl(t, cp.AdminKubeconfig(), "delete", "crd", "shades.ondemand.example.com", "--wait=false")
+		kubectl(t, cp.AdminKubeconfig(), "delete", "crd", shadeCRD.Name(), "--wait=false")
 	})
 	shade := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "ondemand.example.com/v1", "kind": "Shade", "metadata": map[string]any{"name": "a-shade"},

@@ -18,31 +18,19 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
+	"github.com/kubectl-reflect/kubectl-reflect/test/testkit"
 )
 
 // stopwatchCRD is a custom resource with a date column read from its
 // status, beside the Age every kind has.
-const stopwatchCRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: stopwatches.example.com
-spec:
-  group: example.com
-  names: {kind: Stopwatch, plural: stopwatches, singular: stopwatch}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          status: {type: object, x-kubernetes-preserve-unknown-fields: true}
-    additionalPrinterColumns:
-    - {name: Started, type: date, jsonPath: ".status.laps[0].at"}
-    - {name: Age, type: date, jsonPath: .metadata.creationTimestamp}
-`
+var stopwatchCRD = testkit.CRD{
+	Group: "example.com", Kind: "Stopwatch", Plural: "stopwatches", Singular: "stopwatch",
+	Schema: "{type: object, properties: {status: {type: object, x-kubernetes-preserve-unknown-fields: true}}}",
+	Columns: []string{
+		`{name: Started, type: date, jsonPath: ".status.laps[0].at"}`,
+		"{name: Age, type: date, jsonPath: .metadata.creationTimestamp}",
+	},
+}
 
 // TestServeTimeCellsLikeKubectl: the cells the API server computes from
 // the time of the answer (an Event's LAST SEEN, a running Job's DURATION, a
@@ -56,7 +44,7 @@ func TestServeTimeCellsLikeKubectl(t *testing.T) {
 	ns := namespace(t, cs)
 	then := time.Now().Add(-30 * time.Second).UTC().Truncate(time.Second)
 	createTimedObjects(t, cs, ns, then)
-	applyCRD(t, cp.AdminKubeconfig(), "stopwatches.example.com", stopwatchCRD)
+	applyCRD(t, cp.AdminKubeconfig(), stopwatchCRD.Name(), stopwatchCRD.YAML())
 	createStopwatch(t, cp, ns, then)
 	d := startServe(t, cp, "events,jobs,cronjobs,pods,stopwatches")
 	// The daemon received the objects about 30s after their timestamps;

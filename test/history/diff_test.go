@@ -119,7 +119,7 @@ func TestDiffBadInput(t *testing.T) {
 	}{
 		{[]string{"diff", "nosuchkind/x", "--at", "1h"}, `error: the server doesn't have a resource type "nosuchkind"`},
 		{[]string{"diff", "cm/never", "-n", e.ns, "--at", last.ResourceVersion}, `error: configmaps "never" was never recorded (the history ` + history + ` holds no revision of it)`},
-		{[]string{"diff", "cm/first", "-n", e.ns, "--at", "1h", "--ignore", "spec.containers[x]"}, `error: --ignore: invalid path "spec.containers[x]": [x]: want an index (0, 1, ...), * or a quoted key`},
+		{[]string{"diff", "cm/first", "-n", e.ns, "--at", "1h", "--ignore", "spec.containers[x]"}, `error: --ignore: invalid field path "spec.containers[x]": [x] after "spec.containers": want an index ([0]), every element ([*]) or a quoted key (['a.b'])`},
 		{[]string{"diff", "cm/first", "-n", e.ns, "--at", "2020-01-01T00:00:00Z"}, "error: --at 2020-01-01T00:00:00Z: the record begins at "},
 		{[]string{"diff", "cm/first", "-n", e.ns, "--at", "1"}, "error: configmaps at resourceVersion 1: the record begins at "},
 		{[]string{"diff", "cm/first", "-n", e.ns, "--at", "1h", "--context", "nowhere"}, `error: reading the kubeconfig: context "nowhere" does not exist`},

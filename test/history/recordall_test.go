@@ -222,26 +222,10 @@ func (e *env) apply(manifest string) {
 // the test ends, and waits until it is established.
 func (e *env) widgetCRD(group string) {
 	e.t.Helper()
-	e.apply(`apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.` + group + `
-spec:
-  group: ` + group + `
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec: {type: object, x-kubernetes-preserve-unknown-fields: true}
-`)
+	crd := testkit.Widget(group)
+	e.apply(crd.YAML())
 	e.t.Cleanup(func() {
-		_, _, _ = testkit.Run(e.t, e.cmd(kubectlBinary, "delete", "crd", "widgets."+group, "--wait=false"))
+		_, _, _ = testkit.Run(e.t, e.cmd(kubectlBinary, "delete", "crd", crd.Name(), "--wait=false"))
 	})
-	e.kubectl("wait", "--for=condition=Established", "crd/widgets."+group, "--timeout=60s")
+	e.kubectl("wait", "--for=condition=Established", "crd/"+crd.Name(), "--timeout=60s")
 }

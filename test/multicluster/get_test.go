@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kubectl-reflect/kubectl-reflect/test/testkit"
 )
 
 // TestGetMerged: get across three contexts prints one table whose rows are,
@@ -130,21 +132,8 @@ func TestGetContextErrors(t *testing.T) {
 	}
 }
 
-const widgetsCRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  names: {kind: Widget, plural: widgets, singular: widget}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
-`
+// widgetsCRD is the custom resource installed in some contexts only.
+var widgetsCRD = testkit.Widget("example.com")
 
 // TestGetWatchContexts: get -w of several contexts is watch's one stream,
 // CONTEXT after EVENT: each context's objects, then its changes.

@@ -247,11 +247,11 @@ func TestWatchKindInOneCluster(t *testing.T) {
 // installWidgets installs the widgets CRD in context c and waits for it.
 func installWidgets(t *testing.T, kc, c string) {
 	t.Helper()
-	path := writeFile(t, "crd.yaml", widgetsCRD)
+	path := writeFile(t, "crd.yaml", widgetsCRD.YAML())
 	if out, errOut, code := kubectl(t, kc, "--context", c, "apply", "-f", path); code != 0 {
 		t.Fatalf("installing the CRD in %s: %s %s", c, out, errOut)
 	}
-	if _, errOut, code := kubectl(t, kc, "--context", c, "wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=60s"); code != 0 {
+	if _, errOut, code := kubectl(t, kc, "--context", c, "wait", "--for=condition=Established", "crd/"+widgetsCRD.Name(), "--timeout=60s"); code != 0 {
 		t.Fatal(errOut)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/internal/recordview"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/blame"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 )
 
 const blameExample = `  # A deployment's YAML, each line with the revision that last set it:
@@ -48,7 +49,7 @@ type BlameOptions struct {
 	Strict bool
 	Output string
 
-	path blame.Path
+	path object.Path
 	at   moment.Moment
 }
 
@@ -100,7 +101,7 @@ func (o *BlameOptions) Validate() error {
 		return fmt.Errorf("invalid -o %q: blame prints text, or json", o.Output)
 	}
 	if o.Field != "" {
-		p, err := blame.ParsePath(o.Field)
+		p, err := blame.ParseField(o.Field)
 		if err != nil {
 			return err
 		}
@@ -133,7 +134,7 @@ func (o *BlameOptions) Run(ctx context.Context) error {
 			return err
 		}
 	}
-	if o.path != nil {
+	if o.Field != "" {
 		return p.Log(o.path, blame.Log(revs, o.path))
 	}
 	lines, err := blame.Blame(revs)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/recording"
 )
 
 // ResolveOne is Resolve for a command about one object's history
@@ -38,7 +39,7 @@ type ObjectHistory struct {
 // ReadObject opens the history at db and reads the revisions of the one
 // object ResolveOne resolved.
 func (t *Target) ReadObject(ctx context.Context, db string) (*ObjectHistory, error) {
-	s, err := daemon.OpenHistory(ctx, t.Config, db)
+	s, err := recording.OpenRecord(ctx, t.Config, db, daemon.HistoryOf)
 	if err != nil {
 		return nil, err
 	}

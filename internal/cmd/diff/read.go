@@ -14,6 +14,7 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/internal/moment"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/recording"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
@@ -87,7 +88,7 @@ func (s *source) openHistory(ctx context.Context, db string) error {
 	if s.history != nil {
 		return nil
 	}
-	h, err := daemon.OpenHistory(ctx, s.Config, db)
+	h, err := recording.OpenRecord(ctx, s.Config, db, daemon.HistoryOf)
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/internal/moment"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/recording"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
 )
@@ -68,7 +69,7 @@ func (o *GetOptions) validateAt() error {
 // kind the history holds nothing of is reported after the others are
 // printed, as get reports a kind it cannot list.
 func (o *GetOptions) readAt(ctx context.Context) ([]snapshot, error) {
-	s, err := daemon.OpenHistory(ctx, o.Config, o.atFlags.DB)
+	s, err := recording.OpenRecord(ctx, o.Config, o.atFlags.DB, daemon.HistoryOf)
 	if err != nil {
 		return nil, err
 	}

@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/recording"
 )
 
 // defaultRetention is how long serve --record keeps revisions, and
@@ -74,11 +74,11 @@ func (r *recordFlags) validate(contexts bool, namespace string) error {
 
 // config is the daemon's RecordConfig, nil without --record; with no KIND
 // given, it records every kind.
-func (r *recordFlags) config() *daemon.RecordConfig {
+func (r *recordFlags) config() *recording.Config {
 	if !r.Record {
 		return nil
 	}
-	return &daemon.RecordConfig{DB: r.DB, Retention: r.Retention, SecretData: r.SecretData, MaxSize: r.maxSize, AllKinds: r.all}
+	return &recording.Config{DB: r.DB, Retention: r.Retention, SecretData: r.SecretData, MaxSize: r.maxSize, AllKinds: r.all}
 }
 
 // parseMaxSize reads --record-max-size into maxSize (0 is no limit; ""

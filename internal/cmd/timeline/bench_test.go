@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kubectl-reflect/kubectl-reflect/internal/proctest"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/timelineview"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/timeline"
@@ -46,19 +46,19 @@ func firstScreen(ctx context.Context, path string) (string, error) {
 	return m.View(), nil
 }
 
-// TestChildFirstScreen is BenchmarkFirstScreen3000's child process; it
-// does nothing unless childDB names a history.
+// TestChildFirstScreen is BenchmarkFirstScreen3000's child process
+// (proctest.RunChild); it does nothing unless run as one.
 func TestChildFirstScreen(t *testing.T) {
-	path := os.Getenv(childDB)
-	if path == "" {
+	if !proctest.IsChild() {
 		return
 	}
 	began := time.Now()
-	view, err := firstScreen(context.Background(), path)
+	view, err := firstScreen(context.Background(), os.Getenv(childDB))
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Printf("first-screen-ms %d lines %d rss %d\n", time.Since(began).Milliseconds(), strings.Count(view, "\n"), peakRSS())
+	fmt.Printf("first-screen-ms %d lines %d\n", time.Since(began).Milliseconds(), strings.Count(view, "\n"))
+	proctest.ReportUsage()
 }
 
 // BenchmarkFirstScreen3000 is the target (measured 2026-12-06 on
@@ -89,19 +89,13 @@ func BenchmarkFirstScreen3000(b *testing.B) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "MB-heap")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestChildFirstScreen$", "-test.count=1")
-	cmd.Env = append(os.Environ(), childDB+"="+path)
-	out, err := cmd.Output()
-	if err != nil {
-		b.Fatalf("the child: %v\n%s", err, out)
-	}
+	u, out := proctest.RunChild(b, "TestChildFirstScreen", childDB+"="+path)
 	var childMS, lines int
-	var rss int64
-	if _, err := fmt.Sscanf(string(out), "first-screen-ms %d lines %d rss %d", &childMS, &lines, &rss); err != nil {
+	if _, err := fmt.Sscanf(out, "first-screen-ms %d lines %d", &childMS, &lines); err != nil {
 		b.Fatalf("the child printed %q: %v", out, err)
 	}
 	b.ReportMetric(float64(childMS), "ms-child")
-	if rss > 0 {
-		b.ReportMetric(float64(rss)/(1<<20), "MB-rss-child")
+	if u.Peak > 0 {
+		b.ReportMetric(float64(u.Peak)/(1<<20), "MB-rss-child")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/internal/contexts"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/recording"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/timeline"
 )
@@ -85,7 +86,7 @@ func (o *TimelineOptions) openContext(ctx context.Context, name string, out *ope
 	} else if t.Config, err = t.ConfigFlags.ToRESTConfig(); err != nil {
 		return nil, "", fmt.Errorf("reading the kubeconfig: %w", err)
 	}
-	s, err := daemon.OpenHistory(ctx, t.Config, o.DB)
+	s, err := recording.OpenRecord(ctx, t.Config, o.DB, daemon.HistoryOf)
 	if err != nil {
 		return nil, "", err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/internal/moment"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/recording"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
@@ -67,7 +68,7 @@ func (o *WatchOptions) replay(ctx context.Context) (_ *replaySet, close func(), 
 	if o.Since == "" {
 		return nil, func() {}, nil
 	}
-	s, err := daemon.OpenHistory(ctx, o.Config, o.sinceFlags.DB)
+	s, err := recording.OpenRecord(ctx, o.Config, o.sinceFlags.DB, daemon.HistoryOf)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -86,7 +87,7 @@ func (o *WatchOptions) replay(ctx context.Context) (_ *replaySet, close func(), 
 		if err != nil {
 			return nil, nil, err
 		}
-		rec, err := daemon.Recorded(ctx, s, src.Resource, kube.Scope{Namespace: src.Namespace, Names: o.NamesOf(src)}, at)
+		rec, err := recording.Recorded(ctx, s, src.Resource, kube.Scope{Namespace: src.Namespace, Names: o.NamesOf(src)}, at)
 		if errors.Is(err, history.ErrNotRecorded) {
 			return nil, nil, history.NotRecordedError(src.Resource, s.Location())
 		}

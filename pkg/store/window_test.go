@@ -8,7 +8,7 @@ import (
 
 // TestSubscribeFrom: a subscription that resumes after a resourceVersion is
 // given exactly the changes the store applied after it (relist diffs
-// included), then the live ones; one that asks for what the history no
+// included), then the live ones; one that asks for what the window no
 // longer holds, or for the future, is refused with the error a WATCH
 // endpoint maps to 410 or a retry.
 func TestSubscribeFrom(t *testing.T) {
@@ -21,32 +21,32 @@ func TestSubscribeFrom(t *testing.T) {
 		applyEv("a/x@15"),
 	)
 	tests := []struct {
-		name    string
-		history int
-		from    string
-		keep    func(Key) bool
-		want    []string
-		err     error
+		name   string
+		window int
+		from   string
+		keep   func(Key) bool
+		want   []string
+		err    error
 	}{
-		{name: "from the list", history: 10, from: "10",
+		{name: "from the list", window: 10, from: "10",
 			want: []string{"Applied a/x@11 old=5", "Applied b/z@12", "Deleted a/y@13 old=6", "Applied a/x@15 old=11"}},
-		{name: "from the middle", history: 10, from: "12",
+		{name: "from the middle", window: 10, from: "12",
 			want: []string{"Deleted a/y@13 old=6", "Applied a/x@15 old=11"}},
-		{name: "from a bookmark", history: 10, from: "14", want: []string{"Applied a/x@15 old=11"}},
-		{name: "from now", history: 10, from: "15", want: nil},
-		{name: "one namespace", history: 10, from: "10", keep: func(k Key) bool { return k.Namespace == "b" },
+		{name: "from a bookmark", window: 10, from: "14", want: []string{"Applied a/x@15 old=11"}},
+		{name: "from now", window: 10, from: "15", want: nil},
+		{name: "one namespace", window: 10, from: "10", keep: func(k Key) bool { return k.Namespace == "b" },
 			want: []string{"Applied b/z@12"}},
-		{name: "window holds the last two", history: 2, from: "13", want: []string{"Applied a/x@15 old=11"}},
-		{name: "window edge", history: 2, from: "12", want: []string{"Deleted a/y@13 old=6", "Applied a/x@15 old=11"}},
-		{name: "evicted", history: 2, from: "11", err: ErrTooOld},
-		{name: "before the first list", history: 10, from: "9", err: ErrTooOld},
-		{name: "no history", history: 0, from: "15", err: ErrTooOld},
-		{name: "future", history: 10, from: "16", err: ErrTooLarge},
-		{name: "not a number", history: 10, from: "abc", err: ErrInvalidResourceVersion},
+		{name: "window holds the last two", window: 2, from: "13", want: []string{"Applied a/x@15 old=11"}},
+		{name: "window edge", window: 2, from: "12", want: []string{"Deleted a/y@13 old=6", "Applied a/x@15 old=11"}},
+		{name: "evicted", window: 2, from: "11", err: ErrTooOld},
+		{name: "before the first list", window: 10, from: "9", err: ErrTooOld},
+		{name: "no window", window: 0, from: "15", err: ErrTooOld},
+		{name: "future", window: 10, from: "16", err: ErrTooLarge},
+		{name: "not a number", window: 10, from: "abc", err: ErrInvalidResourceVersion},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := New(Options[*obj]{History: tt.history})
+			s := New(Options[*obj]{Window: tt.window})
 			mustApply(t, s, setup...)
 			sub, err := s.SubscribeFrom(context.Background(), tt.from, SubscribeOptions{Keep: tt.keep})
 			if !errors.Is(err, tt.err) {
@@ -67,12 +67,12 @@ func TestSubscribeFrom(t *testing.T) {
 	}
 }
 
-// TestSubscribeFromAcrossRelist: a relist empties the history, as the API
+// TestSubscribeFromAcrossRelist: a relist empties the window, as the API
 // server's watch cache does: a resume from before its resourceVersion (or
 // from one its changes carried) is ErrTooOld, so the client lists again;
 // one from its resourceVersion gets the live changes after it.
 func TestSubscribeFromAcrossRelist(t *testing.T) {
-	s := New(Options[*obj]{History: 100})
+	s := New(Options[*obj]{Window: 100})
 	mustApply(t, s, relist("10", "a/x@5", "a/y@6", "a/z@7")...)
 	mustApply(t, s, applyEv("a/x@11"))
 	mustApply(t, s, relist("20", "a/x@11", "a/y@18", "a/n@19")...)
@@ -97,7 +97,7 @@ func TestSubscribeFromAcrossRelist(t *testing.T) {
 
 // TestSubscribeFromNotSynced: nothing to resume from before the first list.
 func TestSubscribeFromNotSynced(t *testing.T) {
-	s := New(Options[*obj]{History: 10})
+	s := New(Options[*obj]{Window: 10})
 	if _, err := s.SubscribeFrom(context.Background(), "1", SubscribeOptions{}); !errors.Is(err, ErrNotSynced) {
 		t.Fatalf("error = %v, want ErrNotSynced", err)
 	}

@@ -1,10 +1,9 @@
-package daemon
+package recording
 
 import (
 	"context"
 	"errors"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -12,7 +11,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/discovery"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
@@ -21,7 +19,7 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
-// recordAll is serve --record with no KIND (RecordConfig.AllKinds): the
+// All is serve --record with no KIND (Config.AllKinds): the
 // daemon records every kind the API server lists and watches that the
 // user may (recordable says which; the kinds given are recorded as
 // such), and those the server serves later: a CustomResourceDefinition
@@ -29,7 +27,7 @@ import (
 // namespace on the daemon's Set, the one a client's request of it is
 // answered from, which the handler keeps served (serve.Handler.Keep),
 // with a recorder subscribed before the reflector may start from the
-// history (recording.gate).
+// history (Recording.gate).
 //
 // Discovery is read again every rediscoverAll, and at once when a
 // CustomResourceDefinition changes (the user may watch them: they are
@@ -38,12 +36,10 @@ import (
 // time, and asked again after retryRefused. A kind that stops for good
 // later (its CRD deleted, the right revoked) is said, no longer recorded,
 // and recorded again once discovery lists it and the server allows it.
-type recordAll struct {
-	d     *daemonRun
-	set   *reflector.Set
-	rec   *recording
-	dc    *discovery.DiscoveryClient
-	given map[schema.GroupResource]bool // recorded as Config.Resources
+type All struct {
+	o     AllOptions
+	rec   *Recording
+	given map[schema.GroupResource]bool // recorded as AllOptions.Given
 	wake  chan struct{}                 // a CustomResourceDefinition changed
 	wg    sync.WaitGroup                // run, and the kinds' follow
 
@@ -59,7 +55,7 @@ type recordAll struct {
 	starting []*recordedKind // the kinds start-up started, which it settles
 }
 
-// recordedKind is one kind recordAll records.
+// recordedKind is one kind All records.
 type recordedKind struct {
 	ar    metav1.APIResource
 	res   kube.Resource
@@ -75,7 +71,7 @@ type recordedKind struct {
 	recording bool // synced: recorded and served
 }
 
-// Timings of recordAll.
+// Timings of All.
 const (
 	// rediscoverAll is how often discovery is read again: a kind an
 	// aggregated API adds, or a CRD the user may not watch, is recorded
@@ -97,23 +93,43 @@ const (
 // crdResource is the resource of CustomResourceDefinitions.
 var crdResource = schema.GroupResource{Group: "apiextensions.k8s.io", Resource: "customresourcedefinitions"}
 
-// newRecordAll is the recording of every kind of the daemon d, beside
-// those given; nil unless it records every kind.
-func (d *daemonRun) newRecordAll(set *reflector.Set, rec *recording, dc *discovery.DiscoveryClient) *recordAll {
-	if rec == nil || rec.failed || d.cfg.Record == nil || !d.cfg.Record.AllKinds {
+// AllOptions is what All needs of the daemon it records every kind of.
+type AllOptions struct {
+	// Set is the daemon's: each kind is a reflector of every namespace on
+	// it, in Scope (the daemon's scope of what it serves).
+	Set   *reflector.Set
+	Scope func(kube.Scope) kube.Scope
+	// Given are the kinds the daemon was given (recorded as such: Add).
+	Given []kube.Resource
+	// Known is the API server's discovery at start-up; Discover reads it
+	// again.
+	Known    []metav1.APIResource
+	Discover func(ctx context.Context) ([]metav1.APIResource, error)
+	// Publish says what is recorded now (the kinds given first) and what
+	// the API server refuses, for the daemon's Info.
+	Publish func(recorded, refused []string, all bool)
+}
+
+// All starts recording every kind of o.Known the user may list and
+// watch, beside those given; nil unless r records every kind
+// (Config.AllKinds). Serve then waits for them, Run follows discovery,
+// and Stop ends it.
+func (r *Recording) All(ctx context.Context, o AllOptions) *All {
+	if r == nil || r.failed || !r.cfg.AllKinds {
 		return nil
 	}
-	a := &recordAll{d: d, set: set, rec: rec, dc: dc, given: map[schema.GroupResource]bool{}, wake: make(chan struct{}, 1),
+	a := &All{o: o, rec: r, given: map[schema.GroupResource]bool{}, wake: make(chan struct{}, 1),
 		kinds: map[schema.GroupResource]*recordedKind{}, refused: map[schema.GroupResource]time.Time{}, said: map[schema.GroupResource]bool{}}
-	for _, r := range d.cfg.Resources {
-		a.given[r.GVR.GroupResource()] = true
+	for _, res := range o.Given {
+		a.given[res.GVR.GroupResource()] = true
 	}
+	a.starting = a.start(ctx, o.Known)
 	return a
 }
 
 // start starts recording the kinds of known not recorded yet (nor
 // refused lately), and returns them.
-func (a *recordAll) start(ctx context.Context, known []metav1.APIResource) []*recordedKind {
+func (a *All) start(ctx context.Context, known []metav1.APIResource) []*recordedKind {
 	var started []*recordedKind
 	now := time.Now()
 	for _, ar := range recordable(known, a.given) {
@@ -131,11 +147,11 @@ func (a *recordAll) start(ctx context.Context, known []metav1.APIResource) []*re
 
 // startKind starts the reflector of ar and its recorder, subscribed before
 // the reflector may read the history.
-func (a *recordAll) startKind(ctx context.Context, gr schema.GroupResource, ar metav1.APIResource) *recordedKind {
+func (a *All) startKind(ctx context.Context, gr schema.GroupResource, ar metav1.APIResource) *recordedKind {
 	k := &recordedKind{ar: ar, res: kube.Resource{GVR: gr.WithVersion(ar.Version), Kind: ar.Kind, Namespaced: ar.Namespaced}, settled: make(chan struct{})}
 	open := a.rec.gate(gr)
-	k.lease = a.set.Acquire(k.res, servedScope(kube.Scope{}))
-	k.stop, k.written = a.rec.add(ctx, k.lease)
+	k.lease = a.o.Set.Acquire(k.res, a.o.Scope(kube.Scope{}))
+	k.stop, k.written = a.rec.Add(ctx, k.lease)
 	open()
 	a.mu.Lock()
 	a.kinds[gr] = k
@@ -146,7 +162,7 @@ func (a *recordAll) startKind(ctx context.Context, gr schema.GroupResource, ar m
 
 // follow waits for k's first list, then for its reflector to stop for
 // good, until ctx ends.
-func (a *recordAll) follow(ctx context.Context, k *recordedKind) {
+func (a *All) follow(ctx context.Context, k *recordedKind) {
 	select {
 	case <-k.lease.Synced():
 		a.synced(ctx, k)
@@ -173,7 +189,7 @@ func stoppedBefore(l *reflector.Lease) error {
 
 // synced serves k (kept) once the handler serves, and watches the
 // CustomResourceDefinitions when k is theirs.
-func (a *recordAll) synced(ctx context.Context, k *recordedKind) {
+func (a *All) synced(ctx context.Context, k *recordedKind) {
 	a.mu.Lock()
 	k.recording = true
 	close(k.settled)
@@ -195,7 +211,7 @@ func (a *recordAll) synced(ctx context.Context, k *recordedKind) {
 // stopped drops k, whose reflector stopped for good (err): before its
 // first list (403: refused), or after (its CRD deleted, the right
 // revoked).
-func (a *recordAll) stopped(k *recordedKind, err error) {
+func (a *All) stopped(k *recordedKind, err error) {
 	k.stop()
 	k.lease.Release()
 	gr := k.res.GVR.GroupResource()
@@ -230,113 +246,10 @@ func (a *recordAll) stopped(k *recordedKind, err error) {
 	a.publish()
 }
 
-// settle waits for the kinds started to settle and, those that synced,
-// for their first state to be in the history (the daemon that says it
-// serves records each change at once: not behind a burst of first states,
-// one per kind), settleWait at most. Then it says which the API server
-// refused (one line), which failed otherwise (a line each) and, after
-// start-up, which are recorded now; those still listing are said when
-// they settle.
-func (a *recordAll) settle(ctx context.Context, started []*recordedKind) {
-	timer := time.NewTimer(settleWait)
-	defer timer.Stop()
-wait:
-	for _, k := range started {
-		select {
-		case <-k.settled:
-		case <-timer.C:
-			break wait
-		case <-ctx.Done():
-			return
-		}
-		if k.err != nil { // settled: read after its close
-			continue
-		}
-		select {
-		case <-k.written:
-		case <-k.lease.Done():
-		case <-timer.C:
-			break wait
-		case <-ctx.Done():
-			return
-		}
-	}
-	var (
-		names, added []string
-		errs         []error
-	)
-	a.mu.Lock()
-	for _, k := range started {
-		select {
-		case <-k.settled:
-		default:
-			k.late = true
-			continue
-		}
-		gr := k.res.GVR.GroupResource()
-		switch {
-		case k.err == nil:
-			if a.began {
-				added = append(added, k.res.String())
-			}
-		case apierrors.IsForbidden(k.err) && a.said[gr]:
-		default:
-			a.said[gr] = a.said[gr] || apierrors.IsForbidden(k.err)
-			names, errs = append(names, k.res.String()), append(errs, k.err)
-		}
-	}
-	a.began = true
-	a.mu.Unlock()
-	a.sayRefused(names, errs)
-	if len(added) > 0 {
-		a.rec.say("Recording %s too\n", strings.Join(added, ", "))
-	}
-	a.publish() // the refusals said
-}
-
-// sayRefused says that the kinds names are not recorded: those the API
-// server refused (403) in one line, the others each with its error.
-func (a *recordAll) sayRefused(names []string, errs []error) {
-	var forbidden []string
-	for i, name := range names {
-		if apierrors.IsForbidden(errs[i]) {
-			forbidden = append(forbidden, name)
-			continue
-		}
-		a.rec.say("warning: not recording %s: %v\n", name, errs[i])
-	}
-	if len(forbidden) > 0 {
-		a.rec.say("warning: not recording what this user may not list and watch (403): %s\n", strings.Join(forbidden, ", "))
-	}
-}
-
-// serve waits for the kinds start-up started to settle (settle: what the
-// API server refused is said before the daemon serves), and keeps those
-// recorded served by h, and those that sync later.
-func (a *recordAll) serve(ctx context.Context, h *serve.Handler) {
-	if a == nil {
-		return
-	}
-	a.settle(ctx, a.starting)
-	a.starting = nil
-	a.mu.Lock()
-	a.handler = h
-	var keep []metav1.APIResource
-	for _, k := range a.kinds {
-		if k.recording {
-			keep = append(keep, k.ar)
-		}
-	}
-	a.mu.Unlock()
-	for _, ar := range keep {
-		h.Keep(ar)
-	}
-}
-
-// run reads discovery again every rediscoverAll and when a
+// Run reads discovery again every rediscoverAll and when a
 // CustomResourceDefinition changes, and records the kinds it finds new,
 // until ctx ends (on a goroutine of its own: stop waits for it).
-func (a *recordAll) run(ctx context.Context) {
+func (a *All) Run(ctx context.Context) {
 	if a == nil {
 		return
 	}
@@ -358,7 +271,7 @@ func (a *recordAll) run(ctx context.Context) {
 
 // drainCRDs takes what the CustomResourceDefinitions' subscription holds:
 // what changed is read from discovery.
-func (a *recordAll) drainCRDs() {
+func (a *All) drainCRDs() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.crdSub == nil {
@@ -374,9 +287,9 @@ func (a *recordAll) drainCRDs() {
 // rediscover reads discovery and records what it finds new; while an
 // established CRD's resource is not listed yet, it reads it again a
 // second later (establishing times at most).
-func (a *recordAll) rediscover(ctx context.Context) {
+func (a *All) rediscover(ctx context.Context) {
 	for range establishing {
-		known, err := serverResources(ctx, a.dc)
+		known, err := a.o.Discover(ctx)
 		if err != nil {
 			return // the next tick tries again
 		}
@@ -394,7 +307,7 @@ func (a *recordAll) rediscover(ctx context.Context) {
 
 // establishing says whether a CRD the store holds is established but its
 // resource not in known.
-func (a *recordAll) establishing(known []metav1.APIResource) bool {
+func (a *All) establishing(known []metav1.APIResource) bool {
 	a.mu.Lock()
 	crds := a.crds
 	a.mu.Unlock()
@@ -414,10 +327,10 @@ func (a *recordAll) establishing(known []metav1.APIResource) bool {
 	return false
 }
 
-// stop waits for run and the kinds' goroutines, once the daemon's context
+// Stop waits for Run and the kinds' goroutines, once the daemon's context
 // ended, and releases the kinds' reflectors once their recorders wrote
 // what they hold.
-func (a *recordAll) stop() {
+func (a *All) Stop() {
 	if a == nil {
 		return
 	}
@@ -436,8 +349,8 @@ func (a *recordAll) stop() {
 
 // recorded names the kinds recorded now (those given first) and those
 // the API server refuses, for the daemon's Info.
-func (a *recordAll) recorded() (names, refused []string) {
-	for _, r := range a.d.cfg.Resources {
+func (a *All) recorded() (names, refused []string) {
+	for _, r := range a.o.Given {
 		names = append(names, r.String())
 	}
 	a.mu.Lock()
@@ -459,7 +372,7 @@ func (a *recordAll) recorded() (names, refused []string) {
 }
 
 // publish writes the daemon's Info again with what it records.
-func (a *recordAll) publish() {
+func (a *All) publish() {
 	names, refused := a.recorded()
-	a.d.published.recording(names, refused, true)
+	a.o.Publish(names, refused, true)
 }

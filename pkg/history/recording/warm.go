@@ -1,4 +1,4 @@
-package daemon
+package recording
 
 import (
 	"context"
@@ -14,10 +14,10 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 )
 
-// seeder makes a recording daemon restart warm (reflector.SetOptions.Seed):
+// Seeder makes a recording daemon restart warm (reflector.SetOptions.Seed):
 // each reflector starts from what the history holds of its resource and
 // resumes the watch where the record ends. nil when not recording.
-func (r *recording) seeder() reflector.Seeder {
+func (r *Recording) Seeder() reflector.Seeder {
 	if r == nil {
 		return nil
 	}
@@ -31,7 +31,7 @@ func (r *recording) seeder() reflector.Seeder {
 // history that fails to read (said in one line: the reflector lists).
 // Its objects are read beside the file's check, and given to the
 // reflector once the check passed and every recorder subscribed.
-func (r *recording) seed(ctx context.Context, res kube.Resource, scope kube.Scope) (reflector.Recorded, bool) {
+func (r *Recording) seed(ctx context.Context, res kube.Resource, scope kube.Scope) (reflector.Recorded, bool) {
 	if !restorable(res, scope) {
 		return reflector.Recorded{}, false
 	}
@@ -61,7 +61,7 @@ func (r *recording) seed(ctx context.Context, res kube.Resource, scope kube.Scop
 // await waits until every recorder of the start subscribed, and res's
 // if it is gated (a kind recorded later: gate), and says whether the
 // history may be read: it passed its check, and ctx goes on.
-func (r *recording) await(ctx context.Context, res kube.Resource) bool {
+func (r *Recording) await(ctx context.Context, res kube.Resource) bool {
 	select {
 	case <-r.subscribed:
 	case <-ctx.Done():
@@ -80,7 +80,7 @@ func (r *recording) await(ctx context.Context, res kube.Resource) bool {
 	return !r.failed
 }
 
-func (r *recording) notRestored(res kube.Resource, err error) {
+func (r *Recording) notRestored(res kube.Resource, err error) {
 	r.say("warning: %s: not restored from the history (%v): listing\n", res, err)
 }
 
@@ -134,7 +134,7 @@ func Recorded(ctx context.Context, s history.Store, res kube.Resource, scope kub
 // restored notes that res started from the history at rv: said with the
 // others at start-up (announce), or at once after it (a kind added on
 // demand).
-func (r *recording) restored(res kube.Resource, rv string) {
+func (r *Recording) restored(res kube.Resource, rv string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.announced {
@@ -147,10 +147,10 @@ func (r *recording) restored(res kube.Resource, rv string) {
 	r.seeded[res] = rv
 }
 
-// announce says, in one line and in the order given, which of resources
+// Announce says, in one line and in the order given, which of resources
 // started from the history and where: once their reflectors have synced.
 // A daemon that records every kind (all) says how many did.
-func (r *recording) announce(resources []kube.Resource, all *recordAll) {
+func (r *Recording) Announce(resources []kube.Resource, all *All) {
 	if r == nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package daemon
+package recording
 
 import (
 	"context"
@@ -18,15 +18,17 @@ import (
 // that neither its stores nor the API server hold any more. Secrets are
 // not answered from it unless recorded in full (their values are hashed).
 type answers struct {
-	r *recording
+	r *Recording
 }
 
 // maxReplay bounds the changes a watch is replayed from the history: more
 // cost the daemon more than the client's relist costs the two of them.
 const maxReplay = 100_000
 
-// history is serve.Options.History of a recording daemon, nil otherwise.
-func (r *recording) history() serve.History {
+// Answers is serve.Options.History of a recording daemon, nil otherwise:
+// a resume from before the stores' memory window goes from pkg/serve to
+// the history, and back.
+func (r *Recording) Answers() serve.History {
 	if r == nil || r.failed {
 		return nil
 	}
@@ -82,7 +84,7 @@ func (a answers) Changes(ctx context.Context, res kube.Resource, from, to string
 
 // parse reads rv, and refuses a kind the history does not answer for.
 func (a answers) parse(res kube.Resource, rv string) (uint64, error) {
-	if history.IsSecrets(res) && !a.r.secretData {
+	if history.IsSecrets(res) && !a.r.cfg.SecretData {
 		return 0, fmt.Errorf("%w: the history holds Secrets' values hashed", store.ErrTooOld)
 	}
 	n, ok := store.ParseRV(rv)

@@ -11,9 +11,9 @@ import (
 // ErrTooOld, a retry for ErrTooLarge and ErrNotSynced, 400 for
 // ErrInvalidResourceVersion.
 var (
-	// ErrTooOld: the history no longer holds every change after the
+	// ErrTooOld: the window no longer holds every change after the
 	// resourceVersion asked for; the subscriber must start from a list.
-	// The error is a *TooOldError, which says what the history holds.
+	// The error is a *TooOldError, which says what the window holds.
 	ErrTooOld = errors.New("too old resource version")
 	// ErrTooLarge: the resourceVersion asked for is newer than the store's.
 	ErrTooLarge = errors.New("too large resource version")
@@ -23,7 +23,7 @@ var (
 	ErrInvalidResourceVersion = errors.New("invalid resource version")
 )
 
-// TooOldError is ErrTooOld for resourceVersion RV: the history holds
+// TooOldError is ErrTooOld for resourceVersion RV: the window holds
 // every change after Oldest (the oldest resourceVersion a subscriber may
 // resume from), or nothing when Oldest is "". It reads as the API
 // server's 410: "too old resource version: RV (Oldest)".
@@ -33,6 +33,8 @@ type TooOldError struct {
 
 func (e *TooOldError) Error() string {
 	if e.Oldest == "" {
+		// These words are kept as they were (a caller may print them): "history"
+		// here is the window.
 		return fmt.Sprintf("%v: %s (the store keeps no history)", ErrTooOld, e.RV)
 	}
 	return fmt.Sprintf("%v: %s (%s)", ErrTooOld, e.RV, e.Oldest)
@@ -40,8 +42,8 @@ func (e *TooOldError) Error() string {
 
 func (e *TooOldError) Is(target error) bool { return target == ErrTooOld }
 
-// history is the window of the store's changes that SubscribeFrom replays
-// and StateAt undoes: a ring of at most Options.History Applied and
+// window is the store's memory of its latest changes, which SubscribeFrom
+// replays and StateAt undoes: a ring of at most Options.Window Applied and
 // Deleted changes, in the order the store applied them (resourceVersion
 // order). Every change after base is in the ring, and the store's state
 // at base is known (a list's, or what undoing the ring gives), so that
@@ -50,31 +52,31 @@ func (e *TooOldError) Is(target error) bool { return target == ErrTooOld }
 //
 // Resource versions are compared as the numbers the API server gives (as
 // its own watch cache does); a change whose resourceVersion is not a
-// number makes the history hold nothing from there on.
-type history[T Object] struct {
-	ring  []histEntry[T] // capacity Options.History
-	start int            // index of the oldest change in ring
+// number makes the window hold nothing from there on.
+type window[T Object] struct {
+	ring  []windowEntry[T] // capacity Options.Window
+	start int              // index of the oldest change in ring
 	size  int
 	base  uint64 // every change with a resourceVersion above base is held
 	valid bool   // base is set: the store synced and every rv parsed
 }
 
-// histEntry is one change of the history, its resourceVersion parsed.
+// windowEntry is one change of the window, its resourceVersion parsed.
 // noUndo (a change Backfill read that does not say the object's version
 // before it: OldUnknown, or a deletion whose Old is the server's last
 // state, at the deletion's resourceVersion) stops StateAt: the state
 // before it cannot be computed.
-type histEntry[T Object] struct {
+type windowEntry[T Object] struct {
 	Change[T]
 	rv     uint64
 	noUndo bool
 }
 
-func newHistory[T Object](n int) *history[T] {
+func newWindow[T Object](n int) *window[T] {
 	if n <= 0 {
 		return nil
 	}
-	return &history[T]{ring: make([]histEntry[T], n)}
+	return &window[T]{ring: make([]windowEntry[T], n)}
 }
 
 // restart empties the window and starts it at a list at rv: the first
@@ -84,7 +86,7 @@ func newHistory[T Object](n int) *history[T] {
 // from before it. Its changes carry resourceVersions that are not their
 // own (was, rv: see diff), so a resume from one of them could not tell
 // which of the changes that share it the subscriber saw.
-func (h *history[T]) restart(rv string) {
+func (h *window[T]) restart(rv string) {
 	base, ok := ParseRV(rv)
 	h.base, h.valid = base, ok
 	clear(h.ring)
@@ -92,10 +94,10 @@ func (h *history[T]) restart(rv string) {
 }
 
 // at is the i-th change from the oldest.
-func (h *history[T]) at(i int) *histEntry[T] { return &h.ring[(h.start+i)%len(h.ring)] }
+func (h *window[T]) at(i int) *windowEntry[T] { return &h.ring[(h.start+i)%len(h.ring)] }
 
 // add records c, evicting the oldest change when the ring is full.
-func (h *history[T]) add(c Change[T]) {
+func (h *window[T]) add(c Change[T]) {
 	if !h.valid {
 		return
 	}
@@ -109,17 +111,17 @@ func (h *history[T]) add(c Change[T]) {
 	n := len(h.ring)
 	if h.size == n {
 		h.base = h.ring[h.start].rv
-		h.ring[h.start] = histEntry[T]{Change: c, rv: rv}
+		h.ring[h.start] = windowEntry[T]{Change: c, rv: rv}
 		h.start = (h.start + 1) % n
 		return
 	}
-	h.ring[(h.start+h.size)%n] = histEntry[T]{Change: c, rv: rv}
+	h.ring[(h.start+h.size)%n] = windowEntry[T]{Change: c, rv: rv}
 	h.size++
 }
 
-// oldest is the resourceVersion the history holds every change after, ""
+// oldest is the resourceVersion the window holds every change after, ""
 // when it holds nothing.
-func (h *history[T]) oldest() string {
+func (h *window[T]) oldest() string {
 	if h == nil || !h.valid {
 		return ""
 	}
@@ -128,7 +130,7 @@ func (h *history[T]) oldest() string {
 
 // since returns the changes after from, oldest first, or a *TooOldError;
 // with needOld, also when one of them has OldUnknown.
-func (h *history[T]) since(from uint64, needOld bool) ([]Change[T], error) {
+func (h *window[T]) since(from uint64, needOld bool) ([]Change[T], error) {
 	if !h.valid || from < h.base {
 		return nil, &TooOldError{RV: strconv.FormatUint(from, 10), Oldest: h.oldest()}
 	}
@@ -148,10 +150,10 @@ func (h *history[T]) since(from uint64, needOld bool) ([]Change[T], error) {
 
 // SubscribeFrom starts an Ordered subscription that resumes after
 // resourceVersion rv: it is queued every change the store applied after rv
-// (from its history, see Options.History), then every change from now on,
+// (from its window, see Options.Window), then every change from now on,
 // as an Ordered subscription (opts.Mode is ignored). It queues no initial
 // state and no Synced. It fails with ErrTooOld (a *TooOldError) when the
-// history no longer holds every change after rv (or the store keeps none:
+// window no longer holds every change after rv (or the store keeps none:
 // see Backfill for one that the server still holds), ErrTooLarge when rv
 // is newer than the store, ErrNotSynced before the first sync, and
 // ErrInvalidResourceVersion when rv is not a number; with opts.NeedOld,
@@ -169,7 +171,7 @@ func (s *Store[T]) SubscribeFrom(ctx context.Context, rv string, opts SubscribeO
 	if err := s.checkRVLocked(from, rv); err != nil {
 		return nil, err
 	}
-	changes, err := s.history.since(from, opts.NeedOld)
+	changes, err := s.window.since(from, opts.NeedOld)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +191,7 @@ func (s *Store[T]) SubscribeFrom(ctx context.Context, rv string, opts SubscribeO
 
 // checkRVLocked fails as SubscribeFrom does before the first sync, for a
 // resourceVersion (from, written rv) newer than the store's, and when the
-// store keeps no history. The caller holds mu.
+// store keeps no window. The caller holds mu.
 func (s *Store[T]) checkRVLocked(from uint64, rv string) error {
 	select {
 	case <-s.synced:
@@ -199,17 +201,17 @@ func (s *Store[T]) checkRVLocked(from uint64, rv string) error {
 	if cur, ok := ParseRV(s.rv); ok && from > cur {
 		return fmt.Errorf("%w: %s is newer than %s", ErrTooLarge, rv, s.rv)
 	}
-	if s.history == nil {
+	if s.window == nil {
 		return &TooOldError{RV: rv}
 	}
 	return nil
 }
 
 // OldestResourceVersion is the oldest resourceVersion that SubscribeFrom
-// and StateAt accept (every change after it is in the history), "" when
+// and StateAt accept (every change after it is in the window), "" when
 // the store keeps none or has not synced.
 func (s *Store[T]) OldestResourceVersion() string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.history.oldest()
+	return s.window.oldest()
 }

@@ -1,4 +1,4 @@
-package daemon
+package recording
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"

@@ -1,4 +1,4 @@
-package daemon
+package recording
 
 import (
 	"context"
@@ -15,11 +15,11 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
-// HistoryStatus is what a recording daemon says of its history at
+// Status is what a recording daemon says of its history at
 // /debug/history (serve status prints it): where the record begins and
 // why, what it takes against its bounds, and what each kind wrote in the
 // last hour.
-type HistoryStatus struct {
+type Status struct {
 	Location string `json:"location"`
 	// Begins is where the whole record begins (its oldest write kept);
 	// Why says why: recording began then, or older revisions were pruned
@@ -51,10 +51,10 @@ type sized interface {
 	Size(ctx context.Context) (used, file int64, err error)
 }
 
-// status reads r's HistoryStatus.
-func (r *recording) status(ctx context.Context) (*HistoryStatus, error) {
+// status reads r's Status.
+func (r *Recording) status(ctx context.Context) (*Status, error) {
 	now := time.Now()
-	st := &HistoryStatus{Location: r.store.Location(), MaxSize: r.cfg.MaxSize, Retention: r.cfg.Retention,
+	st := &Status{Location: r.store.Location(), MaxSize: r.cfg.MaxSize, Retention: r.cfg.Retention,
 		Since: now.Add(-usageWindow).Truncate(time.Minute)}
 	b, err := r.store.Begins(ctx, "")
 	switch {
@@ -75,15 +75,15 @@ func (r *recording) status(ctx context.Context) (*HistoryStatus, error) {
 	return st, nil
 }
 
-// handler answers /debug/history with r's HistoryStatus (null when the
+// Handler answers /debug/history with r's Status (null when the
 // daemon does not record) and passes the rest to next.
-func (r *recording) handler(next http.Handler) http.Handler {
+func (r *Recording) Handler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if strings.TrimSuffix(req.URL.Path, "/") != "/debug/history" {
 			next.ServeHTTP(w, req)
 			return
 		}
-		var st *HistoryStatus
+		var st *Status
 		if r != nil && !r.failed {
 			var err error
 			if st, err = r.status(req.Context()); err != nil {
@@ -99,7 +99,7 @@ func (r *recording) handler(next http.Handler) http.Handler {
 // moved says once, when a prune moved where the record begins, where it
 // begins now and why. The first call (before the first prune) only
 // notes where it begins.
-func (r *recording) moved(ctx context.Context) {
+func (r *Recording) moved(ctx context.Context) {
 	b, err := r.store.Begins(ctx, "")
 	if err != nil {
 		return // nothing recorded yet, or a failed read: the next prune tells
@@ -114,10 +114,10 @@ func (r *recording) moved(ctx context.Context) {
 	r.say("history: the record now begins at %s (%s)\n", b.Time.UTC().Format(time.RFC3339), b.Why())
 }
 
-// print writes h as serve status shows it: where the record begins and
+// Print writes h as serve status shows it: where the record begins and
 // why, its size against its bounds, then a table of what each resource
 // wrote in the last hour.
-func (h *HistoryStatus) print(w io.Writer) error {
+func (h *Status) Print(w io.Writer) error {
 	if h.BeginsRV == 0 {
 		fmt.Fprintln(w, "The record is empty: nothing written yet")
 	} else {
