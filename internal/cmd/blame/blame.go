@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/completion"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/moment"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/recordview"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/blame"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
@@ -49,7 +50,7 @@ type BlameOptions struct {
 	Output string
 
 	path object.Path
-	at   cli.Moment
+	at   moment.Moment
 }
 
 // NewCmdBlame is `kubectl reflect blame`.
@@ -107,7 +108,7 @@ func (o *BlameOptions) Validate() error {
 		o.path = p
 	}
 	if o.At != "" {
-		m, err := cli.ParseMoment("--at", o.At, time.Now())
+		m, err := moment.Parse("--at", o.At, time.Now())
 		if err != nil {
 			return err
 		}
@@ -156,7 +157,7 @@ func (o *BlameOptions) upTo(ctx context.Context, s history.Store, res string, re
 	}
 	r0 := revs[0]
 	keep := func(namespace, name string) bool { return namespace == r0.Namespace && name == r0.Name }
-	if err := cli.Uncertain(o.ErrOut, o.Targets[0].Resource, when, hm, keep, o.Strict); err != nil {
+	if err := moment.Uncertain(o.ErrOut, o.Targets[0].Resource, when, hm, keep, o.Strict); err != nil {
 		return nil, err
 	}
 	n := 0

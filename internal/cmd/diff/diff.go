@@ -12,6 +12,7 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/completion"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/contexts"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/moment"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 )
 
@@ -47,7 +48,7 @@ type DiffOptions struct {
 	IncludeStatus bool
 
 	contexts []string // several contexts (contexts.Names), nil for one
-	moments  []cli.Moment
+	moments  []moment.Moment
 	ignore   []object.Path
 	sources  []*source // one per context, in the order given
 }
@@ -103,7 +104,7 @@ func (o *DiffOptions) Complete(args []string) error {
 	}
 	now := time.Now()
 	for _, at := range o.At {
-		m, err := cli.ParseMoment("--at", at, now)
+		m, err := moment.Parse("--at", at, now)
 		if err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/contexts"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/moment"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/recording"
@@ -99,7 +100,7 @@ func (s *source) openHistory(ctx context.Context, db string) error {
 // that -l selects, after a warning for each that may or may not have
 // changed by then (seen late, after a restart), and the label of the
 // moment.
-func (s *source) readAt(ctx context.Context, m cli.Moment) ([]*object.Object, error) {
+func (s *source) readAt(ctx context.Context, m moment.Moment) ([]*object.Object, error) {
 	tg := s.wanted()
 	rv, when, err := m.In(ctx, s.history, "--at")
 	if err != nil {
@@ -117,7 +118,7 @@ func (s *source) readAt(ctx context.Context, m cli.Moment) ([]*object.Object, er
 	keep := func(namespace, name string) bool {
 		return (ns == "" || namespace == ns) && (len(tg.Names) == 0 || slices.Contains(tg.Names, name))
 	}
-	if err := cli.Uncertain(s.errOut, tg.Resource, when, hm, keep, false); err != nil {
+	if err := moment.Uncertain(s.errOut, tg.Resource, when, hm, keep, false); err != nil {
 		return nil, err
 	}
 	decode := history.Decoders(object.NewDecoder(object.DecoderOptions{Prune: object.Prune{ManagedFields: true}}))

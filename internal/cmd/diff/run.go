@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/moment"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
@@ -19,7 +20,7 @@ import (
 // or at a moment of its history.
 type side struct {
 	src    *source
-	moment *cli.Moment
+	moment *moment.Moment
 	label  string
 	objs   []*object.Object
 	err    error
@@ -149,7 +150,7 @@ func (o *DiffOptions) closeHistories() {
 
 // momentLabel names a moment in the output: its time, or its
 // resourceVersion.
-func momentLabel(m cli.Moment) string {
+func momentLabel(m moment.Moment) string {
 	if m.RV != 0 {
 		return "resourceVersion " + strconv.FormatUint(m.RV, 10)
 	}

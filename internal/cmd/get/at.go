@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/moment"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/recording"
@@ -31,7 +32,7 @@ type atFlags struct {
 	// rather than print it as before the change, with a warning.
 	Strict bool
 	// at is --at parsed; when is the time it names (AGE is printed at).
-	at   cli.Moment
+	at   moment.Moment
 	when time.Time
 }
 
@@ -59,7 +60,7 @@ func (o *GetOptions) validateAt() error {
 		return errors.New("--at reads one cluster's history: give one --context")
 	}
 	var err error
-	o.atFlags.at, err = cli.ParseMoment("--at", o.atFlags.At, time.Now())
+	o.atFlags.at, err = moment.Parse("--at", o.atFlags.At, time.Now())
 	return err
 }
 
@@ -128,7 +129,7 @@ func (o *GetOptions) resolveAt(ctx context.Context, s history.Store, tg cli.Want
 	keep := func(namespace, name string) bool {
 		return (ns == "" || namespace == ns) && (len(tg.Names) == 0 || slices.Contains(tg.Names, name))
 	}
-	return hm.RV, cli.Uncertain(o.ErrOut, tg.Resource, o.atFlags.when, hm, keep, o.atFlags.Strict)
+	return hm.RV, moment.Uncertain(o.ErrOut, tg.Resource, o.atFlags.when, hm, keep, o.atFlags.Strict)
 }
 
 // targetAt is tg's snapshot at rv: its objects that match, decoded, each

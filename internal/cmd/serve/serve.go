@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
@@ -71,15 +72,7 @@ type ServeOptions struct {
 	members  []*ServeOptions
 }
 
-// NewCmdServe is `kubectl reflect serve`.
-func NewCmdServe(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams, registry *builtin.Registry) *cobra.Command {
-	o := &ServeOptions{Target: cli.Target{ConfigFlags: flags, ListMode: "whole", NoDaemon: true}, IOStreams: streams}
-	o.registry = registry
-	c := &cobra.Command{
-		Use:     "serve [KIND[,KIND...]] [flags]",
-		Short:   "Serve a local, read-only, Kubernetes-API-compatible cache of some kinds",
-		Example: serveExample,
-		Long: `Serve runs a reflector for each kind (every namespace) and answers kubectl,
+const serveLong = `Serve runs a reflector for each kind (every namespace) and answers kubectl,
 client-go programs and any API client from its stores: discovery, get, list
 (selectors, paging, Tables) and watch (resumed, bookmarks, streaming lists).
 Any other kind that the API server lists and watches, a client's first
@@ -122,22 +115,37 @@ prints a line on stderr unless -q; /readyz waits for the controllers to be
 ready, and a controller that fails stops the daemon. Signals are
 run-controller's: SIGINT or SIGTERM stops gracefully (reconciles in flight
 finish), a second one stops at once (exit 130), SIGHUP reconciles every
-object again.`,
+object again.`
+
+// NewCmdServe is `kubectl reflect serve`.
+func NewCmdServe(flags *genericclioptions.ConfigFlags, streams genericiooptions.IOStreams, registry *builtin.Registry) *cobra.Command {
+	o := &ServeOptions{Target: cli.Target{ConfigFlags: flags, ListMode: "whole", NoDaemon: true}, IOStreams: streams}
+	o.registry = registry
+	c := &cobra.Command{
+		Use:               "serve [KIND[,KIND...]] [flags]",
+		Short:             "Serve a local, read-only, Kubernetes-API-compatible cache of some kinds",
+		Example:           serveExample,
+		Long:              serveLong,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: completion.KindArgs(flags, -1),
 		RunE:              cli.RunE(o),
 	}
 	c.AddCommand(newCmdServeStatus(flags, streams), newCmdServeStop(flags, streams))
-	c.Flags().BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "Cache the kinds in every namespace (the default; as kubectl's, it overrides -n and the context's namespace)")
-	c.Flags().BoolVar(&o.AllContexts, "all-contexts", false, "Serve every context of the kubeconfig, and their merged view (--context also takes several, comma-separated)")
-	c.Flags().IntVar(&o.Port, "port", 0, "Port to listen on at 127.0.0.1 (0: a free one; with several contexts, the merged view's)")
-	c.Flags().BoolVar(&o.PrintKubeconfig, "print-kubeconfig", false, "Print the cache's kubeconfig on stdout once it serves")
-	c.Flags().IntVar(&o.History, "history", 4096, "Changes of each kind kept for watches to resume from")
-	c.Flags().DurationVar(&o.IdleExit, "idle-exit", 0, "Exit after no request for this long, e.g. 30m (0: never)")
-	c.Flags().DurationVar(&o.ReleaseIdle, "release-idle", daemon.DefaultReleaseIdle, "Stop caching a kind added on demand after no request or open watch of it for this long (0: keep every one); the kinds given are kept")
-	o.serveControllers.addFlags(c.Flags())
-	o.record.addFlags(c.Flags())
+	o.addFlags(c.Flags())
 	return c
+}
+
+// addFlags binds serve's flags to o.
+func (o *ServeOptions) addFlags(f *pflag.FlagSet) {
+	f.BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "Cache the kinds in every namespace (the default; as kubectl's, it overrides -n and the context's namespace)")
+	f.BoolVar(&o.AllContexts, "all-contexts", false, "Serve every context of the kubeconfig, and their merged view (--context also takes several, comma-separated)")
+	f.IntVar(&o.Port, "port", 0, "Port to listen on at 127.0.0.1 (0: a free one; with several contexts, the merged view's)")
+	f.BoolVar(&o.PrintKubeconfig, "print-kubeconfig", false, "Print the cache's kubeconfig on stdout once it serves")
+	f.IntVar(&o.History, "history", 4096, "Changes of each kind kept for watches to resume from")
+	f.DurationVar(&o.IdleExit, "idle-exit", 0, "Exit after no request for this long, e.g. 30m (0: never)")
+	f.DurationVar(&o.ReleaseIdle, "release-idle", daemon.DefaultReleaseIdle, "Stop caching a kind added on demand after no request or open watch of it for this long (0: keep every one); the kinds given are kept")
+	o.serveControllers.addFlags(f)
+	o.record.addFlags(f)
 }
 
 // Complete reads the arguments (and the kinds --controllers read) and the

@@ -31,6 +31,12 @@ func (o *WatchOptions) Run(ctx context.Context) error {
 	if o.contexts != nil {
 		return o.runContexts(ctx, cancel, printer, flatten.New(flatten.Options{Events: o.events, WatchOnly: o.WatchOnly, MaxEvents: o.MaxEvents}))
 	}
+	return o.runOne(ctx, cancel, printer)
+}
+
+// runOne is Run in one context: the history replayed first (--since),
+// then every kind's reflector into one stream, printed.
+func (o *WatchOptions) runOne(ctx context.Context, cancel context.CancelFunc, printer output.Printer) error {
 	report := cli.NewReporter(o.ErrOut, o.progress)
 	opts := o.StreamOptions()
 	replayed, closeHistory, err := o.replay(ctx)

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/moment"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/recording"
@@ -24,7 +25,7 @@ type sinceFlags struct {
 	Since  string
 	DB     string
 	Strict bool
-	since  cli.Moment
+	since  moment.Moment
 }
 
 func (f *sinceFlags) addFlags(fs *pflag.FlagSet) {
@@ -53,7 +54,7 @@ func (o *WatchOptions) validateSince() error {
 		return errors.New("--since replays kinds, in a namespace or by name: it cannot select by labels or fields")
 	}
 	var err error
-	o.since, err = cli.ParseMoment("--since", o.Since, time.Now())
+	o.since, err = moment.Parse("--since", o.Since, time.Now())
 	return err
 }
 
@@ -119,7 +120,7 @@ func (o *WatchOptions) sinceFor(ctx context.Context, s history.Store, src cli.So
 	keep := func(namespace, name string) bool {
 		return (src.Namespace == "" || namespace == src.Namespace) && (len(names) == 0 || slices.Contains(names, name))
 	}
-	return hm.RV, cli.Uncertain(o.ErrOut, src.Resource, o.since.When, hm, keep, o.sinceFlags.Strict)
+	return hm.RV, moment.Uncertain(o.ErrOut, src.Resource, o.since.When, hm, keep, o.sinceFlags.Strict)
 }
 
 // replaySet is what --since replays of each kind in its scope.

@@ -1,4 +1,4 @@
-package cli
+package moment
 
 import (
 	"context"
@@ -21,10 +21,10 @@ type Moment struct {
 
 var digits = regexp.MustCompile(`^[0-9]+$`)
 
-// ParseMoment reads the value of flag (its name, for the error): a
+// Parse reads the value of flag (its name, for the error): a
 // resourceVersion (digits), a duration ago (1h30m; 0s is now) or a time
 // (RFC 3339).
-func ParseMoment(flag, value string, now time.Time) (Moment, error) {
+func Parse(flag, value string, now time.Time) (Moment, error) {
 	if digits.MatchString(value) {
 		if rv, err := strconv.ParseUint(value, 10, 64); err == nil && rv > 0 {
 			return Moment{RV: rv}, nil

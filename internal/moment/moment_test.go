@@ -1,11 +1,11 @@
-package cli
+package moment
 
 import (
 	"testing"
 	"time"
 )
 
-func TestParseMoment(t *testing.T) {
+func TestParse(t *testing.T) {
 	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
 	tests := []struct {
 		value string
@@ -23,9 +23,9 @@ func TestParseMoment(t *testing.T) {
 		{"99999999999999999999999", Moment{}, true},
 	}
 	for _, tc := range tests {
-		got, err := ParseMoment("--at", tc.value, now)
+		got, err := Parse("--at", tc.value, now)
 		if (err != nil) != tc.err || got.RV != tc.want.RV || !got.When.Equal(tc.want.When) {
-			t.Errorf("ParseMoment(%q) = %+v, %v; want %+v, error %t", tc.value, got, err, tc.want, tc.err)
+			t.Errorf("Parse(%q) = %+v, %v; want %+v, error %t", tc.value, got, err, tc.want, tc.err)
 		}
 	}
 }
