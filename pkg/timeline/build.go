@@ -21,6 +21,10 @@ type Source struct {
 	// Store is the history; it must be a history.MarkReader (the stores
 	// history.Open returns are).
 	Store history.Store
+	// Namespace, when not empty, limits this source's namespaced kinds to
+	// it in place of Query.Namespace: each context's own namespace, as
+	// `get --context a,b` reads each in its own.
+	Namespace string
 }
 
 // Query says what a timeline shows.
@@ -98,6 +102,10 @@ func Stream(ctx context.Context, src []Source, q Query, fn func(*Lane) error) er
 		r, ok := s.Store.(history.MarkReader)
 		if !ok {
 			return fmt.Errorf("%s: %w", s.Store.Location(), ErrNoMarkReader)
+		}
+		q := q
+		if s.Namespace != "" {
+			q.Namespace = s.Namespace
 		}
 		warnings, err := readWarnings(ctx, r, q)
 		if err != nil {

@@ -59,16 +59,22 @@ func (o *TimelineOptions) writeHTML(ctx context.Context, srcs *opened, q timelin
 // htmlTitle names what the page shows: the kinds, the namespace, the
 // contexts.
 func htmlTitle(srcs *opened, q timeline.Query) string {
-	var kinds, contexts []string
+	var kinds, contexts, own []string
 	for _, k := range srcs.kinds {
 		kinds = append(kinds, k.Name)
 	}
 	for _, s := range srcs.sources {
 		contexts = append(contexts, s.Context)
+		if s.Namespace != "" {
+			own = append(own, s.Context+": "+s.Namespace)
+		}
 	}
 	where := "every namespace"
-	if q.Namespace != "" {
+	switch {
+	case q.Namespace != "":
 		where = "namespace " + q.Namespace
+	case len(own) > 0:
+		where = "each context's namespace (" + strings.Join(own, ", ") + ")"
 	}
 	return fmt.Sprintf("Timeline of %s in %s (%s)", strings.Join(kinds, ", "), where, strings.Join(contexts, ", "))
 }

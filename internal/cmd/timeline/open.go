@@ -38,10 +38,15 @@ func (o *TimelineOptions) open(ctx context.Context) (*opened, func(), error) {
 	}
 	openOne := func(_ int, name string) error {
 		s, ctxName, err := o.openContext(ctx, name, out)
-		if err == nil {
-			stores = append(stores, s)
-			out.sources = append(out.sources, timeline.Source{Context: ctxName, Store: s})
+		if err != nil {
+			return err
 		}
+		stores = append(stores, s)
+		src := timeline.Source{Context: ctxName, Store: s}
+		if name != "" && o.Namespace == "" && !o.AllNamespaces {
+			src.Namespace, err = o.contextNamespace(name)
+		}
+		out.sources = append(out.sources, src)
 		return err
 	}
 	var err error
@@ -61,6 +66,17 @@ func (o *TimelineOptions) open(ctx context.Context) (*opened, func(), error) {
 		return nil, nil, err
 	}
 	return out, closeAll, nil
+}
+
+// contextNamespace is context name's own namespace (its kubeconfig
+// entry's, else "default"): where each of several contexts is drawn
+// without -n, as get --context a,b reads each.
+func (o *TimelineOptions) contextNamespace(name string) (string, error) {
+	ns, _, err := contexts.Flags(o.ConfigFlags, name, o.IOStreams).ToRawKubeConfigLoader().Namespace()
+	if err != nil {
+		return "", fmt.Errorf("context %s: reading the kubeconfig: %w", name, err)
+	}
+	return ns, nil
 }
 
 // openContext opens the history of context name ("": the current one)

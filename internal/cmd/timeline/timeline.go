@@ -96,11 +96,17 @@ func (o *TimelineOptions) Complete(args []string) error {
 		args = []string{strings.Join(args, ",")}
 	}
 	o.Verb, o.Args = "timeline", args
-	if o.Namespace, _, err = o.ConfigFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
-		return fmt.Errorf("reading the kubeconfig: %w", err)
-	}
-	if o.AllNamespaces {
+	switch {
+	case o.AllNamespaces:
 		o.Namespace = ""
+	case o.contexts != nil: // -n, else each context's own (open)
+		if o.ConfigFlags.Namespace != nil {
+			o.Namespace = *o.ConfigFlags.Namespace
+		}
+	default:
+		if o.Namespace, _, err = o.ConfigFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
+			return fmt.Errorf("reading the kubeconfig: %w", err)
+		}
 	}
 	return nil
 }
