@@ -72,7 +72,7 @@ func (r *recordFlags) validate(contexts bool, namespace string) error {
 	return nil
 }
 
-// config is the daemon's RecordConfig, nil without --record; with no KIND
+// config is the daemon's recording.Config, nil without --record; with no KIND
 // given, it records every kind.
 func (r *recordFlags) config() *recording.Config {
 	if !r.Record {
