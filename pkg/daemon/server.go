@@ -45,9 +45,9 @@ type Config struct {
 	KubeconfigNamespace string
 	// Port is where it listens at 127.0.0.1 (0: a free one).
 	Port int
-	// History is how many changes of each kind are kept for watches to
-	// resume from.
-	History int
+	// Window is how many changes of each kind a store keeps for watches
+	// to resume from (its window; the disk record is the history).
+	Window int
 	// IdleExit, if not zero, ends the daemon after that long without a
 	// request; ReleaseIdle drops a kind added on demand after that long
 	// without a request or an open watch of it.
@@ -135,7 +135,7 @@ func (d *daemonRun) run(ctx context.Context) error {
 	rec := d.openRecording(ctx)
 	defer rec.Close() // when no recorder started
 	set := reflector.NewSet(reflector.SetOptions{
-		NewClient: reflector.RESTClients(rc, kube.RediscoverWith(d.cfg.Mapper)), Window: d.cfg.History, Hooks: metrics.hooks(),
+		NewClient: reflector.RESTClients(rc, kube.RediscoverWith(d.cfg.Mapper)), Window: d.cfg.Window, Hooks: metrics.hooks(),
 		Scope: servedScope, Seed: rec.Seeder(),
 	})
 	ctrls, err := d.startControllers(ctx, set, metrics, cancel)

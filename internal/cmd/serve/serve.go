@@ -52,9 +52,9 @@ type ServeOptions struct {
 
 	Port            int
 	PrintKubeconfig bool
-	// History is how many changes of each kind the cache keeps for watches
-	// to resume from.
-	History int
+	// Window is how many changes of each kind the cache keeps for watches
+	// to resume from (the --history flag, named before the disk record).
+	Window int
 	// IdleExit, if not zero, ends the daemon after that long without a
 	// request.
 	IdleExit time.Duration
@@ -141,7 +141,7 @@ func (o *ServeOptions) addFlags(f *pflag.FlagSet) {
 	f.BoolVar(&o.AllContexts, "all-contexts", false, "Serve every context of the kubeconfig, and their merged view (--context also takes several, comma-separated)")
 	f.IntVar(&o.Port, "port", 0, "Port to listen on at 127.0.0.1 (0: a free one; with several contexts, the merged view's)")
 	f.BoolVar(&o.PrintKubeconfig, "print-kubeconfig", false, "Print the cache's kubeconfig on stdout once it serves")
-	f.IntVar(&o.History, "history", 4096, "Changes of each kind kept for watches to resume from")
+	f.IntVar(&o.Window, "history", 4096, "Changes of each kind kept for watches to resume from")
 	f.DurationVar(&o.IdleExit, "idle-exit", 0, "Exit after no request for this long, e.g. 30m (0: never)")
 	f.DurationVar(&o.ReleaseIdle, "release-idle", daemon.DefaultReleaseIdle, "Stop caching a kind added on demand after no request or open watch of it for this long (0: keep every one); the kinds given are kept")
 	o.serveControllers.addFlags(f)
@@ -190,8 +190,8 @@ func (o *ServeOptions) Validate() error {
 	if o.ReleaseIdle < 0 {
 		return fmt.Errorf("invalid --release-idle %s: want 0 or more", o.ReleaseIdle)
 	}
-	if o.History < 1 {
-		return fmt.Errorf("invalid --history %d: want 1 or more", o.History)
+	if o.Window < 1 {
+		return fmt.Errorf("invalid --history %d: want 1 or more", o.Window)
 	}
 	if err := o.record.validate(o.contexts != nil, o.only); err != nil {
 		return err
@@ -231,7 +231,7 @@ func (o *ServeOptions) Run(ctx context.Context) error {
 func (o *ServeOptions) config() daemon.Config {
 	cfg := daemon.Config{
 		REST: o.Config, Mapper: o.Mapper, Resources: o.Resources, Namespace: o.only, KubeconfigNamespace: o.Namespace,
-		Port: o.Port, History: o.History, IdleExit: o.IdleExit, ReleaseIdle: o.ReleaseIdle,
+		Port: o.Port, Window: o.Window, IdleExit: o.IdleExit, ReleaseIdle: o.ReleaseIdle,
 		Controllers: o.builtins, Signals: o.signals, ErrOut: o.ErrOut, Record: o.record.config(),
 	}
 	if !o.Quiet {
