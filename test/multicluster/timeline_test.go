@@ -42,7 +42,7 @@ func TestTimelineContexts(t *testing.T) {
 
 // groupedLanes reads plain timeline output as one line a group: its
 // heading (a line not indented, after the density row), a colon, and its
-// lanes' names (lines indented by two).
+// lanes' names (lines indented by two), up to the legend.
 func groupedLanes(out string) []string {
 	var groups []string
 	started := false
@@ -50,6 +50,8 @@ func groupedLanes(out string) []string {
 		switch {
 		case strings.HasPrefix(line, "density "):
 			started = true
+		case strings.HasPrefix(line, "legend:"):
+			return groups
 		case !started || line == "":
 		case strings.HasPrefix(line, "  ") && len(groups) > 0:
 			name, _, _ := strings.Cut(strings.TrimPrefix(line, "  "), " ")
