@@ -38,6 +38,12 @@ func FuzzRestoreHeads(f *testing.F) {
 		if err := cut.restore(1, s2.Encode(nil, plain[:len(plain)-1])); !errors.Is(err, errSavedHeads) || len(cut.sums) != 0 {
 			t.Fatalf("a row cut short restored %d sums, error %v; want none, errSavedHeads", len(cut.sums), err)
 		}
+		if n, err := s2.DecodedLen(raw); err == nil && n > 1<<20 {
+			// A row claiming more than 1 MiB makes restore allocate it before
+			// it fails (up to maxSavedHeads: TestRestoreHeadsBoundsAllocation):
+			// a second a try, and the fuzzer's time runs out on it.
+			t.Skip("claims more than 1 MiB")
+		}
 		damaged := newHeads()
 		err = damaged.restore(2, raw)
 		if err != nil && !errors.Is(err, errSavedHeads) {
