@@ -99,7 +99,7 @@ func (he *historyEnv) checkWarm(ctx context.Context, d *daemon, round int, warm 
 		return fmt.Errorf("reading the daemon's metrics: %w", err)
 	}
 	if !strings.Contains(string(metrics), `kubectl_reflect_serve_relists_total{resource="configmaps"} 0`) {
-		return fmt.Errorf("the warm daemon relisted configmaps: the API server no longer held where its history ends")
+		return fmt.Errorf("the warm daemon relisted configmaps: the API server no longer held where its history ends:\n%s", d.c.stderr.String())
 	}
 	return nil
 }

@@ -41,7 +41,8 @@ func (r historyResult) sections(cfg config) []section {
 			"recording daemon wrote, at the sentinel's resourceVersion, a new process timed to its exit, taking turns with `get` "+
 			"through the daemon. The size row edits one ConfigMap %d times (four letters each, a merge patch) through a recording daemon "+
 			"and divides the file's growth (database, WAL, shared memory) by the edits; the blame rows then time `blame` of that ConfigMap "+
-			"and of its data.payload (`--field`), a new process each, from the history alone. The restart row then starts, taking turns, "+
+			"and of its data.payload (`--field`), a new process each, from the history alone. The restart row, measured right after the CPU "+
+			"rounds (a watch resumes only from where the API server's watch cache still holds, 75 s of events once writes resume), starts, taking turns, "+
 			"`serve cm --record` on the history the last recording daemon left (its stores from the file, its watch resumed where "+
 			"the record ends; a relist would fail the run) and `serve cm`, which lists; before each start, with no daemon running, "+
 			"%d ConfigMaps and then the sentinel are changed, and each daemon is timed from its start to serving the sentinel's last "+
