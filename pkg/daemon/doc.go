@@ -56,7 +56,7 @@
 // reports at /debug/status, /debug/controllers and /debug/history, and a stop (SIGTERM on
 // Unix; on Windows, where no signal asks a process to stop, it is
 // terminated and its files are found stale) that waits for its lock to be
-// freed. Status.Print writes what `serve status` shows (status.go).
+// freed. How `serve status` prints the Status is internal/cmd/serve's.
 // HistoryOf locates the record a verb reads (recording.Locate): the
 // running daemon's, else the identity's default file.
 //
@@ -71,7 +71,7 @@
 // It knows files, TLS and HTTP; how the
 // API is answered is pkg/serve's, how controllers run pkg/manager's, how
 // several clusters merge pkg/merge's, how changes are recorded
-// pkg/history/recording's, and it knows nothing about flags.
-// It prints `serve status` (Status.Print) and its own lines to
-// Config.ErrOut (where it serves, warnings), nothing else.
+// pkg/history/recording's, and it knows nothing about flags or how
+// `serve status` is printed. It prints its own lines to Config.ErrOut
+// (where it serves, warnings), nothing else.
 package daemon
