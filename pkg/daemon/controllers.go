@@ -26,13 +26,12 @@ type controllers struct {
 // object again. stop ends the handling and flushes what the controllers
 // leave once they stopped.
 func (d *daemonRun) startControllers(ctx context.Context, set *reflector.Set, metrics *serveMetrics, cancel context.CancelFunc) (controllers, error) {
-	if len(d.cfg.Controllers) == 0 {
+	if len(d.cfg.Controllers.Builtins) == 0 {
 		return controllers{forced: func() bool { return false }, stop: func() {}}, nil
 	}
-	mgr, err := manager.New(ctx, manager.Config{
-		Builtins: d.cfg.Controllers, REST: d.cfg.REST, Set: set, Namespace: d.cfg.Namespace, Concurrency: 1,
-		Log: d.cfg.ControllerLog, Registry: metrics.registry,
-	})
+	mc := d.cfg.Controllers
+	mc.REST, mc.Set, mc.Namespace, mc.Concurrency, mc.Registry = d.cfg.REST, set, d.cfg.Namespace, 1, metrics.registry
+	mgr, err := manager.New(ctx, mc)
 	if err != nil {
 		return controllers{}, err
 	}

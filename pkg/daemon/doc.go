@@ -1,5 +1,6 @@
 // Package daemon is `kubectl reflect serve`'s daemon, both sides of it: the
-// process (Run) and how its clients find it, ask it and fall over from it.
+// process (Run) and how its clients find it and ask it (how they fall over
+// from it is pkg/daemon/failover's).
 //
 // # The process
 //
@@ -46,28 +47,16 @@
 // identity have another name), and a client only uses the daemon of its
 // own identity, after it answered /readyz over its TLS (Find).
 //
-// Failover is the client get and watch read a daemon's kinds through: a
-// reflector.Client that asks the daemon until it fails to answer (no
-// connection, or a stream that breaks off: an API status is an answer),
-// then the API server, for good (Gone is shared by the command's clients);
-// a resource the daemon refuses (403: the API server refused the daemon,
-// which asks as the same user) is read from the API server, as without a
-// daemon.
-// It needs no relist: the daemon's resourceVersions are the API server's
-// (the daemon's store keeps those its watch brought), so a watch that
-// broke off at the daemon is opened again at the server from the last
-// resourceVersion delivered, inside the stream the watcher reads; the
-// watcher sees neither a gap nor a repeated event. A list broken off
-// after its first page is the watcher's to start again (the daemon's
-// continue token means nothing to the server), as is a streaming list
-// broken off before its initial events ended.
+// How get and watch read through the daemon, and fall over to the API
+// server when it goes away, is pkg/daemon/failover's (which imports this
+// package; this package does not import it).
 //
 // Running, ReadStatus and Stop are `serve status` and `serve stop`'s
 // client (control.go): whether the daemon of some files runs, what it
 // reports at /debug/status, /debug/controllers and /debug/history, and a stop (SIGTERM on
 // Unix; on Windows, where no signal asks a process to stop, it is
 // terminated and its files are found stale) that waits for its lock to be
-// freed. Status.Print writes what `serve status` shows (status.go).
+// freed. How `serve status` prints the Status is internal/cmd/serve's.
 // HistoryOf locates the record a verb reads (recording.Locate): the
 // running daemon's, else the identity's default file.
 //
@@ -79,10 +68,10 @@
 // token, with a kubeconfig that has a context per member and
 // MergedContext.
 //
-// It knows files, TLS, HTTP and the reflector.Client contract; how the
+// It knows files, TLS and HTTP; how the
 // API is answered is pkg/serve's, how controllers run pkg/manager's, how
 // several clusters merge pkg/merge's, how changes are recorded
-// pkg/history/recording's, and it knows nothing about flags.
-// It prints `serve status` (Status.Print) and its own lines to
-// Config.ErrOut (where it serves, warnings), nothing else.
+// pkg/history/recording's, and it knows nothing about flags or how
+// `serve status` is printed. It prints its own lines to Config.ErrOut
+// (where it serves, warnings), nothing else.
 package daemon

@@ -3,7 +3,6 @@ package daemon
 import (
 	"context"
 	"os"
-	"sync"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -22,45 +21,6 @@ import (
 // NewClient makes a reflector's client for a resource in a scope (the
 // signature of reflector.SetOptions.NewClient).
 type NewClient = func(kube.Resource, kube.Scope) reflector.Client
-
-// Clients returns how a command's reflectors make their clients when d
-// runs: at the daemon for the kinds it reads (it caches them, or adds them
-// on demand: its discovery, mapper, has them; nil reads it when first
-// needed), falling over to the API server if it goes away (Failover,
-// sharing one Gone), and with server at the API server for the others.
-func (d *Daemon) Clients(server NewClient, mapper meta.RESTMapper, user genericclioptions.RESTClientGetter) (NewClient, error) {
-	drc, err := kube.NewRESTClient(d.Config)
-	if err != nil {
-		return nil, err
-	}
-	atDaemon := reflector.RESTClients(drc, nil)
-	daemonMapper := sync.OnceValue(func() meta.RESTMapper {
-		if mapper != nil {
-			return mapper
-		}
-		return d.Getter(user).mapper()
-	})
-	gone := &Gone{}
-	return func(res kube.Resource, scope kube.Scope) reflector.Client {
-		if !d.reads(res, daemonMapper) {
-			return server(res, scope)
-		}
-		return NewFailover(atDaemon(res, scope), server(res, scope), gone)
-	}, nil
-}
-
-// reads says whether the daemon reads res: it caches it, or adds it on
-// demand (its discovery has it).
-func (d *Daemon) reads(res kube.Resource, mapper func() meta.RESTMapper) bool {
-	if d.Serves(res.GVR) {
-		return true
-	}
-	if !d.OnDemand {
-		return false
-	}
-	_, err := mapper().KindFor(res.GVR)
-	return err == nil
-}
 
 // Getter is a RESTClientGetter of the daemon's discovery, cached in
 // memory (a disk cache would outlive the daemon and its port), and of

@@ -10,7 +10,6 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // serveMetrics are the daemon's /metrics: the handler's (serve.Collector),
@@ -49,8 +48,8 @@ func (m *serveMetrics) hooks() reflector.Hooks {
 		OnListed:       m.track,
 		OnRelist:       func(res kube.Resource, _ error) { m.relists.WithLabelValues(res.String()).Inc() },
 		OnWatchRestart: func(res kube.Resource) { m.restarts.WithLabelValues(res.String()).Inc() },
-		OnEvent: func(res kube.Resource, typ watch.EventType) {
-			m.received.WithLabelValues(res.String(), eventTypeLabel(typ)).Inc()
+		OnEvent: func(res kube.Resource, deleted bool) {
+			m.received.WithLabelValues(res.String(), eventTypeLabel(deleted)).Inc()
 		},
 	}
 }
@@ -60,14 +59,14 @@ func (m *serveMetrics) hooks() reflector.Hooks {
 func (m *serveMetrics) track(res kube.Resource) {
 	m.relists.WithLabelValues(res.String())
 	m.restarts.WithLabelValues(res.String())
-	m.received.WithLabelValues(res.String(), eventTypeLabel(watch.Apply))
-	m.received.WithLabelValues(res.String(), eventTypeLabel(watch.Delete))
+	m.received.WithLabelValues(res.String(), eventTypeLabel(false))
+	m.received.WithLabelValues(res.String(), eventTypeLabel(true))
 }
 
-// eventTypeLabel is the type label of a live event: the API server's
-// ADDED and MODIFIED are one watch.Apply to the reflector.
-func eventTypeLabel(typ watch.EventType) string {
-	if typ == watch.Delete {
+// eventTypeLabel is the type label of a live event, deleted or not: the
+// API server's ADDED and MODIFIED are one apply to the reflector.
+func eventTypeLabel(deleted bool) string {
+	if deleted {
 		return "DELETED"
 	}
 	return "APPLIED"

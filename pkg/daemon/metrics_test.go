@@ -7,7 +7,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // TestServeMetricsHooks: the reflector hooks count events received by
@@ -21,8 +20,8 @@ func TestServeMetricsHooks(t *testing.T) {
 	if got := testutil.ToFloat64(m.restarts.WithLabelValues("configmaps")); got != 0 {
 		t.Errorf("restarts after the list = %v, want 0", got)
 	}
-	for _, typ := range []watch.EventType{watch.Apply, watch.Apply, watch.Delete} {
-		h.OnEvent(cms, typ)
+	for _, deleted := range []bool{false, false, true} {
+		h.OnEvent(cms, deleted)
 	}
 	h.OnWatchRestart(cms)
 	h.OnRelist(cms, nil)

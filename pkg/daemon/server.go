@@ -14,11 +14,9 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/rest"
 
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/recording"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/manager"
-	"github.com/kubectl-reflect/kubectl-reflect/pkg/object"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
 )
@@ -53,9 +51,10 @@ type Config struct {
 	// without a request or an open watch of it.
 	IdleExit, ReleaseIdle time.Duration
 	// Controllers run in the daemon, on its reflectors (pkg/manager),
-	// with a line per reconcile on ControllerLog unless it is nil.
-	Controllers   []builtin.Spec
-	ControllerLog io.Writer
+	// when Controllers.Builtins names some: the caller gives Builtins
+	// and Log (a line per reconcile unless it is nil); the daemon sets
+	// REST, Set, Namespace, Concurrency (1) and Registry (its /metrics).
+	Controllers manager.Config
 	// Signals delivers the signals the controllers' stop policy reads
 	// (manager.HandleSignals); nil: the process's.
 	Signals chan os.Signal
@@ -280,14 +279,11 @@ func (d *daemonRun) handler(ctx context.Context, rc rest.Interface, set *reflect
 	}), nil
 }
 
-// servedScope is the scope of every reflector of the daemon: Tables for
-// kubectl, packed objects for a long life, whole objects (a client may ask
-// for managedFields). The Set rewrites its controllers' scopes to it
+// servedScope is the scope of every reflector of the daemon
+// (serve.ServedScope: Tables for kubectl, packed objects for a long life,
+// whole objects). The Set rewrites its controllers' scopes to it
 // (reflector.SetOptions.Scope): one watch per kind.
-func servedScope(s kube.Scope) kube.Scope {
-	s.Table, s.Pack, s.Prune = true, true, object.Prune{}
-	return s
-}
+var servedScope = serve.ServedScope
 
 // scopeOf is where the daemon caches res from the start: in every
 // namespace, or in Namespace.

@@ -42,10 +42,11 @@ type Hooks struct {
 	// OnListed is told that a list ended, just before the store swaps it
 	// in (so before Synced closes after the first list).
 	OnListed func(res kube.Resource)
-	// OnEvent is told of every live event from the server's watch (type
-	// watch.Apply or watch.Delete), just before the store applies it; the
-	// objects of a list are told to OnProgress instead.
-	OnEvent func(res kube.Resource, typ watch.EventType)
+	// OnEvent is told of every live event from the server's watch, an
+	// apply (deleted false: the API server's ADDED or MODIFIED) or a delete
+	// (deleted true), just before the store applies it; the objects of a
+	// list are told to OnProgress instead.
+	OnEvent func(res kube.Resource, deleted bool)
 	// OnWatchRestart is told when the watch is open again after the
 	// previous one ended (see watch.Options.OnWatchRestart): a resume, not a
 	// relist; nil leaves watch.Options.OnWatchRestart as it is.
@@ -119,7 +120,7 @@ func (r *Reflector) run(ctx context.Context, opts watch.Options, hooks Hooks, se
 			}
 		case watch.Apply, watch.Delete:
 			if hooks.OnEvent != nil {
-				hooks.OnEvent(res, ev.Type)
+				hooks.OnEvent(res, ev.Type == watch.Delete)
 			}
 		}
 		return r.store.Apply(ctx, ev)

@@ -181,6 +181,8 @@
 //     on the wire.
 //   - encode.go, rows.go, timecells.go: objects and Tables as the API
 //     server writes them; selector.go: label and field selectors.
+//   - scope.go: ServedScope, what a reflector served from reads (Tables,
+//     whole objects, packed).
 //   - ondemand.go: OnDemand, a request's resource found or awaited, the
 //     API server's discovery read again; ondemandstart.go: a resource
 //     started, followed, kept (Keep) and dropped; idle.go: ReleaseIdle;

@@ -7,6 +7,7 @@ import (
 	"k8s.io/cli-runtime/pkg/resource"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon/failover"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/reflector"
 )
@@ -50,7 +51,7 @@ func (t *Target) resolveAtDaemon() bool {
 
 // newClients returns how the command's reflectors make their clients: at
 // the daemon for the kinds it reads, falling over to the API server if it
-// goes away (daemon.Clients), at the API server for the others.
+// goes away (failover.Clients), at the API server for the others.
 func (t *Target) newClients() (daemon.NewClient, error) {
 	rc, err := kube.NewRESTClient(t.Config)
 	if err != nil {
@@ -64,5 +65,5 @@ func (t *Target) newClients() (daemon.NewClient, error) {
 		return nil, fmt.Errorf("reading the server's resource types: %w", err)
 	}
 	server := reflector.RESTClients(rc, kube.RediscoverWith(mapper))
-	return t.daemon.Clients(server, t.daemonMapper, t.ConfigFlags)
+	return failover.Clients(t.daemon, server, t.daemonMapper, t.ConfigFlags)
 }

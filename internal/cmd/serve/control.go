@@ -161,7 +161,7 @@ func (o *ServeControlOptions) status(ctx context.Context, info daemon.Info) erro
 	if err != nil {
 		return fmt.Errorf("asking the daemon pid %d at %s: %w", info.PID, info.Server, err)
 	}
-	return st.Print(o.Out, info, o.files.Kubeconfig)
+	return printStatus(o.Out, st, info, o.files.Kubeconfig)
 }
 
 // stopDaemon stops the daemon (daemon.Stop) and says so.

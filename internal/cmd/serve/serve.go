@@ -16,6 +16,7 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/internal/contexts"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/builtin"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/manager"
 )
 
 const serveExample = `  # Cache config maps and secrets of every namespace, and point kubectl at the cache
@@ -232,10 +233,10 @@ func (o *ServeOptions) config() daemon.Config {
 	cfg := daemon.Config{
 		REST: o.Config, Mapper: o.Mapper, Resources: o.Resources, Namespace: o.only, KubeconfigNamespace: o.Namespace,
 		Port: o.Port, Window: o.Window, IdleExit: o.IdleExit, ReleaseIdle: o.ReleaseIdle,
-		Controllers: o.builtins, Signals: o.signals, ErrOut: o.ErrOut, Record: o.record.config(),
+		Controllers: manager.Config{Builtins: o.builtins}, Signals: o.signals, ErrOut: o.ErrOut, Record: o.record.config(),
 	}
 	if !o.Quiet {
-		cfg.ControllerLog = o.ErrOut
+		cfg.Controllers.Log = o.ErrOut
 	}
 	return cfg
 }

@@ -1,4 +1,4 @@
-package daemon
+package failover
 
 import (
 	"context"
@@ -100,7 +100,7 @@ func TestFailoverWatch(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			server := &scripted{rvs: []string{"13", "14"}, end: io.EOF}
 			gone := &Gone{}
-			f := NewFailover(tt.daemon, server, gone)
+			f := New(tt.daemon, server, gone)
 			s, err := f.Watch(t.Context(), watch.WatchRequest{ResourceVersion: "10"})
 			if err != nil {
 				t.Fatal(err)
@@ -125,7 +125,7 @@ func TestFailoverWatch(t *testing.T) {
 // server, and every request after it; a later page is not.
 func TestFailoverList(t *testing.T) {
 	daemon, server, gone := &scripted{listErr: errReset}, &scripted{}, &Gone{}
-	f := NewFailover(daemon, server, gone)
+	f := New(daemon, server, gone)
 	if _, err := f.List(t.Context(), watch.ListRequest{Continue: "c"}); !errors.Is(err, syscall.ECONNRESET) {
 		t.Errorf("a later page: %v, want the daemon's error", err)
 	}
@@ -150,22 +150,22 @@ func TestFailoverRefused(t *testing.T) {
 	serverForbidden := apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "", errors.New("namespace"))
 	tests := []struct {
 		name        string
-		call        func(*Failover) error
+		call        func(*Client) error
 		server      *scripted
 		wantErr     error
 		daemonAsked []string
 		serverAsked []string
 	}{
-		{"list", func(f *Failover) error { _, err := f.List(t.Context(), watch.ListRequest{}); return err },
+		{"list", func(f *Client) error { _, err := f.List(t.Context(), watch.ListRequest{}); return err },
 			&scripted{}, nil, []string{"list"}, []string{"list"}},
-		{"list refused by the server too", func(f *Failover) error { _, err := f.List(t.Context(), watch.ListRequest{}); return err },
+		{"list refused by the server too", func(f *Client) error { _, err := f.List(t.Context(), watch.ListRequest{}); return err },
 			&scripted{listErr: serverForbidden}, serverForbidden, []string{"list"}, []string{"list"}},
-		{"a later page", func(f *Failover) error {
+		{"a later page", func(f *Client) error {
 			_, err := f.List(t.Context(), watch.ListRequest{Continue: "c"})
 			return err
 		},
 			&scripted{}, forbidden, []string{"list"}, nil},
-		{"watch (a streaming list)", func(f *Failover) error {
+		{"watch (a streaming list)", func(f *Client) error {
 			s, err := f.Watch(t.Context(), watch.WatchRequest{SendInitialEvents: true})
 			if err == nil {
 				s.Close()
@@ -176,7 +176,7 @@ func TestFailoverRefused(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			daemon, gone := &scripted{listErr: forbidden, watchErr: forbidden}, &Gone{}
-			f, other := NewFailover(daemon, tt.server, gone), NewFailover(&scripted{}, &scripted{}, gone)
+			f, other := New(daemon, tt.server, gone), New(&scripted{}, &scripted{}, gone)
 			if err := tt.call(f); !errors.Is(err, tt.wantErr) {
 				t.Errorf("error %v, want %v", err, tt.wantErr)
 			}

@@ -1,4 +1,4 @@
-package daemon
+package failover
 
 import (
 	"context"
@@ -14,11 +14,11 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
-// Gone is shared by the Failover clients of one command: once one of them
+// Gone is shared by the Clients of one command: once one of them
 // has found the daemon gone, all of them go to the API server.
 type Gone struct{ gone atomic.Bool }
 
-// Failover is a reflector.Client of one resource that lists and watches
+// Client is a reflector.Client of one resource that lists and watches
 // through a daemon until the daemon fails to answer, then through the API
 // server, for good. The daemon's resourceVersions are the API server's, so
 // a watch resumes at the API server from the last one the daemon sent.
@@ -28,38 +28,38 @@ type Gone struct{ gone atomic.Bool }
 // is passed by for this resource alone: its requests go to the server, whose
 // answer, the objects or its own refusal, is the one the user would have
 // had without a daemon.
-type Failover struct {
+type Client struct {
 	daemon, server reflector.Client
 	gone           *Gone
 	refused        atomic.Bool // the daemon answered 403 to this resource
 }
 
-var _ reflector.Client = (*Failover)(nil)
+var _ reflector.Client = (*Client)(nil)
 
-// NewFailover returns a client that asks daemon first and server once
+// New returns a Client that asks daemon first and server once
 // gone says the daemon is gone.
-func NewFailover(daemon, server reflector.Client, gone *Gone) *Failover {
-	return &Failover{daemon: daemon, server: server, gone: gone}
+func New(daemon, server reflector.Client, gone *Gone) *Client {
+	return &Client{daemon: daemon, server: server, gone: gone}
 }
 
 // Resource is the resource both clients read.
-func (f *Failover) Resource() kube.Resource { return f.current().Resource() }
+func (f *Client) Resource() kube.Resource { return f.current().Resource() }
 
 // Reuse hands known to both clients.
-func (f *Failover) Reuse(known object.Known) {
+func (f *Client) Reuse(known object.Known) {
 	f.daemon.Reuse(known)
 	f.server.Reuse(known)
 }
 
 // Columns are those of the client in use; the daemon's are the server's.
-func (f *Failover) Columns() []object.Column {
+func (f *Client) Columns() []object.Column {
 	if cols := f.current().Columns(); cols != nil {
 		return cols
 	}
 	return f.daemon.Columns()
 }
 
-func (f *Failover) current() reflector.Client {
+func (f *Client) current() reflector.Client {
 	if f.atServer() {
 		return f.server
 	}
@@ -68,11 +68,11 @@ func (f *Failover) current() reflector.Client {
 
 // atServer says whether requests go to the server: the daemon is gone, or
 // it refused this resource.
-func (f *Failover) atServer() bool { return f.gone.gone.Load() || f.refused.Load() }
+func (f *Client) atServer() bool { return f.gone.gone.Load() || f.refused.Load() }
 
 // refuses says whether err, from the daemon, refuses the resource (see
-// Failover), and marks it refused if so.
-func (f *Failover) refuses(err error) bool {
+// Client), and marks it refused if so.
+func (f *Client) refuses(err error) bool {
 	if !apierrors.IsForbidden(err) {
 		return false
 	}
@@ -83,7 +83,7 @@ func (f *Failover) refuses(err error) bool {
 // failed says whether err, from the daemon, means that it is gone: it did
 // not answer, or its answer broke off (an API status is an answer). It
 // marks it gone if so.
-func (f *Failover) failed(ctx context.Context, err error) bool {
+func (f *Client) failed(ctx context.Context, err error) bool {
 	var status apierrors.APIStatus
 	if err == nil || ctx.Err() != nil || errors.Is(err, io.EOF) || errors.As(err, &status) {
 		return false
@@ -96,7 +96,7 @@ func (f *Failover) failed(ctx context.Context, err error) bool {
 // A page after the first cannot move: the daemon's continue token means
 // nothing to the server, so its failure is returned and the watcher lists
 // again, from the server.
-func (f *Failover) List(ctx context.Context, req watch.ListRequest) (watch.Page[*object.Object], error) {
+func (f *Client) List(ctx context.Context, req watch.ListRequest) (watch.Page[*object.Object], error) {
 	if f.atServer() {
 		return f.server.List(ctx, req)
 	}
@@ -108,7 +108,7 @@ func (f *Failover) List(ctx context.Context, req watch.ListRequest) (watch.Page[
 }
 
 // Watch watches through the daemon, or the server when the daemon is gone.
-func (f *Failover) Watch(ctx context.Context, req watch.WatchRequest) (watch.Stream[*object.Object], error) {
+func (f *Client) Watch(ctx context.Context, req watch.WatchRequest) (watch.Stream[*object.Object], error) {
 	if f.atServer() {
 		return f.server.Watch(ctx, req)
 	}
@@ -125,7 +125,7 @@ func (f *Failover) Watch(ctx context.Context, req watch.WatchRequest) (watch.Str
 // failoverStream is a daemon's watch that goes on at the server, from the
 // last resourceVersion it delivered, when the daemon's stream breaks off.
 type failoverStream struct {
-	f       *Failover
+	f       *Client
 	ctx     context.Context
 	req     watch.WatchRequest
 	cur     watch.Stream[*object.Object]
@@ -175,7 +175,7 @@ func (closedStream) Close() {}
 // Restore decodes a recorded object as the client in use does
 // (reflector.Restorer): a watch --since starts from the history through a
 // daemon as without one.
-func (f *Failover) Restore(raw, cells []byte) (*object.Object, error) {
+func (f *Client) Restore(raw, cells []byte) (*object.Object, error) {
 	r, ok := f.current().(reflector.Restorer)
 	if !ok {
 		return nil, errors.New("this client cannot restore recorded objects")
@@ -184,7 +184,7 @@ func (f *Failover) Restore(raw, cells []byte) (*object.Object, error) {
 }
 
 // RestoreColumns gives both clients the recorded columns.
-func (f *Failover) RestoreColumns(defs []byte) error {
+func (f *Client) RestoreColumns(defs []byte) error {
 	for _, c := range []reflector.Client{f.daemon, f.server} {
 		if r, ok := c.(reflector.Restorer); ok {
 			if err := r.RestoreColumns(defs); err != nil {

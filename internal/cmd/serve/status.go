@@ -1,4 +1,4 @@
-package daemon
+package serve
 
 import (
 	"fmt"
@@ -8,17 +8,18 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
-// Print writes s as `serve status` shows it: the daemon's pid, address,
+// printStatus writes s as `serve status` shows it: the daemon's pid, address,
 // start and kubeconfig, what it records (serve --record) and what the API
 // server refused it, a table of its resources (objects, resourceVersion,
 // watchers, events sent, lag, and whether each is recorded when it
 // records), and one of its controllers if it runs any; then, when it
 // records, where the record begins and why, its size, and what each kind
 // wrote in the last hour (recording.Status).
-func (s Status) Print(w io.Writer, info Info, kubeconfig string) error {
+func printStatus(w io.Writer, s daemon.Status, info daemon.Info, kubeconfig string) error {
 	fmt.Fprintf(w, "Daemon pid %d at %s since %s\nkubeconfig: %s\n", info.PID, info.Server, info.Started.Format(time.RFC3339), kubeconfig)
 	recording := info.History != ""
 	if recording {
