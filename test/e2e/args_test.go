@@ -110,16 +110,16 @@ func TestArgsMatchKubectl(t *testing.T) {
 			if !testkit.HasFlag(args, "-A") {
 				args = append(args, "-n", ns)
 			}
-			want, wantErr, wantCode := kubectl(t, kc, append([]string{"get", kubectlCache}, args...)...)
-			got, gotErr, gotCode := runOnce(t, nil, append([]string{"get", ourCache, "--kubeconfig", kc}, args...)...)
-			if normalizeAge(got) != normalizeAge(want) {
-				t.Errorf("stdout differs from kubectl's\n--- kubectl reflect:\n%s\n--- kubectl:\n%s", got, want)
+			want, got := kubectlAndOurs(t, append(append([]string{"get", kubectlCache}, args...), "--kubeconfig", kc),
+				append([]string{"get", ourCache, "--kubeconfig", kc}, args...))
+			if normalizeAge(got.Stdout) != normalizeAge(want.Stdout) {
+				t.Errorf("stdout differs from kubectl's\n--- kubectl reflect:\n%s\n--- kubectl:\n%s", got.Stdout, want.Stdout)
 			}
-			if gotErr = asKubectl(gotErr); gotErr != wantErr {
-				t.Errorf("stderr differs from kubectl's\n--- kubectl reflect:\n%s\n--- kubectl:\n%s", gotErr, wantErr)
+			if gotErr := asKubectl(got.Stderr); gotErr != want.Stderr {
+				t.Errorf("stderr differs from kubectl's\n--- kubectl reflect:\n%s\n--- kubectl:\n%s", gotErr, want.Stderr)
 			}
-			if gotCode != wantCode {
-				t.Errorf("exit %d, kubectl exits %d", gotCode, wantCode)
+			if got.Code != want.Code {
+				t.Errorf("exit %d, kubectl exits %d", got.Code, want.Code)
 			}
 		})
 	}

@@ -173,13 +173,13 @@ func matchKubectl(t *testing.T, kubeconfig string, cases [][]string, names *stri
 	t.Helper()
 	for _, args := range cases {
 		t.Run(names.Replace(strings.Join(args[1:], " ")), func(t *testing.T) {
-			want, wantErr, wantCode := kubectl(t, kubeconfig, args...)
-			got, gotErr, gotCode := runOnce(t, nil, append(args, "--kubeconfig", kubeconfig)...)
-			if normalizeAge(got) != normalizeAge(want) {
-				t.Errorf("stdout differs from kubectl's\n--- kubectl reflect:\n%s\n--- kubectl:\n%s", got, want)
+			args := append(args, "--kubeconfig", kubeconfig)
+			want, got := kubectlAndOurs(t, args, args)
+			if normalizeAge(got.Stdout) != normalizeAge(want.Stdout) {
+				t.Errorf("stdout differs from kubectl's\n--- kubectl reflect:\n%s\n--- kubectl:\n%s", got.Stdout, want.Stdout)
 			}
-			if gotCode != wantCode || strings.TrimSpace(gotErr) != strings.TrimSpace(wantErr) {
-				t.Errorf("exit %d, stderr %q; kubectl: exit %d, stderr %q", gotCode, gotErr, wantCode, wantErr)
+			if got.Code != want.Code || strings.TrimSpace(got.Stderr) != strings.TrimSpace(want.Stderr) {
+				t.Errorf("exit %d, stderr %q; kubectl: exit %d, stderr %q", got.Code, got.Stderr, want.Code, want.Stderr)
 			}
 		})
 	}
@@ -209,10 +209,10 @@ func TestGetChunksAlignAsKubectl(t *testing.T) {
 	}
 	for _, args := range cases {
 		t.Run(strings.Join(args[3:], " "), func(t *testing.T) {
-			want, _, wantCode := kubectl(t, kc, args...)
-			got, gotErr, gotCode := runOnce(t, nil, append(args, "--kubeconfig", kc)...)
-			if blankLastAge(got) != blankLastAge(want) || gotCode != wantCode {
-				t.Errorf("exit %d (kubectl %d), stderr %q; stdout differs from kubectl's\n--- kubectl reflect:\n%s\n--- kubectl:\n%s", gotCode, wantCode, gotErr, got, want)
+			args := append(args, "--kubeconfig", kc)
+			want, got := kubectlAndOurs(t, args, args)
+			if blankLastAge(got.Stdout) != blankLastAge(want.Stdout) || got.Code != want.Code {
+				t.Errorf("exit %d (kubectl %d), stderr %q; stdout differs from kubectl's\n--- kubectl reflect:\n%s\n--- kubectl:\n%s", got.Code, want.Code, got.Stderr, got.Stdout, want.Stdout)
 			}
 		})
 	}

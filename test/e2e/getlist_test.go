@@ -51,17 +51,16 @@ func TestGetListFormatsMatchKubectl(t *testing.T) {
 		}
 		for _, c := range cases {
 			t.Run(format+" "+c.name, func(t *testing.T) {
-				args := append(c.args, "-o", format)
-				want, wantErr, wantCode := kubectl(t, c.kubeconfig, args...)
-				got, gotErr, gotCode := runOnce(t, nil, append(args, "--kubeconfig", c.kubeconfig)...)
-				if got != want {
-					t.Errorf("stdout differs from kubectl's\n--- kubectl reflect:\n%s\n--- kubectl:\n%s", got, want)
+				args := append(c.args, "-o", format, "--kubeconfig", c.kubeconfig)
+				want, got := kubectlAndOurs(t, args, args)
+				if got.Stdout != want.Stdout {
+					t.Errorf("stdout differs from kubectl's\n--- kubectl reflect:\n%s\n--- kubectl:\n%s", got.Stdout, want.Stdout)
 				}
-				if gotCode != wantCode {
-					t.Errorf("exit %d, kubectl %d", gotCode, wantCode)
+				if got.Code != want.Code {
+					t.Errorf("exit %d, kubectl %d", got.Code, want.Code)
 				}
-				if strings.Contains(wantErr, "forbidden") != strings.Contains(gotErr, "forbidden") {
-					t.Errorf("stderr %q; kubectl's %q", gotErr, wantErr)
+				if strings.Contains(want.Stderr, "forbidden") != strings.Contains(got.Stderr, "forbidden") {
+					t.Errorf("stderr %q; kubectl's %q", got.Stderr, want.Stderr)
 				}
 			})
 		}

@@ -3,10 +3,12 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"testing"
 
+	"golang.org/x/sync/errgroup"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -125,6 +127,24 @@ func createCM(t *testing.T, cs kubernetes.Interface, ns, name string, labels map
 	return out
 }
 
+// createCMs creates ConfigMaps named by the format name (given 0 to n-1)
+// in ns, 16 at a time: a test that needs many has no use for their order.
+func createCMs(t *testing.T, cs kubernetes.Interface, ns, name string, n int) {
+	t.Helper()
+	var g errgroup.Group
+	g.SetLimit(16)
+	for i := range n {
+		g.Go(func() error {
+			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf(name, i), Namespace: ns}}
+			_, err := cs.CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{})
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatalf("creating configmaps %s: %v", name, err)
+	}
+}
+
 func updateCM(t *testing.T, cs kubernetes.Interface, ns, name, key, value string) *corev1.ConfigMap {
 	t.Helper()
 	ctx := context.Background()
@@ -164,7 +184,20 @@ func deleteCM(t *testing.T, cs kubernetes.Interface, ns, name string) {
 // exit code.
 func runOnce(t *testing.T, env []string, args ...string) (string, string, int) {
 	t.Helper()
+	return testkit.Run(t, ours(env, args...))
+}
+
+// ours is the command that runs the binary with args, in env.
+func ours(env []string, args ...string) *exec.Cmd {
 	cmd := exec.Command(binary, args...)
 	cmd.Env = append(append(os.Environ(), "NO_COLOR=1"), env...)
-	return testkit.Run(t, cmd)
+	return cmd
+}
+
+// kubectlAndOurs runs kubectl with kubectlArgs and the binary with
+// ourArgs side by side (testkit.RunAll): both read the same state.
+func kubectlAndOurs(t *testing.T, kubectlArgs, ourArgs []string) (want, got testkit.Output) {
+	t.Helper()
+	outs := testkit.RunAll(t, exec.Command(kubectlBinary, kubectlArgs...), ours(nil, ourArgs...))
+	return outs[0], outs[1]
 }

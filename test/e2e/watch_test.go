@@ -63,9 +63,7 @@ func TestWatchPagedList(t *testing.T) {
 	cs := admin(t, cp)
 	ns := namespace(t, cs)
 	const n = 1234
-	for i := range n {
-		createCM(t, cs, ns, fmt.Sprintf("cm-%04d", i), nil)
-	}
+	createCMs(t, cs, ns, "cm-%04d", n)
 	for _, mode := range []string{"--list-mode=whole", "--list-mode=paged", "--list-mode=streaming"} {
 		p := start(t, cp, "watch", "cm", "-n", ns, "-o", "name", mode)
 		seen := map[string]bool{}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/kubectl-reflect/kubectl-reflect/test/controlplane"
@@ -37,6 +38,7 @@ func Main(m *testing.M, run func(Built) int) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
+	quickRaceExit()
 	var b Built
 	if b.Reflect, err = BuildReflect(dir, true); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -47,6 +49,17 @@ func Main(m *testing.M, run func(Built) int) int {
 		return 1
 	}
 	return run(b)
+}
+
+// quickRaceExit has the -race binaries this process starts exit as soon
+// as they are done: the race runtime otherwise sleeps a second at every
+// exit (GORACE's atexit_sleep_ms, 1000 by default), which made most of the
+// time of the tests that run a command per case. A GORACE that sets it
+// is kept.
+func quickRaceExit() {
+	if v := os.Getenv("GORACE"); !strings.Contains(v, "atexit_sleep_ms") {
+		os.Setenv("GORACE", strings.TrimSpace(v+" atexit_sleep_ms=0"))
+	}
 }
 
 // BuildReflect builds kubectl-reflect (with -race if race) into dir and

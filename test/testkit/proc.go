@@ -3,6 +3,7 @@ package testkit
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"os/exec"
 	"regexp"
@@ -249,23 +250,53 @@ func (p *Proc) Wait() int {
 // stdout, stderr and exit code; it fails the test if cmd cannot run.
 func Run(t *testing.T, cmd *exec.Cmd) (stdout, stderr string, code int) {
 	t.Helper()
-	var out, errOut strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("running %v: %v", cmd.Args, err)
+	o := RunAll(t, cmd)[0]
+	return o.Stdout, o.Stderr, o.Code
+}
+
+// Output is what a command printed and how it exited.
+type Output struct {
+	Stdout, Stderr string
+	Code           int
+}
+
+// RunAll runs cmds side by side, as Run runs one: all are started, then
+// awaited in turn (each killed after Patience). Commands that only read
+// the same state, as kubectl's and ours in a comparison, take the time of
+// the slower one instead of the sum.
+func RunAll(t *testing.T, cmds ...*exec.Cmd) []Output {
+	t.Helper()
+	outs := make([]struct{ stdout, stderr strings.Builder }, len(cmds))
+	for i, cmd := range cmds {
+		cmd.Stdout, cmd.Stderr = &outs[i].stdout, &outs[i].stderr
+		if err := cmd.Start(); err != nil {
+			for _, started := range cmds[:i] {
+				_ = started.Process.Kill()
+				_ = started.Wait()
+			}
+			t.Fatalf("running %v: %v", cmd.Args, err)
+		}
+		timer := time.AfterFunc(Patience, func() { _ = cmd.Process.Kill() })
+		defer timer.Stop()
 	}
-	timer := time.AfterFunc(Patience, func() { _ = cmd.Process.Kill() })
-	defer timer.Stop()
-	err := cmd.Wait()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	default:
-		t.Fatalf("running %v: %v", cmd.Args, err)
+	res := make([]Output, len(cmds))
+	var failed error
+	for i, cmd := range cmds {
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		switch {
+		case err == nil:
+		case errors.As(err, &ee):
+			res[i].Code = ee.ExitCode()
+		case failed == nil:
+			failed = fmt.Errorf("running %v: %w", cmd.Args, err)
+		}
+		res[i].Stdout, res[i].Stderr = outs[i].stdout.String(), outs[i].stderr.String()
 	}
-	return out.String(), errOut.String(), code
+	if failed != nil {
+		t.Fatal(failed)
+	}
+	return res
 }
 
 // HasFlag says whether args set flag (as "--flag" or "--flag=...").
