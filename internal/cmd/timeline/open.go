@@ -37,17 +37,13 @@ func (o *TimelineOptions) open(ctx context.Context) (*opened, func(), error) {
 		}
 	}
 	openOne := func(_ int, name string) error {
-		s, ctxName, err := o.openContext(ctx, name, out)
+		src, err := o.openContext(ctx, name, out)
 		if err != nil {
 			return err
 		}
-		stores = append(stores, s)
-		src := timeline.Source{Context: ctxName, Store: s}
-		if name != "" && o.Namespace == "" && !o.AllNamespaces {
-			src.Namespace, err = o.contextNamespace(name)
-		}
+		stores = append(stores, src.Store)
 		out.sources = append(out.sources, src)
-		return err
+		return nil
 	}
 	var err error
 	switch len(o.contexts) {
@@ -68,22 +64,13 @@ func (o *TimelineOptions) open(ctx context.Context) (*opened, func(), error) {
 	return out, closeAll, nil
 }
 
-// contextNamespace is context name's own namespace (its kubeconfig
-// entry's, else "default"): where each of several contexts is drawn
-// without -n, as get --context a,b reads each.
-func (o *TimelineOptions) contextNamespace(name string) (string, error) {
-	ns, _, err := contexts.Flags(o.ConfigFlags, name, o.IOStreams).ToRawKubeConfigLoader().Namespace()
-	if err != nil {
-		return "", fmt.Errorf("context %s: reading the kubeconfig: %w", name, err)
-	}
-	return ns, nil
-}
-
 // openContext opens the history of context name ("": the current one)
-// and adds its kinds to out.
-func (o *TimelineOptions) openContext(ctx context.Context, name string, out *opened) (history.Store, string, error) {
-	t := o.Target
-	if name != "" {
+// and adds its kinds to out. A context named is drawn, without -n or -A,
+// in its own namespace (its kubeconfig entry's, else "default"), as get
+// --context a,b reads each.
+func (o *TimelineOptions) openContext(ctx context.Context, name string, out *opened) (timeline.Source, error) {
+	t, named := o.Target, name != ""
+	if named {
 		t = o.Target.ForContext(name, o.IOStreams)
 	} else if raw, err := o.ConfigFlags.ToRawKubeConfigLoader().RawConfig(); err == nil {
 		name = raw.CurrentContext
@@ -96,20 +83,20 @@ func (o *TimelineOptions) openContext(ctx context.Context, name string, out *ope
 	var err error
 	if len(o.Args) > 0 {
 		if err = t.Resolve(); err != nil {
-			return nil, "", err
+			return timeline.Source{}, err
 		}
 		resources = t.Resources
 	} else if t.Config, err = t.ConfigFlags.ToRESTConfig(); err != nil {
-		return nil, "", fmt.Errorf("reading the kubeconfig: %w", err)
+		return timeline.Source{}, fmt.Errorf("reading the kubeconfig: %w", err)
 	}
 	s, err := recording.OpenRecord(ctx, t.Config, o.DB, daemon.HistoryOf)
 	if err != nil {
-		return nil, "", err
+		return timeline.Source{}, err
 	}
 	if len(o.Args) == 0 {
 		if resources, err = recordedKinds(ctx, s, t.ConfigFlags.ToRESTMapper); err != nil {
 			s.Close()
-			return nil, "", err
+			return timeline.Source{}, err
 		}
 	}
 	for _, r := range resources {
@@ -119,7 +106,14 @@ func (o *TimelineOptions) openContext(ctx context.Context, name string, out *ope
 			out.kinds = append(out.kinds, timeline.Kind{Resource: k, Name: r.String(), Kind: r.Kind, Namespaced: r.Namespaced})
 		}
 	}
-	return s, name, nil
+	src := timeline.Source{Context: name, Store: s}
+	if named && o.Namespace == "" && !o.AllNamespaces {
+		if src.Namespace, _, err = t.ConfigFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
+			s.Close()
+			return timeline.Source{}, fmt.Errorf("context %s: reading the kubeconfig: %w", name, err)
+		}
+	}
+	return src, nil
 }
 
 // recordedKinds are the kinds s recorded but Events, as the server's
