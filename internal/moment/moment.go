@@ -42,7 +42,7 @@ func Parse(flag, value string, now time.Time) (Moment, error) {
 
 // In is the resourceVersion m names in s, and the time it names (for a
 // resourceVersion, when s recorded it; now when s does not know).
-func (m Moment) In(ctx context.Context, s history.Store, flag string) (uint64, time.Time, error) {
+func (m Moment) In(ctx context.Context, s history.Record, flag string) (uint64, time.Time, error) {
 	if m.RV != 0 {
 		when, err := s.TimeOf(ctx, m.RV)
 		if when.IsZero() {
@@ -61,8 +61,8 @@ func (m Moment) In(ctx context.Context, s history.Store, flag string) (uint64, t
 // For is what s knows of res (history.ResourceName) at m, given rv, the
 // resourceVersion In returned: for a time, the resourceVersion whose state
 // is res's then and the changes that may or may not have happened by then
-// (history.Store.MomentAt); a resourceVersion is exact.
-func (m Moment) For(ctx context.Context, s history.Store, res string, rv uint64) (history.Moment, error) {
+// (history.Record.MomentAt); a resourceVersion is exact.
+func (m Moment) For(ctx context.Context, s history.Record, res string, rv uint64) (history.Moment, error) {
 	if m.RV != 0 {
 		return history.Moment{RV: rv}, nil
 	}

@@ -20,7 +20,7 @@ var start = time.Date(2026, 12, 6, 8, 0, 0, 0, time.UTC)
 
 // recorded is a small cluster's record: 12 pods on 2 nodes for 2 h, a
 // third replaced each hour, every new pod backing off.
-func recorded(t *testing.T) history.Store {
+func recorded(t *testing.T) history.Record {
 	return timelinetest.Temp(t, timelinetest.Config{Start: start, Span: 2 * time.Hour, Pods: 12, Nodes: 2, Namespaces: 2, Churn: 0.34, Warnings: 0.5, Seed: 5})
 }
 
@@ -55,7 +55,7 @@ func TestPlainGolden(t *testing.T) {
 		{"empty", timeline.Query{Kinds: timelinetest.Kinds()[:1], Namespace: "nowhere", Since: start, Until: start.Add(time.Hour)}, 80, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tl, err := timeline.Build(context.Background(), []timeline.Source{{Context: "kind-a", Store: s}}, tc.q)
+			tl, err := timeline.Build(context.Background(), []timeline.Cluster{{Context: "kind-a", Record: s}}, tc.q)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -35,7 +35,7 @@ func keys(m *model, ks ...string) {
 func TestModel(t *testing.T) {
 	s := recorded(t)
 	ctx := context.Background()
-	srcs := Details{Sources: []timeline.Source{{Context: "kind-a", Store: s}}, Resources: map[string]kube.Resource{
+	srcs := Details{Sources: []timeline.Cluster{{Context: "kind-a", Record: s}}, Resources: map[string]kube.Resource{
 		timelinetest.Pods:   {GVR: schema.GroupVersionResource{Version: "v1", Resource: "pods"}, Kind: "Pod", Namespaced: true},
 		timelinetest.Leases: {GVR: schema.GroupVersionResource{Group: "coordination.k8s.io", Version: "v1", Resource: "leases"}, Kind: "Lease", Namespaced: true},
 	}}

@@ -26,7 +26,7 @@ type detailer struct {
 // Details is what the detail of a mark reads: each context's history,
 // and the kinds as the server names them (by timeline.Kind.Resource).
 type Details struct {
-	Sources   []timeline.Source
+	Sources   []timeline.Cluster
 	Resources map[string]kube.Resource
 }
 
@@ -73,7 +73,7 @@ func (d *detailer) write(b *strings.Builder, l *timeline.Lane, mk timeline.Mark)
 
 // writeAt writes the object as it was at mk (its latest revision at or
 // before mk's resourceVersion: resourceVersions are the cluster's).
-func (d *detailer) writeAt(b *strings.Builder, s history.Store, l *timeline.Lane, mk timeline.Mark) error {
+func (d *detailer) writeAt(b *strings.Builder, s history.Record, l *timeline.Lane, mk timeline.Mark) error {
 	at := mk.Time.UTC().Format(time.RFC3339)
 	r, ok := s.(history.MarkReader)
 	if !ok {
@@ -100,10 +100,10 @@ func (d *detailer) writeAt(b *strings.Builder, s history.Store, l *timeline.Lane
 }
 
 // store is the history of context name.
-func (d *detailer) store(name string) history.Store {
+func (d *detailer) store(name string) history.Record {
 	for _, s := range d.Sources {
 		if s.Context == name {
-			return s.Store
+			return s.Record
 		}
 	}
 	return nil

@@ -42,7 +42,7 @@ func benchmarkBlame(b *testing.B, path string) {
 	}
 	defer s.Close()
 	field, _ := ParseField("spec.template.spec.containers[0].image")
-	read := func(s history.Store) []history.Revision {
+	read := func(s history.Record) []history.Revision {
 		revs, err := s.Revisions(ctx, "deployments.v1.apps", "default", benchName(7))
 		if err != nil || len(revs) != perObject {
 			b.Fatalf("%d revisions, %v", len(revs), err)

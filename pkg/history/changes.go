@@ -9,7 +9,7 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/internal/codec"
 )
 
-// Changes implements Store.
+// Changes implements Record.
 func (s *sqlStore) Changes(ctx context.Context, res string, from, to uint64, limit int) ([]Revision, error) {
 	id, err := s.resourceID(ctx, s.conn(), res)
 	if err != nil {

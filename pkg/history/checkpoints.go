@@ -47,7 +47,7 @@ func (s *sqlStore) Checkpointed(ctx context.Context, res string) (bool, error) {
 	return ok, err
 }
 
-// Checkpoint implements Store.
+// Checkpoint implements Record.
 func (s *sqlStore) Checkpoint(ctx context.Context, res string) error {
 	id, err := s.resourceID(ctx, s.conn(), res)
 	if err != nil {

@@ -72,7 +72,7 @@ func TestLatenessFloor(t *testing.T) {
 }
 
 // setMark makes the mark of rv say time s of the timeline.
-func setMark(t *testing.T, s Store, rv uint64, sec float64) {
+func setMark(t *testing.T, s Record, rv uint64, sec float64) {
 	t.Helper()
 	if _, err := sqlOf(t, s).db.Exec(sqlOf(t, s).dialect.bind(`UPDATE marks SET time = ? WHERE rv = ?`), millis(at(sec)), rv); err != nil {
 		t.Fatal(err)

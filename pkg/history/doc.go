@@ -9,7 +9,7 @@
 //
 // # The pieces
 //
-//   - Store (store.go) is the contract: Begin (a recorder starts on a
+//   - Record (record.go) is the contract: Begin (a recorder starts on a
 //     resource; the record says what it holds and marks a gap since its
 //     end), Write (one batch, atomic), StateAt and EachAt (a state,
 //     whole or a batch at a time), Changes, Revisions, Columns,
@@ -24,7 +24,7 @@
 //   - sqlStore (sqldb.go, write.go, read.go, changes.go, prune.go;
 //     stmts.go prepares each query once a transaction; fields.go parses
 //     keys and resourceVersions) is the
-//     Store over database/sql, one set of queries for both engines; a
+//     Record over database/sql, one set of queries for both engines; a
 //     dialect (dialect.go) binds their placeholders and keeps the schema
 //     (schema.go) and the one query shape they do not share.
 //   - SQLite (sqlite.go) keeps it in one file with modernc.org/sqlite
@@ -90,7 +90,7 @@
 //
 // It does not know the API server, terminals or the daemon's process: a
 // Source gives it a store's changes, and readers (get --at, history,
-// watch --since, a warm restart) ask the Store. A daemon's recording
+// watch --since, a warm restart) ask the Record. A daemon's recording
 // (its recorders, pruning, warm restart, and the answers it gives
 // pkg/serve from the record) is pkg/history/recording, which also opens
 // the record for the verbs.

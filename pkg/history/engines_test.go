@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 
 // opener opens the store a test runs on: the same database at each call
 // (after a Close, a restarted daemon's), closed when the test ends.
-type opener func(t *testing.T) Store
+type opener func(t *testing.T) Record
 
 // onEachEngine runs test once per engine: SQLite, and PostgreSQL (skipped
 // where it is not installed, but under CI; see postgres.Shared).
@@ -47,7 +47,7 @@ func onEachEngine(t *testing.T, test func(t *testing.T, open opener)) {
 }
 
 func openAt(location string) opener {
-	return func(t *testing.T) Store {
+	return func(t *testing.T) Record {
 		t.Helper()
 		s, err := Open(context.Background(), location, OpenOptions{})
 		if err != nil {

@@ -75,10 +75,10 @@ func TestWriteBefore(t *testing.T) {
 }
 
 // headsOf is the chain heads of an engine's store.
-func headsOf(t *testing.T, s Store) *heads { return sqlOf(t, s).heads }
+func headsOf(t *testing.T, s Record) *heads { return sqlOf(t, s).heads }
 
 // sqlOf is an engine's store as both engines share it.
-func sqlOf(t *testing.T, s Store) *sqlStore {
+func sqlOf(t *testing.T, s Record) *sqlStore {
 	switch s := s.(type) {
 	case *SQLite:
 		return &s.sqlStore

@@ -71,7 +71,7 @@ func TestMarks(t *testing.T) {
 	})
 }
 
-func writeAll(t *testing.T, s Store, res string, revs ...Revision) {
+func writeAll(t *testing.T, s Record, res string, revs ...Revision) {
 	t.Helper()
 	if err := s.Write(context.Background(), res, Batch{Revisions: revs, RV: revs[len(revs)-1].RV}); err != nil {
 		t.Fatal(err)

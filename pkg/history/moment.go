@@ -20,7 +20,7 @@ type Moment struct {
 	Uncertain []Revision
 }
 
-// MomentAt implements Store.
+// MomentAt implements Record.
 func (s *sqlStore) MomentAt(ctx context.Context, res string, t time.Time) (Moment, error) {
 	rv, err := s.ResourceVersionAt(ctx, t)
 	if err != nil {

@@ -16,8 +16,8 @@ import (
 // (store.CompareKeys): a state as get --at prints it, an exact list
 // answers it and a warm restart starts from it. decode[w] decodes on the
 // w-th of len(decode) goroutines at once, a batch of the state at a time
-// (Store.EachAt); an object it decodes to nil is left out.
-func ObjectsAt(ctx context.Context, s Store, res string, rv uint64, keep func(*Revision) bool, decode []object.DecodeFunc) ([]*object.Object, error) {
+// (Record.EachAt); an object it decodes to nil is left out.
+func ObjectsAt(ctx context.Context, s Record, res string, rv uint64, keep func(*Revision) bool, decode []object.DecodeFunc) ([]*object.Object, error) {
 	build := make([]func(*Revision) (*object.Object, error), len(decode))
 	for w, d := range decode {
 		build[w] = func(r *Revision) (*object.Object, error) { return d(r.Object, r.Cells) }
@@ -29,7 +29,7 @@ func ObjectsAt(ctx context.Context, s Store, res string, rv uint64, keep func(*R
 // revisions, build[w] on the w-th goroutine; it may read a revision's
 // Object and Cells only while it is called (they are buffers EachAt
 // reuses), its Namespace and Name are its own.
-func BuildAt(ctx context.Context, s Store, res string, rv uint64, keep func(*Revision) bool, build []func(*Revision) (*object.Object, error)) ([]*object.Object, error) {
+func BuildAt(ctx context.Context, s Record, res string, rv uint64, keep func(*Revision) bool, build []func(*Revision) (*object.Object, error)) ([]*object.Object, error) {
 	outs := make([][]*object.Object, len(build))
 	err := s.EachAt(ctx, res, rv, len(build), func(w int, batch []Revision) error {
 		for i := range batch {

@@ -10,7 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
-// Postgres is a Store in a PostgreSQL database (jackc/pgx), for a daemon
+// Postgres is a Record in a PostgreSQL database (jackc/pgx), for a daemon
 // shared by a team or run in the cluster: the tables SQLite's file holds,
 // in the database (and schema: search_path) the URL names. One database
 // or schema per cluster: resourceVersions of two clusters do not compare.

@@ -173,7 +173,7 @@ func queryChain(ctx context.Context, q querier, query string, args ...any) (doc 
 	return doc, frame, len(blobs), err
 }
 
-// Revisions implements Store.
+// Revisions implements Record.
 func (s *sqlStore) Revisions(ctx context.Context, res, namespace, name string) ([]Revision, error) {
 	id, err := s.resourceID(ctx, s.conn(), res)
 	if err != nil {
@@ -210,7 +210,7 @@ func (s *sqlStore) Revisions(ctx context.Context, res, namespace, name string) (
 	return out, nil
 }
 
-// Latest implements Store.
+// Latest implements Record.
 func (s *sqlStore) Latest(ctx context.Context, res string) (uint64, error) {
 	var rv uint64
 	err := s.conn().QueryRowContext(ctx, `SELECT latest FROM resources WHERE name = ?`, res).Scan(&rv)
@@ -223,7 +223,7 @@ func (s *sqlStore) Latest(ctx context.Context, res string) (uint64, error) {
 	return rv, nil
 }
 
-// Columns implements Store.
+// Columns implements Record.
 func (s *sqlStore) Columns(ctx context.Context, res string) ([]byte, error) {
 	var cols []byte
 	err := s.conn().QueryRowContext(ctx, `SELECT columns FROM resources WHERE name = ?`, res).Scan(&cols)
@@ -236,7 +236,7 @@ func (s *sqlStore) Columns(ctx context.Context, res string) ([]byte, error) {
 	return cols, nil
 }
 
-// ResourceVersionAt implements Store.
+// ResourceVersionAt implements Record.
 func (s *sqlStore) ResourceVersionAt(ctx context.Context, t time.Time) (uint64, error) {
 	var rv uint64
 	err := s.conn().QueryRowContext(ctx, `SELECT rv FROM marks WHERE time <= ? ORDER BY time DESC, rv DESC LIMIT 1`, millis(t)).Scan(&rv)
@@ -260,7 +260,7 @@ func (s *sqlStore) ResourceVersionAt(ctx context.Context, t time.Time) (uint64, 
 	return 0, err
 }
 
-// TimeOf implements Store.
+// TimeOf implements Record.
 func (s *sqlStore) TimeOf(ctx context.Context, rv uint64) (time.Time, error) {
 	var ms int64
 	err := s.conn().QueryRowContext(ctx, `SELECT time FROM marks WHERE rv <= ? ORDER BY rv DESC LIMIT 1`, rv).Scan(&ms)

@@ -80,7 +80,7 @@ func (rs *recording) applied(c store.Change[*object.Object]) {
 }
 
 // stateApplied records an object of a whole state where it differs from
-// the record. The first one reads the record (Store.Begin) at the state's
+// the record. The first one reads the record (Record.Begin) at the state's
 // resourceVersion: the stretch before it is a gap when the record ends
 // earlier (nothing recorded, or the recorder fell behind).
 func (rs *recording) stateApplied(ctx context.Context, c store.Change[*object.Object]) error {

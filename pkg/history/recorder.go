@@ -55,14 +55,14 @@ const (
 	heartbeat     = 10 * time.Second
 )
 
-// Recorder writes every change of its sources' stores to a Store.
+// Recorder writes every change of its sources' stores to a Record.
 type Recorder struct {
-	store Store
+	store Record
 	opts  RecorderOptions
 }
 
 // NewRecorder returns a Recorder writing to s.
-func NewRecorder(s Store, opts RecorderOptions) *Recorder {
+func NewRecorder(s Record, opts RecorderOptions) *Recorder {
 	if opts.OnError == nil {
 		opts.OnError = func(string, error) {}
 	}
@@ -188,7 +188,7 @@ type recording struct {
 	batch Batch
 	// buf holds the JSON of the batch's revisions (Object, Before), one
 	// after another, and is kept from batch to batch: the store keeps none
-	// of it (Store.Write). Two new slices per change left 2.7 KB of
+	// of it (Record.Write). Two new slices per change left 2.7 KB of
 	// garbage per 1 KiB ConfigMap changed (BenchmarkRecord), and every GC
 	// cycle it brings on scans the daemon's whole store.
 	buf     []byte
@@ -208,7 +208,7 @@ type recording struct {
 // syncing is a whole state being diffed against the record.
 type syncing struct {
 	begun bool
-	// present: what the record holds (Store.Begin) that the state has not
+	// present: what the record holds (Record.Begin) that the state has not
 	// shown yet; what is left at Synced is gone.
 	present map[string]uint64
 	known   map[string]uint64 // the state so far

@@ -52,5 +52,5 @@ func BenchmarkRecord(b *testing.B) {
 	}
 }
 
-// discard is a Store that writes nothing.
-type discard struct{ Store }
+// discard is a Record that writes nothing.
+type discard struct{ Record }

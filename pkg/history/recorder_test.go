@@ -50,7 +50,7 @@ type recorderRun struct {
 	written chan uint64
 }
 
-func startRecorder(s Store, src Source, opts RecorderOptions) *recorderRun {
+func startRecorder(s Record, src Source, opts RecorderOptions) *recorderRun {
 	ctx, cancel := context.WithCancel(context.Background())
 	run := &recorderRun{cancel: cancel, done: make(chan struct{}), written: make(chan uint64, 100)}
 	opts.OnWrite = func(_ string, rv uint64, _ int) { run.written <- rv }
@@ -94,7 +94,7 @@ func live(typ watch.EventType, o *object.Object) watch.Event[*object.Object] {
 	return watch.Event[*object.Object]{Type: typ, Object: o, ResourceVersion: o.ResourceVersion}
 }
 
-func history(t *testing.T, s Store, name string) string {
+func history(t *testing.T, s Record, name string) string {
 	t.Helper()
 	revs, err := s.Revisions(context.Background(), "configmaps.v1.", "default", name)
 	if err != nil {

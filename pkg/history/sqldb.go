@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// sqlStore is the Store over database/sql that SQLite and Postgres share:
+// sqlStore is the Record over database/sql that SQLite and Postgres share:
 // the same tables, the same queries (bound to each one's dialect), the
 // same codec and chain heads.
 type sqlStore struct {
@@ -147,10 +147,10 @@ func (s *sqlStore) inTx(ctx context.Context, readOnly bool, f func(querier) erro
 	return nil
 }
 
-// Location implements Store.
+// Location implements Record.
 func (s *sqlStore) Location() string { return s.location }
 
-// Close implements Store. A writer's also saves its heads' sums for the
+// Close implements Record. A writer's also saves its heads' sums for the
 // next one (savedheads.go): a failure to is only that writer's loss.
 func (s *sqlStore) Close() error {
 	var err error

@@ -17,7 +17,7 @@ import (
 // sqliteHeader starts every SQLite database file.
 const sqliteHeader = "SQLite format 3\x00"
 
-// SQLite is a Store in one SQLite file (modernc.org/sqlite), in WAL mode:
+// SQLite is a Record in one SQLite file (modernc.org/sqlite), in WAL mode:
 // readers (get --at, history, another process) read while the daemon
 // writes, and a batch is committed or not after a crash, SIGKILL included.
 type SQLite struct {

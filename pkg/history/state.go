@@ -21,12 +21,12 @@ import (
 // which at 100,000 objects of 1 KiB is 150 MB that a process first has to
 // touch (on a VM whose memory the host backs on demand, about a second).
 
-// EachAt implements Store.
+// EachAt implements Record.
 func (s *sqlStore) EachAt(ctx context.Context, res string, rv uint64, workers int, fn func(w int, batch []Revision) error) error {
 	return s.eachAt(ctx, res, rv, stream{workers: max(workers, 1), reuse: true, fn: fn})
 }
 
-// StateAt implements Store.
+// StateAt implements Record.
 func (s *sqlStore) StateAt(ctx context.Context, res string, rv uint64) ([]Revision, error) {
 	var out []Revision
 	err := s.eachAt(ctx, res, rv, collect(&out))

@@ -12,7 +12,7 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/internal/codec"
 )
 
-// Begin implements Store.
+// Begin implements Record.
 func (s *sqlStore) Begin(ctx context.Context, res string, rv uint64) (Start, error) {
 	start := Start{Present: map[string]uint64{}}
 	err := s.inTx(ctx, false, func(tx querier) error {
@@ -72,7 +72,7 @@ func (s *sqlStore) present(ctx context.Context, q querier, id int64, m map[strin
 // Key is the key Start.Present uses for an object.
 func Key(namespace, name string) string { return namespace + "/" + name }
 
-// Write implements Store.
+// Write implements Record.
 func (s *sqlStore) Write(ctx context.Context, res string, b Batch) error {
 	id, err := s.resourceID(ctx, s.conn(), res)
 	if err != nil {

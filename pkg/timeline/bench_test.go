@@ -57,7 +57,7 @@ func BenchmarkBuild3000(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		tl, err = timeline.Build(ctx, []timeline.Source{{Context: "bench", Store: s}}, q)
+		tl, err = timeline.Build(ctx, []timeline.Cluster{{Context: "bench", Record: s}}, q)
 		s.Close()
 		if err != nil {
 			b.Fatal(err)

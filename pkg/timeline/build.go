@@ -15,13 +15,13 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 )
 
-// Source is one recorded cluster: its context's name and its history.
-type Source struct {
+// Cluster is one recorded cluster: its context's name and its history.
+type Cluster struct {
 	Context string
-	// Store is the history; it must be a history.MarkReader (the stores
+	// Record is the history; it must be a history.MarkReader (the records
 	// history.Open returns are).
-	Store history.Store
-	// Namespace, when not empty, limits this source's namespaced kinds to
+	Record history.Record
+	// Namespace, when not empty, limits this cluster's namespaced kinds to
 	// it in place of Query.Namespace: each context's own namespace, as
 	// `get --context a,b` reads each in its own.
 	Namespace string
@@ -49,7 +49,7 @@ var ErrNoMarkReader = errors.New("the history cannot be read as a timeline")
 
 // Build reads the lanes of q from each source into a Timeline: groups in
 // the order of the sources and q.Kinds, then by namespace, lanes by name.
-func Build(ctx context.Context, src []Source, q Query) (*Timeline, error) {
+func Build(ctx context.Context, src []Cluster, q Query) (*Timeline, error) {
 	if q.Until.IsZero() {
 		q.Until = time.Now()
 	}
@@ -71,7 +71,7 @@ func Build(ctx context.Context, src []Source, q Query) (*Timeline, error) {
 		return nil, err
 	}
 	order := func(g *Group) (int, int) { // the source's and the kind's positions in the query
-		s := slices.IndexFunc(src, func(s Source) bool { return s.Context == g.Context })
+		s := slices.IndexFunc(src, func(s Cluster) bool { return s.Context == g.Context })
 		k := slices.IndexFunc(q.Kinds, func(k Kind) bool { return k.Resource == g.Kind.Resource })
 		return s, k
 	}
@@ -94,14 +94,14 @@ type groupKey struct{ context, resource, namespace string }
 // span are about come after those of their kind). Marks are read from the record's
 // cheap columns only; objects are decoded for q.Selector (one revision
 // a lane) and for Warning Events alone.
-func Stream(ctx context.Context, src []Source, q Query, fn func(*Lane) error) error {
+func Stream(ctx context.Context, src []Cluster, q Query, fn func(*Lane) error) error {
 	if q.Until.IsZero() {
 		q.Until = time.Now()
 	}
 	for _, s := range src {
-		r, ok := s.Store.(history.MarkReader)
+		r, ok := s.Record.(history.MarkReader)
 		if !ok {
-			return fmt.Errorf("%s: %w", s.Store.Location(), ErrNoMarkReader)
+			return fmt.Errorf("%s: %w", s.Record.Location(), ErrNoMarkReader)
 		}
 		q := q
 		if s.Namespace != "" {

@@ -21,7 +21,7 @@ func small() timelinetest.Config {
 	return timelinetest.Config{Start: start, Span: 2 * time.Hour, Pods: 20, Nodes: 2, Namespaces: 2, Churn: 0.5, Warnings: 1, Seed: 3}
 }
 
-func record(t testing.TB, c timelinetest.Config) history.Store { return timelinetest.Temp(t, c) }
+func record(t testing.TB, c timelinetest.Config) history.Record { return timelinetest.Temp(t, c) }
 
 // glyphs is a lane's marks as glyphs, oldest first.
 func glyphs(l *timeline.Lane) string {
@@ -34,7 +34,7 @@ func glyphs(l *timeline.Lane) string {
 
 func TestBuildMarks(t *testing.T) {
 	s := record(t, small())
-	tl, err := timeline.Build(context.Background(), []timeline.Source{{Context: "kind", Store: s}},
+	tl, err := timeline.Build(context.Background(), []timeline.Cluster{{Context: "kind", Record: s}},
 		timeline.Query{Kinds: timelinetest.Kinds(), Since: start, Until: start.Add(2 * time.Hour)})
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +59,7 @@ func TestBuildMarks(t *testing.T) {
 
 func TestBuildFilters(t *testing.T) {
 	s := record(t, small())
-	src := []timeline.Source{{Context: "kind", Store: s}}
+	src := []timeline.Cluster{{Context: "kind", Record: s}}
 	q := timeline.Query{Kinds: timelinetest.Kinds()[:1], Namespace: "team-1", Since: start.Add(time.Hour), Until: start.Add(90 * time.Minute)}
 	tl, err := timeline.Build(context.Background(), src, q)
 	if err != nil {
@@ -90,7 +90,7 @@ func TestBuildFilters(t *testing.T) {
 func TestBuildContexts(t *testing.T) {
 	a, b := small(), small()
 	b.Seed = 4
-	src := []timeline.Source{{Context: "west", Store: record(t, a)}, {Context: "east", Store: record(t, b)}}
+	src := []timeline.Cluster{{Context: "west", Record: record(t, a)}, {Context: "east", Record: record(t, b)}}
 	kinds := append(timelinetest.Kinds(), timeline.Kind{Resource: "widgets.v1.example.com", Name: "widgets.example.com", Kind: "Widget", Namespaced: true})
 	tl, err := timeline.Build(context.Background(), src, timeline.Query{Kinds: kinds, Since: start, Until: start.Add(2 * time.Hour)})
 	if err != nil {

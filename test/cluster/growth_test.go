@@ -35,7 +35,7 @@ const (
 // TestIdleGrowth: the default record (serve --record: every kind, Leases'
 // renewals coalesced) of an idle cluster with nodes and pods grows at
 // most idleBound an hour scaled to 100 nodes, by what the history counts
-// (history.Store.Usage, serve status's table), and serve status shows
+// (history.Record.Usage, serve status's table), and serve status shows
 // those counts.
 func TestIdleGrowth(t *testing.T) {
 	nodes, cp := clusterNodes, (*controlplane.ControlPlane)(nil)

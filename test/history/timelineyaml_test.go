@@ -30,7 +30,7 @@ func TestTimelineHTMLYAML(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := timeline.Query{Kinds: timelinetest.Kinds(), Since: start, Until: start.Add(time.Hour)}
-	_, err = htmlpage.Write(context.Background(), f, []timeline.Source{{Context: "gen", Store: s}}, q, htmlpage.Options{})
+	_, err = htmlpage.Write(context.Background(), f, []timeline.Cluster{{Context: "gen", Record: s}}, q, htmlpage.Options{})
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -39,7 +39,7 @@ func TestTimelineHTMLYAML(t *testing.T) {
 	}
 	b.open("file://"+file, `document.body.dataset.ready === 'true'`)
 
-	tl, err := timeline.Build(context.Background(), []timeline.Source{{Context: "gen", Store: s}}, q)
+	tl, err := timeline.Build(context.Background(), []timeline.Cluster{{Context: "gen", Record: s}}, q)
 	if err != nil {
 		t.Fatal(err)
 	}

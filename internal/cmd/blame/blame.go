@@ -126,11 +126,11 @@ func (o *BlameOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	defer obj.Store.Close()
+	defer obj.Record.Close()
 	kind, revs := obj.Wanted.Resource, obj.Revisions
 	p := recordview.Blame{IOStreams: o.IOStreams, Kind: kind, Namespace: obj.Namespace, Name: obj.Name, JSON: o.Output == "json"}
 	if o.At != "" {
-		if revs, err = o.upTo(ctx, obj.Store, history.ResourceName(kind), revs); err != nil {
+		if revs, err = o.upTo(ctx, obj.Record, history.ResourceName(kind), revs); err != nil {
 			return err
 		}
 	}
@@ -146,7 +146,7 @@ func (o *BlameOptions) Run(ctx context.Context) error {
 
 // upTo is the revisions of revs (one object's, ns/name of res) up to the
 // moment --at names.
-func (o *BlameOptions) upTo(ctx context.Context, s history.Store, res string, revs []history.Revision) ([]history.Revision, error) {
+func (o *BlameOptions) upTo(ctx context.Context, s history.Record, res string, revs []history.Revision) ([]history.Revision, error) {
 	rv, when, err := o.at.In(ctx, s, "--at")
 	if err != nil {
 		return nil, err

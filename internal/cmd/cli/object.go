@@ -29,7 +29,7 @@ func (t *Target) ResolveOne(what string) error {
 // revisions, oldest first. A kind the history holds nothing of, or an
 // object it has no revision of, is an error.
 type ObjectHistory struct {
-	Store     history.Store
+	Record    history.Record
 	Wanted    Wanted
 	Namespace string
 	Name      string
@@ -44,7 +44,7 @@ func (t *Target) ReadObject(ctx context.Context, db string) (*ObjectHistory, err
 		return nil, err
 	}
 	tg := t.Targets[0]
-	o := &ObjectHistory{Store: s, Wanted: tg, Namespace: tg.Namespace, Name: tg.Names[0]}
+	o := &ObjectHistory{Record: s, Wanted: tg, Namespace: tg.Namespace, Name: tg.Names[0]}
 	if !tg.Resource.Namespaced {
 		o.Namespace = ""
 	}

@@ -26,7 +26,7 @@ type source struct {
 	cli.Target
 	context string    // "" when diff reads one context
 	errOut  io.Writer // its warnings, after "context NAME: " when several
-	history history.Store
+	history history.Record
 }
 
 // resolve resolves the arguments to one kind, through the context's

@@ -104,7 +104,7 @@ func (o *GetOptions) readAt(ctx context.Context) ([]snapshot, error) {
 }
 
 // moment is the resourceVersion and the time --at names.
-func (o *GetOptions) moment(ctx context.Context, s history.Store) (uint64, time.Time, error) {
+func (o *GetOptions) moment(ctx context.Context, s history.Record) (uint64, time.Time, error) {
 	return o.atFlags.at.In(ctx, s, "--at")
 }
 
@@ -113,7 +113,7 @@ func (o *GetOptions) moment(ctx context.Context, s history.Store) (uint64, time.
 // time), after a warning on stderr for each of tg's objects that changed
 // at a time the history knows only within a window that holds it (or an
 // error, --strict).
-func (o *GetOptions) resolveAt(ctx context.Context, s history.Store, tg cli.Wanted, rv uint64) (uint64, error) {
+func (o *GetOptions) resolveAt(ctx context.Context, s history.Record, tg cli.Wanted, rv uint64) (uint64, error) {
 	hm, err := o.atFlags.at.For(ctx, s, history.ResourceName(tg.Resource), rv)
 	if err != nil {
 		var gap *history.GapError
@@ -134,7 +134,7 @@ func (o *GetOptions) resolveAt(ctx context.Context, s history.Store, tg cli.Want
 
 // targetAt is tg's snapshot at rv: its objects that match, decoded, each
 // with its cells as printed at when, on every core.
-func (o *GetOptions) targetAt(ctx context.Context, s history.Store, tg cli.Wanted, rv uint64, when time.Time, match func(*object.Object) bool) (snapshot, error) {
+func (o *GetOptions) targetAt(ctx context.Context, s history.Record, tg cli.Wanted, rv uint64, when time.Time, match func(*object.Object) bool) (snapshot, error) {
 	res := history.ResourceName(tg.Resource)
 	columns, err := columnsOf(ctx, s, res)
 	if errors.Is(err, history.ErrNotRecorded) {
@@ -194,7 +194,7 @@ func (o *GetOptions) buildersAt(tg cli.Wanted, columns []object.Column, when tim
 }
 
 // columnsOf reads res's recorded Table columns.
-func columnsOf(ctx context.Context, s history.Store, res string) ([]object.Column, error) {
+func columnsOf(ctx context.Context, s history.Record, res string) ([]object.Column, error) {
 	raw, err := s.Columns(ctx, res)
 	if err != nil || raw == nil {
 		return nil, err

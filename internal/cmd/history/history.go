@@ -102,12 +102,12 @@ func (o *HistoryOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	defer obj.Store.Close()
+	defer obj.Record.Close()
 	revs := obj.Revisions
 	p := recordview.History{W: o.Out, Kind: obj.Wanted.Resource}
 	switch {
 	case o.Revision != "":
-		if err := beforeRecord(ctx, obj.Store, obj.Wanted, revs, o.revision); err != nil {
+		if err := beforeRecord(ctx, obj.Record, obj.Wanted, revs, o.revision); err != nil {
 			return err
 		}
 		return p.Revision(revs, o.revision, o.Output == "json")
@@ -121,7 +121,7 @@ func (o *HistoryOptions) Run(ctx context.Context) error {
 // why, when rv names no revision of revs and is before that beginning:
 // the revision may have been, and been pruned (the revision each object
 // had at the cut is kept).
-func beforeRecord(ctx context.Context, s history.Store, tg cli.Wanted, revs []history.Revision, rv uint64) error {
+func beforeRecord(ctx context.Context, s history.Record, tg cli.Wanted, revs []history.Revision, rv uint64) error {
 	if slices.ContainsFunc(revs, func(r history.Revision) bool { return r.RV == rv }) {
 		return nil
 	}

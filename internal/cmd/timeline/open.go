@@ -19,7 +19,7 @@ import (
 
 // opened is the histories of the contexts drawn and the kinds drawn.
 type opened struct {
-	sources []timeline.Source
+	sources []timeline.Cluster
 	kinds   []timeline.Kind
 	// resources are the kinds as the server names them, for get --at's
 	// and history's views of a revision (by Kind.Resource).
@@ -30,7 +30,7 @@ type opened struct {
 // else every kind the histories recorded but Events.
 func (o *TimelineOptions) open(ctx context.Context) (*opened, func(), error) {
 	out := &opened{resources: map[string]kube.Resource{}}
-	var stores []history.Store
+	var stores []history.Record
 	closeAll := func() {
 		for _, s := range stores {
 			s.Close()
@@ -41,7 +41,7 @@ func (o *TimelineOptions) open(ctx context.Context) (*opened, func(), error) {
 		if err != nil {
 			return err
 		}
-		stores = append(stores, src.Store)
+		stores = append(stores, src.Record)
 		out.sources = append(out.sources, src)
 		return nil
 	}
@@ -68,7 +68,7 @@ func (o *TimelineOptions) open(ctx context.Context) (*opened, func(), error) {
 // and adds its kinds to out. A context named is drawn, without -n or -A,
 // in its own namespace (its kubeconfig entry's, else "default"), as get
 // --context a,b reads each.
-func (o *TimelineOptions) openContext(ctx context.Context, name string, out *opened) (timeline.Source, error) {
+func (o *TimelineOptions) openContext(ctx context.Context, name string, out *opened) (timeline.Cluster, error) {
 	t, named := o.Target, name != ""
 	if named {
 		t = o.Target.ForContext(name, o.IOStreams)
@@ -83,20 +83,20 @@ func (o *TimelineOptions) openContext(ctx context.Context, name string, out *ope
 	var err error
 	if len(o.Args) > 0 {
 		if err = t.Resolve(); err != nil {
-			return timeline.Source{}, err
+			return timeline.Cluster{}, err
 		}
 		resources = t.Resources
 	} else if t.Config, err = t.ConfigFlags.ToRESTConfig(); err != nil {
-		return timeline.Source{}, fmt.Errorf("reading the kubeconfig: %w", err)
+		return timeline.Cluster{}, fmt.Errorf("reading the kubeconfig: %w", err)
 	}
 	s, err := recording.OpenRecord(ctx, t.Config, o.DB, daemon.HistoryOf)
 	if err != nil {
-		return timeline.Source{}, err
+		return timeline.Cluster{}, err
 	}
 	if len(o.Args) == 0 {
 		if resources, err = recordedKinds(ctx, s, t.ConfigFlags.ToRESTMapper); err != nil {
 			s.Close()
-			return timeline.Source{}, err
+			return timeline.Cluster{}, err
 		}
 	}
 	for _, r := range resources {
@@ -106,11 +106,11 @@ func (o *TimelineOptions) openContext(ctx context.Context, name string, out *ope
 			out.kinds = append(out.kinds, timeline.Kind{Resource: k, Name: r.String(), Kind: r.Kind, Namespaced: r.Namespaced})
 		}
 	}
-	src := timeline.Source{Context: name, Store: s}
+	src := timeline.Cluster{Context: name, Record: s}
 	if named && o.Namespace == "" && !o.AllNamespaces {
 		if src.Namespace, _, err = t.ConfigFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
 			s.Close()
-			return timeline.Source{}, fmt.Errorf("context %s: reading the kubeconfig: %w", name, err)
+			return timeline.Cluster{}, fmt.Errorf("context %s: reading the kubeconfig: %w", name, err)
 		}
 	}
 	return src, nil
@@ -118,7 +118,7 @@ func (o *TimelineOptions) openContext(ctx context.Context, name string, out *ope
 
 // recordedKinds are the kinds s recorded but Events, as the server's
 // RESTMapper names them (a kind it no longer serves is left out).
-func recordedKinds(ctx context.Context, s history.Store, mapper func() (meta.RESTMapper, error)) ([]kube.Resource, error) {
+func recordedKinds(ctx context.Context, s history.Record, mapper func() (meta.RESTMapper, error)) ([]kube.Resource, error) {
 	r, ok := s.(history.MarkReader)
 	if !ok {
 		return nil, timeline.ErrNoMarkReader
@@ -158,7 +158,7 @@ func recordedKinds(ctx context.Context, s history.Store, mapper func() (meta.RES
 func checkRecorded(ctx context.Context, out *opened) error {
 	recorded := map[string]bool{}
 	for _, src := range out.sources {
-		r, ok := src.Store.(history.MarkReader)
+		r, ok := src.Record.(history.MarkReader)
 		if !ok {
 			return timeline.ErrNoMarkReader
 		}
@@ -174,7 +174,7 @@ func checkRecorded(ctx context.Context, out *opened) error {
 		if !recorded[k.Resource] {
 			locs := make([]string, len(out.sources))
 			for i, src := range out.sources {
-				locs[i] = src.Store.Location()
+				locs[i] = src.Record.Location()
 			}
 			return history.NotRecordedError(out.resources[k.Resource], strings.Join(slices.Compact(locs), ", "))
 		}

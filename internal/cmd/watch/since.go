@@ -104,7 +104,7 @@ func (o *WatchOptions) replay(ctx context.Context) (_ *replaySet, close func(), 
 // changed at a time the history knows only within a window that holds it
 // are said on stderr (their change is replayed after the state), or fail
 // with --strict.
-func (o *WatchOptions) sinceFor(ctx context.Context, s history.Store, src cli.Source, from uint64) (uint64, error) {
+func (o *WatchOptions) sinceFor(ctx context.Context, s history.Record, src cli.Source, from uint64) (uint64, error) {
 	hm, err := o.since.For(ctx, s, history.ResourceName(src.Resource), from)
 	if errors.Is(err, history.ErrNotRecorded) {
 		return from, nil // said by Recorded, in its words

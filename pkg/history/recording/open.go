@@ -34,7 +34,7 @@ type Locate func(cfg *rest.Config) (string, error)
 // OpenRecord opens for queries the history at path (a file or a
 // postgres:// URL), or, when path is "", the one locate finds for cfg:
 // get --at, history, diff, timeline and watch --since.
-func OpenRecord(ctx context.Context, cfg *rest.Config, path string, locate Locate) (history.Store, error) {
+func OpenRecord(ctx context.Context, cfg *rest.Config, path string, locate Locate) (history.Record, error) {
 	if path == "" {
 		var err error
 		if path, err = locate(cfg); err != nil {

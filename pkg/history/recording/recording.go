@@ -42,7 +42,7 @@ const pruneEvery = 10 * time.Minute
 // Recording is a daemon's recorders and their store. Its methods do
 // nothing on a nil Recording (a daemon that does not record).
 type Recording struct {
-	store     history.Store
+	store     history.Record
 	errOut    io.Writer
 	wg        sync.WaitGroup
 	closeOnce sync.Once
@@ -67,7 +67,7 @@ type Recording struct {
 
 	mu sync.Mutex // guards what follows, and writes to errOut
 	// resources are the names of the resources recorded, checkpointed
-	// (history.Store.Checkpoint) after each prune, when due, and at the
+	// (history.Record.Checkpoint) after each prune, when due, and at the
 	// end.
 	resources   []string
 	gates       map[schema.GroupResource]chan struct{} // see gate

@@ -38,7 +38,7 @@ type Status struct {
 	MaxSize   int64         `json:"maxSize,omitempty"`
 	Retention time.Duration `json:"retention"`
 	// Since is when the hour of Usage began (to the minute), Usage what
-	// each resource's record grew by since (history.Store.Usage).
+	// each resource's record grew by since (history.Record.Usage).
 	Since time.Time       `json:"since"`
 	Usage []history.Usage `json:"usage"`
 }

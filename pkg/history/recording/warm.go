@@ -92,7 +92,7 @@ func (r *Recording) notRestored(res kube.Resource, err error) {
 // StateAt and Changes do (before the record, a gap). The state's objects
 // are read from s when the reflector decodes them: s stays open until
 // then.
-func Recorded(ctx context.Context, s history.Store, res kube.Resource, scope kube.Scope, from uint64) (reflector.Recorded, error) {
+func Recorded(ctx context.Context, s history.Record, res kube.Resource, scope kube.Scope, from uint64) (reflector.Recorded, error) {
 	name := history.ResourceName(res)
 	until, err := s.Latest(ctx, name)
 	if err != nil {

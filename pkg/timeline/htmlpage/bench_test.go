@@ -57,7 +57,7 @@ func writeFileT(b testing.TB, ctx context.Context, db, out string, q timeline.Qu
 		b.Fatal(err)
 	}
 	defer f.Close()
-	st, err := htmlpage.Write(ctx, f, []timeline.Source{{Context: "bench", Store: s}}, q, htmlpage.Options{})
+	st, err := htmlpage.Write(ctx, f, []timeline.Cluster{{Context: "bench", Record: s}}, q, htmlpage.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -65,7 +65,7 @@ func newData(w *bufio.Writer, m meta, limit int) *data {
 }
 
 // lane adds l and its revisions, read from s, to the chunk.
-func (d *data) lane(ctx context.Context, s history.Store, l *timeline.Lane) error {
+func (d *data) lane(ctx context.Context, s history.Record, l *timeline.Lane) error {
 	revs, err := s.Revisions(ctx, l.Kind.Resource, l.Namespace, l.Name)
 	if err != nil && !errors.Is(err, history.ErrNotRecorded) {
 		return fmt.Errorf("reading the revisions of %s %s/%s: %w", l.Kind.Name, l.Namespace, l.Name, err)

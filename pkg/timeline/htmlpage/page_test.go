@@ -82,10 +82,10 @@ func decode(t *testing.T, html string) page {
 	return p
 }
 
-func write(t *testing.T, s history.Store, q timeline.Query, o htmlpage.Options) (page, htmlpage.Stats) {
+func write(t *testing.T, s history.Record, q timeline.Query, o htmlpage.Options) (page, htmlpage.Stats) {
 	t.Helper()
 	var b bytes.Buffer
-	st, err := htmlpage.Write(context.Background(), &b, []timeline.Source{{Context: "kind", Store: s}}, q, o)
+	st, err := htmlpage.Write(context.Background(), &b, []timeline.Cluster{{Context: "kind", Record: s}}, q, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestWriteEmbedsTimeline(t *testing.T) {
 	s := timelinetest.Recorded(t, small())
 	q := timeline.Query{Kinds: timelinetest.Kinds(), Since: start.Add(30 * time.Minute), Until: start.Add(2 * time.Hour)}
 	p, st := write(t, s, q, htmlpage.Options{ChunkBytes: 16 << 10, Now: func() time.Time { return start }})
-	tl, err := timeline.Build(context.Background(), []timeline.Source{{Context: "kind", Store: s}}, q)
+	tl, err := timeline.Build(context.Background(), []timeline.Cluster{{Context: "kind", Record: s}}, q)
 	if err != nil {
 		t.Fatal(err)
 	}

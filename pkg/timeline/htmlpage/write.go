@@ -61,7 +61,7 @@ type kindMeta struct {
 // Write writes the page of q's timeline of src to w: the marks of every
 // lane read (timeline.Build), then lane by lane each one's revisions read
 // from its source's store and streamed into the page.
-func Write(ctx context.Context, w io.Writer, src []timeline.Source, q timeline.Query, o Options) (Stats, error) {
+func Write(ctx context.Context, w io.Writer, src []timeline.Cluster, q timeline.Query, o Options) (Stats, error) {
 	if q.Until.IsZero() {
 		q.Until = time.Now()
 	}
@@ -77,9 +77,9 @@ func Write(ctx context.Context, w io.Writer, src []timeline.Source, q timeline.Q
 		return Stats{}, fmt.Errorf("writing the page: %w", err)
 	}
 	d := newData(bw, m, o.ChunkBytes)
-	stores := map[string]history.Store{}
+	stores := map[string]history.Record{}
 	for _, s := range src {
-		stores[s.Context] = s.Store
+		stores[s.Context] = s.Record
 	}
 	// The marks first (timeline.Build: no object is read), then each
 	// lane's revisions: one connection to a history at a time, so that
@@ -121,7 +121,7 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-func newMeta(src []timeline.Source, q timeline.Query, o Options) meta {
+func newMeta(src []timeline.Cluster, q timeline.Query, o Options) meta {
 	m := meta{Title: o.Title, Command: o.Command, Written: o.Now().UTC().Format(time.RFC3339),
 		Since: q.Since.UnixMilli(), Until: q.Until.UnixMilli()}
 	for _, s := range src {

@@ -57,7 +57,7 @@ type Stats map[string]int
 
 // Write records c's cluster into s, in resourceVersion (and time) order,
 // in batches as a recorder writes them.
-func Write(ctx context.Context, s history.Store, c Config) (Stats, error) {
+func Write(ctx context.Context, s history.Record, c Config) (Stats, error) {
 	g := newGen(c)
 	g.schedule()
 	slices.SortStableFunc(g.steps, func(a, b step) int { return cmp.Compare(a.at, b.at) })

@@ -12,7 +12,7 @@ import (
 
 // Recorded is a new SQLite history in tb's temporary directory holding
 // c's cluster, closed when the test ends.
-func Recorded(tb testing.TB, c Config) history.Store {
+func Recorded(tb testing.TB, c Config) history.Record {
 	tb.Helper()
 	ctx := context.Background()
 	s, err := history.OpenSQLite(ctx, filepath.Join(tb.TempDir(), "history.db"), history.OpenOptions{})

@@ -16,7 +16,7 @@ var resources = [...]string{Pods, Leases, Events}
 const batchSize = 500
 
 // write writes the steps in order, each resource's in batches.
-func (g *gen) write(ctx context.Context, s history.Store) (Stats, error) {
+func (g *gen) write(ctx context.Context, s history.Record) (Stats, error) {
 	stats := Stats{}
 	for _, res := range resources {
 		if _, err := s.Begin(ctx, res, 1); err != nil {
@@ -100,7 +100,7 @@ func Record(ctx context.Context, path string, c Config) (Stats, error) {
 
 // Temp records c's cluster into a history in tb's temporary directory
 // and opens it to read, as timeline does; it is closed when tb ends.
-func Temp(tb testing.TB, c Config) history.Store {
+func Temp(tb testing.TB, c Config) history.Record {
 	tb.Helper()
 	ctx := context.Background()
 	path := filepath.Join(tb.TempDir(), "history.db")

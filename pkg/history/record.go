@@ -118,10 +118,10 @@ type Start struct {
 	Alive time.Time
 }
 
-// Store keeps revisions. Its implementations (SQLite, PostgreSQL) are
+// Record keeps revisions. Its implementations (SQLite, PostgreSQL) are
 // safe for concurrent use: one writer per resource (a Recorder), any
 // number of readers.
-type Store interface {
+type Record interface {
 	// Begin tells the store a recorder starts on resource res (for
 	// example "configmaps.v1." or "deployments.v1.apps") whose first list
 	// is at rv, and returns what the record already holds of it. The
@@ -239,7 +239,7 @@ func (e *GapError) Error() string {
 
 // Open opens the history at location: a PostgreSQL database when it is a
 // postgres:// URL (IsPostgres), else an SQLite file.
-func Open(ctx context.Context, location string, opts OpenOptions) (Store, error) {
+func Open(ctx context.Context, location string, opts OpenOptions) (Record, error) {
 	if IsPostgres(location) {
 		return OpenPostgres(ctx, location, opts)
 	}
