@@ -16,7 +16,7 @@ import (
 
 // next waits for sub's next change. Each heartbeat none comes, it writes
 // that the record is current (beat).
-func (rs *recording) next(ctx context.Context, sub *store.Subscription[*object.Object]) (store.Change[*object.Object], error) {
+func (rs *recordRun) next(ctx context.Context, sub *store.Subscription[*object.Object]) (store.Change[*object.Object], error) {
 	for {
 		wait, cancel := context.WithTimeout(ctx, rs.r.opts.Heartbeat)
 		c, err := sub.Next(wait)
@@ -43,7 +43,7 @@ func (rs *recording) next(ctx context.Context, sub *store.Subscription[*object.O
 // watch from there, and a bookmark's resourceVersion is known to this
 // store only (a daemon's narrower store of the same kind may not have
 // reached it).
-func (rs *recording) beat(ctx context.Context, rv uint64) error {
+func (rs *recordRun) beat(ctx context.Context, rv uint64) error {
 	if rs.known == nil || rs.sync != nil {
 		return nil // nothing synced yet
 	}
@@ -58,7 +58,7 @@ func (rs *recording) beat(ctx context.Context, rv uint64) error {
 // every change the store applied is taken (the caller found its queue
 // empty), its state synced, and no catch-up pending (whose changes the
 // server may not have sent yet).
-func (rs *recording) alive() {
+func (rs *recordRun) alive() {
 	if rs.known != nil && rs.sync == nil && rs.late == nil {
 		rs.batch.Alive = time.Now()
 	}

@@ -51,7 +51,7 @@ func (l *lateness) date(obj, prev []byte, op Op, at time.Time) (since, until tim
 // dateLate dates a change seen while catching up (see lateness); the
 // first one the server dates after the recorder started ends the
 // catch-up.
-func (rs *recording) dateLate(rev *Revision, prev []byte) {
+func (rs *recordRun) dateLate(rev *Revision, prev []byte) {
 	if rs.late == nil {
 		return
 	}

@@ -14,7 +14,7 @@ import (
 // the store writes its last recorded state); old is the version before
 // it when known, which tells who made the change (Manager). An Initial
 // revision claims no manager: no change of it was seen.
-func (rs *recording) add(k store.Key, rv uint64, op Op, obj, old *object.Object, at time.Time) {
+func (rs *recordRun) add(k store.Key, rv uint64, op Op, obj, old *object.Object, at time.Time) {
 	if at.IsZero() {
 		at = time.Now()
 	}
@@ -44,7 +44,7 @@ func (rs *recording) add(k store.Key, rv uint64, op Op, obj, old *object.Object,
 }
 
 // unpack appends obj's JSON to buf and returns it.
-func (rs *recording) unpack(obj *object.Object) []byte {
+func (rs *recordRun) unpack(obj *object.Object) []byte {
 	start := len(rs.buf)
 	rs.buf = obj.AppendJSON(rs.buf)
 	return rs.buf[start:len(rs.buf):len(rs.buf)]
@@ -59,7 +59,7 @@ const (
 )
 
 // written empties the batch once it is written, keeping its memory.
-func (rs *recording) written() {
+func (rs *recordRun) written() {
 	clear(rs.batch.Revisions)
 	rs.batch = Batch{Revisions: rs.batch.Revisions[:0]}
 	rs.buf = rs.buf[:0]
@@ -78,14 +78,14 @@ func (rs *recording) written() {
 // written, the record is complete only up to where it was, and a daemon
 // restarted from it resumes from there (a partial relist read as the state
 // at its resourceVersion would miss what its later changes say).
-func (rs *recording) advance(c store.Change[*object.Object]) {
+func (rs *recordRun) advance(c store.Change[*object.Object]) {
 	if c.Relist == "" {
 		rs.batch.RV = max(rs.batch.RV, parseRV(c.ResourceVersion))
 	}
 }
 
 // flush writes the batch.
-func (rs *recording) flush(ctx context.Context) error {
+func (rs *recordRun) flush(ctx context.Context) error {
 	if len(rs.batch.Revisions) == 0 && rs.batch.RV == 0 && rs.batch.Alive.IsZero() {
 		return nil
 	}
@@ -104,7 +104,7 @@ func (rs *recording) flush(ctx context.Context) error {
 
 // retry runs f until it succeeds or ctx ends, telling OnError of each
 // failure and of the success after one, backing off from 1 s to 30 s.
-func (rs *recording) retry(ctx context.Context, f func() error) error {
+func (rs *recordRun) retry(ctx context.Context, f func() error) error {
 	delay := time.Second
 	failed := false
 	for {
@@ -130,7 +130,7 @@ func (rs *recording) retry(ctx context.Context, f func() error) error {
 // finish writes what is queued when the recorder stops, and that the
 // record is complete to the store's resourceVersion, so that a restart
 // marks a gap only from there.
-func (rs *recording) finish(sub *store.Subscription[*object.Object]) error {
+func (rs *recordRun) finish(sub *store.Subscription[*object.Object]) error {
 	if rs.known == nil || rs.sync != nil {
 		return nil // nothing synced to finish
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // take adds c to the batch.
-func (rs *recording) take(ctx context.Context, c store.Change[*object.Object]) error {
+func (rs *recordRun) take(ctx context.Context, c store.Change[*object.Object]) error {
 	rs.last = max(rs.last, parseRV(c.ResourceVersion))
 	switch c.Type {
 	case store.Resync:
@@ -54,7 +54,7 @@ func (rs *recording) take(ctx context.Context, c store.Change[*object.Object]) e
 }
 
 // applied records a live change.
-func (rs *recording) applied(c store.Change[*object.Object]) {
+func (rs *recordRun) applied(c store.Change[*object.Object]) {
 	key := Key(c.Key.Namespace, c.Key.Name)
 	rv := parseRV(c.Object.ResourceVersion)
 	prev, ok := rs.known[key]
@@ -83,7 +83,7 @@ func (rs *recording) applied(c store.Change[*object.Object]) {
 // the record. The first one reads the record (Record.Begin) at the state's
 // resourceVersion: the stretch before it is a gap when the record ends
 // earlier (nothing recorded, or the recorder fell behind).
-func (rs *recording) stateApplied(ctx context.Context, c store.Change[*object.Object]) error {
+func (rs *recordRun) stateApplied(ctx context.Context, c store.Change[*object.Object]) error {
 	if err := rs.begin(ctx, parseRV(c.ResourceVersion)); err != nil {
 		return err
 	}
@@ -108,7 +108,7 @@ func (rs *recording) stateApplied(ctx context.Context, c store.Change[*object.Ob
 // as a gap: the store relisted (its watch fell too far behind, or the
 // server no longer held the resourceVersion a restarted daemon resumed
 // from), so what happened between is known only by its outcome.
-func (rs *recording) relisted(ctx context.Context, relist string) error {
+func (rs *recordRun) relisted(ctx context.Context, relist string) error {
 	if relist == "" || relist == rs.relist {
 		return nil
 	}
@@ -124,7 +124,7 @@ func (rs *recording) relisted(ctx context.Context, relist string) error {
 }
 
 // begin reads the record when a state starts, retried as a write is.
-func (rs *recording) begin(ctx context.Context, rv uint64) error {
+func (rs *recordRun) begin(ctx context.Context, rv uint64) error {
 	if rs.sync.begun {
 		return nil
 	}
@@ -146,7 +146,7 @@ func (rs *recording) begin(ctx context.Context, rv uint64) error {
 
 // synced ends a whole state at rv: what the record held and the state
 // lacks was deleted meanwhile, recorded at rv.
-func (rs *recording) synced(ctx context.Context, rv uint64) error {
+func (rs *recordRun) synced(ctx context.Context, rv uint64) error {
 	if rs.sync == nil {
 		return nil // a late join's marker: nothing pending
 	}

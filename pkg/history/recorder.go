@@ -102,7 +102,7 @@ func (r *Recorder) Record(ctx context.Context, src Source) error {
 // subscribes first, then lets them start.
 func (r *Recorder) Start(ctx context.Context, src Source) (run func() error) {
 	res := ResourceName(src.Resource())
-	rs := &recording{r: r, src: src, res: res, secrets: IsSecrets(src.Resource()) && !r.opts.SecretData, renewals: newRenewals(res, r.opts.LeaseRenewals)}
+	rs := &recordRun{r: r, src: src, res: res, secrets: IsSecrets(src.Resource()) && !r.opts.SecretData, renewals: newRenewals(res, r.opts.LeaseRenewals)}
 	sub := src.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered})
 	return func() error {
 		defer sub.Close()
@@ -111,7 +111,7 @@ func (r *Recorder) Start(ctx context.Context, src Source) (run func() error) {
 }
 
 // run records what sub brings until ctx ends.
-func (rs *recording) run(ctx context.Context, sub *store.Subscription[*object.Object]) error {
+func (rs *recordRun) run(ctx context.Context, sub *store.Subscription[*object.Object]) error {
 	for {
 		c, err := rs.next(ctx, sub)
 		if err != nil {
@@ -137,7 +137,7 @@ func (rs *recording) run(ctx context.Context, sub *store.Subscription[*object.Ob
 // much as the change's encoding), and the queue holds a whole state and
 // more (store.DefaultOrderedLimit) before it overflows; what is queued
 // beyond maxBatch starts the next batch at once.
-func (rs *recording) gather(ctx context.Context, sub *store.Subscription[*object.Object]) error {
+func (rs *recordRun) gather(ctx context.Context, sub *store.Subscription[*object.Object]) error {
 	deadline := time.Now().Add(rs.r.opts.Linger)
 	for len(rs.batch.Revisions) < maxBatch {
 		c, ok, err := sub.TryNext()
@@ -173,8 +173,8 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// recording is one Record's state.
-type recording struct {
+// recordRun is one Record call's state.
+type recordRun struct {
 	r       *Recorder
 	src     Source
 	res     string

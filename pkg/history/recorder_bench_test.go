@@ -39,7 +39,7 @@ func BenchmarkRecord(b *testing.B) {
 	if packed, _ := news[n-1].Packed(); !packed {
 		b.Fatal("the objects are not packed")
 	}
-	rs := &recording{r: NewRecorder(discard{}, RecorderOptions{}), known: map[string]uint64{}}
+	rs := &recordRun{r: NewRecorder(discard{}, RecorderOptions{}), known: map[string]uint64{}}
 	now := time.Now()
 	i := 0
 	for b.Loop() {
