@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestTimelineHTML: timeline --html writes one page that a real browser
@@ -28,8 +29,11 @@ func TestTimelineHTML(t *testing.T) {
 	e.recorded("c", "DELETED")
 	e.recorded("b", b2.ResourceVersion)
 
+	// The span ends seconds after the last change, not at it: zoomed in
+	// about a mark at the span's very edge, the wheel would leave it.
 	file := filepath.Join(t.TempDir(), "timeline.html")
-	_, errOut, code := e.run("timeline", "configmaps", "-n", e.ns, "--since", "10m", "--html", file)
+	until := time.Now().Add(5 * time.Second).UTC().Format(time.RFC3339Nano)
+	_, errOut, code := e.run("timeline", "configmaps", "-n", e.ns, "--since", "10m", "--until", until, "--html", file)
 	if code != 0 || !strings.HasPrefix(errOut, "wrote "+file+": ") {
 		t.Fatalf("timeline --html: exit %d\n%s", code, errOut)
 	}
