@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/contexts"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/statusview"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/daemon"
 )
 
@@ -161,7 +162,7 @@ func (o *ServeControlOptions) status(ctx context.Context, info daemon.Info) erro
 	if err != nil {
 		return fmt.Errorf("asking the daemon pid %d at %s: %w", info.PID, info.Server, err)
 	}
-	return printStatus(o.Out, st, info, o.files.Kubeconfig)
+	return statusview.Print(o.Out, st, info, o.files.Kubeconfig)
 }
 
 // stopDaemon stops the daemon (daemon.Stop) and says so.

@@ -1,4 +1,4 @@
-package serve
+package statusview
 
 import (
 	"fmt"
@@ -12,14 +12,14 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/output"
 )
 
-// printStatus writes s as `serve status` shows it: the daemon's pid, address,
+// Print writes s as `serve status` shows it: the daemon's pid, address,
 // start and kubeconfig, what it records (serve --record) and what the API
 // server refused it, a table of its resources (objects, resourceVersion,
 // watchers, events sent, lag, and whether each is recorded when it
 // records), and one of its controllers if it runs any; then, when it
 // records, where the record begins and why, its size, and what each kind
 // wrote in the last hour (recording.Status).
-func printStatus(w io.Writer, s daemon.Status, info daemon.Info, kubeconfig string) error {
+func Print(w io.Writer, s daemon.Status, info daemon.Info, kubeconfig string) error {
 	fmt.Fprintf(w, "Daemon pid %d at %s since %s\nkubeconfig: %s\n", info.PID, info.Server, info.Started.Format(time.RFC3339), kubeconfig)
 	recording := info.History != ""
 	if recording {

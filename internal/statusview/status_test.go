@@ -1,4 +1,4 @@
-package serve
+package statusview
 
 import (
 	"strings"
@@ -9,19 +9,19 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history/recording"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/manager"
-	pkgserve "github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/serve"
 )
 
 // TestStatusPrint: serve status's tables, the controllers' only when some
 // run, a lag as a short duration.
 func TestStatusPrint(t *testing.T) {
 	info := daemon.Info{PID: 42, Server: "https://127.0.0.1:1", Started: time.Date(2026, 12, 3, 6, 0, 0, 0, time.UTC)}
-	st := daemon.Status{Resources: []pkgserve.ResourceStatus{
+	st := daemon.Status{Resources: []serve.ResourceStatus{
 		{Resource: "configmaps", Objects: 3, ResourceVersion: "812", Watchers: 2, EventsSent: 9, LagSeconds: 0.0032},
 		{Resource: "secrets", Namespace: "web", Objects: 1, ResourceVersion: "800"},
 	}}
 	var b strings.Builder
-	if err := printStatus(&b, st, info, "/run/x.kubeconfig"); err != nil {
+	if err := Print(&b, st, info, "/run/x.kubeconfig"); err != nil {
 		t.Fatal(err)
 	}
 	want := "Daemon pid 42 at https://127.0.0.1:1 since 2026-12-03T06:00:00Z\nkubeconfig: /run/x.kubeconfig\n\n" +
@@ -33,7 +33,7 @@ func TestStatusPrint(t *testing.T) {
 	}
 	st.Controllers = []manager.ControllerStatus{{Name: "mirror", Ready: true, Reconciles: 5}}
 	b.Reset()
-	if err := printStatus(&b, st, info, "k"); err != nil {
+	if err := Print(&b, st, info, "k"); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasSuffix(b.String(), "\nCONTROLLER   READY   RECONCILES\nmirror       true    5\n") {
@@ -47,13 +47,13 @@ func TestStatusPrint(t *testing.T) {
 func TestStatusPrintRecording(t *testing.T) {
 	info := daemon.Info{PID: 42, Server: "https://127.0.0.1:1", Started: time.Date(2026, 12, 3, 6, 0, 0, 0, time.UTC), History: "/h.db",
 		Recorded: []string{"configmaps", "leases.coordination.k8s.io"}, RecordsAll: true, Refused: []string{"clusterroles.rbac.authorization.k8s.io", "secrets"}}
-	st := daemon.Status{Resources: []pkgserve.ResourceStatus{
+	st := daemon.Status{Resources: []serve.ResourceStatus{
 		{Resource: "configmaps", Objects: 3, ResourceVersion: "812"},
 		{Resource: "leases.coordination.k8s.io", Objects: 1, ResourceVersion: "800"},
 		{Resource: "secrets", Namespace: "web", Objects: 1, ResourceVersion: "800"},
 	}}
 	var b strings.Builder
-	if err := printStatus(&b, st, info, "/run/x.kubeconfig"); err != nil {
+	if err := Print(&b, st, info, "/run/x.kubeconfig"); err != nil {
 		t.Fatal(err)
 	}
 	want := "Daemon pid 42 at https://127.0.0.1:1 since 2026-12-03T06:00:00Z\nkubeconfig: /run/x.kubeconfig\n" +
@@ -68,7 +68,7 @@ func TestStatusPrintRecording(t *testing.T) {
 	}
 	info.RecordsAll, info.Refused, info.Recorded = false, nil, []string{"configmaps", "namespaces"}
 	b.Reset()
-	if err := printStatus(&b, st, info, "k"); err != nil {
+	if err := Print(&b, st, info, "k"); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "\nRecording to /h.db: configmaps, namespaces\n\nRESOURCE") {
@@ -81,13 +81,13 @@ func TestStatusPrintRecording(t *testing.T) {
 // wrote in the last hour, aligned.
 func TestStatusPrintHistory(t *testing.T) {
 	info := daemon.Info{PID: 42, Server: "https://127.0.0.1:1", Started: time.Date(2026, 12, 3, 6, 0, 0, 0, time.UTC), History: "/h.db", Recorded: []string{"configmaps"}}
-	st := daemon.Status{Resources: []pkgserve.ResourceStatus{{Resource: "configmaps", Objects: 3, ResourceVersion: "812"}},
+	st := daemon.Status{Resources: []serve.ResourceStatus{{Resource: "configmaps", Objects: 3, ResourceVersion: "812"}},
 		History: &recording.Status{Location: "/h.db", Begins: time.Date(2026, 12, 3, 5, 0, 0, 0, time.UTC), BeginsRV: 700,
 			Why: "older revisions pruned to stay under 1Gi", Size: 3 << 20, FileSize: 4 << 20, MaxSize: 1 << 30, Retention: 168 * time.Hour,
 			Since: time.Date(2026, 12, 3, 5, 30, 0, 0, time.UTC),
 			Usage: []history.Usage{{Resource: "configmaps.v1.", Revisions: 12, Bytes: 3000}, {Resource: "leases.v1.coordination.k8s.io", Revisions: 40, Bytes: 900}}}}
 	var b strings.Builder
-	if err := printStatus(&b, st, info, "k"); err != nil {
+	if err := Print(&b, st, info, "k"); err != nil {
 		t.Fatal(err)
 	}
 	want := "\n\nThe record begins at 2026-12-03T05:00:00Z (resourceVersion 700): older revisions pruned to stay under 1Gi\n" +
