@@ -35,11 +35,11 @@ func keys(m *model, ks ...string) {
 func TestModel(t *testing.T) {
 	s := recorded(t)
 	ctx := context.Background()
-	srcs := Details{Sources: []timeline.Cluster{{Context: "kind-a", Record: s}}, Resources: map[string]kube.Resource{
+	srcs := Details{Clusters: []timeline.Cluster{{Context: "kind-a", Record: s}}, Resources: map[string]kube.Resource{
 		timelinetest.Pods:   {GVR: schema.GroupVersionResource{Version: "v1", Resource: "pods"}, Kind: "Pod", Namespaced: true},
 		timelinetest.Leases: {GVR: schema.GroupVersionResource{Group: "coordination.k8s.io", Version: "v1", Resource: "leases"}, Kind: "Lease", Namespaced: true},
 	}}
-	tl, err := timeline.Build(ctx, srcs.Sources, timeline.Query{Kinds: timelinetest.Kinds(), Since: start, Until: start.Add(2 * time.Hour)})
+	tl, err := timeline.Build(ctx, srcs.Clusters, timeline.Query{Kinds: timelinetest.Kinds(), Since: start, Until: start.Add(2 * time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}

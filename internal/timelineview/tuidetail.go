@@ -26,7 +26,7 @@ type detailer struct {
 // Details is what the detail of a mark reads: each context's history,
 // and the kinds as the server names them (by timeline.Kind.Resource).
 type Details struct {
-	Sources   []timeline.Cluster
+	Clusters  []timeline.Cluster
 	Resources map[string]kube.Resource
 }
 
@@ -101,7 +101,7 @@ func (d *detailer) writeAt(b *strings.Builder, s history.Record, l *timeline.Lan
 
 // store is the history of context name.
 func (d *detailer) store(name string) history.Record {
-	for _, s := range d.Sources {
+	for _, s := range d.Clusters {
 		if s.Context == name {
 			return s.Record
 		}

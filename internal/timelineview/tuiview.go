@@ -97,7 +97,7 @@ func (m *model) View() string {
 func (m *model) viewRow(i int, sc timeline.Scale, col, names int) string {
 	rw := m.rows[i]
 	if rw.lane == nil {
-		return m.style(styleHeading, clip(groupTitle(rw.group, len(m.detail.Sources) > 1), m.width))
+		return m.style(styleHeading, clip(groupTitle(rw.group, len(m.detail.Clusters) > 1), m.width))
 	}
 	name := fmt.Sprintf("  %-*s", names-2, clip(rw.lane.Name, names-3))
 	if i == m.sel {

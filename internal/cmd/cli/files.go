@@ -62,7 +62,7 @@ func (t *Target) FirstFileError() error {
 // into the last one when that is of the same resource and namespace (as
 // ResolveArgs merges cm/a cm/b).
 func appendFileObject(targets []Wanted, w Wanted) []Wanted {
-	if n := len(targets); n > 0 && targets[n-1].Err == nil && targets[n-1].Source() == w.Source() {
+	if n := len(targets); n > 0 && targets[n-1].Err == nil && targets[n-1].Feed() == w.Feed() {
 		last := &targets[n-1]
 		last.Names = append(slices.Clip(last.Names), w.Names...)
 		return targets

@@ -53,7 +53,7 @@ type Target struct {
 	Config            *rest.Config
 	Mapper            meta.RESTMapper // the server's kinds, as resolve read them
 	Targets           []Wanted        // what args or Files name, in the order given
-	Sources           []Source        // the reflectors that targets need, each once, in order
+	Feeds             []Feed          // the reflectors that targets need, each once, in order
 	Resources         []kube.Resource // the resources of targets, each once, in order
 	// FileSingle is kubectl's "single item implied": one file (no
 	// directory, no -R); if it holds one object, that is printed alone
@@ -80,9 +80,9 @@ type Wanted struct {
 	Err error
 }
 
-// Source is one reflector of a command: a resource in a namespace (""
+// Feed is one reflector of a command: a resource in a namespace (""
 // for all of them, and for a cluster-scoped resource from a manifest).
-type Source struct {
+type Feed struct {
 	Resource  kube.Resource
 	Namespace string
 }
@@ -217,15 +217,15 @@ func (t *Target) resolveWith(getter genericclioptions.RESTClientGetter, replaceA
 	return nil
 }
 
-// index lists the sources and resources of t.Targets, each once, in order.
+// index lists the feeds and resources of t.Targets, each once, in order.
 func (t *Target) index() {
-	t.Sources, t.Resources = t.Sources[:0], t.Resources[:0]
+	t.Feeds, t.Resources = t.Feeds[:0], t.Resources[:0]
 	for _, tg := range t.Targets {
 		if tg.Err != nil {
 			continue
 		}
-		if src := tg.Source(); !slices.Contains(t.Sources, src) {
-			t.Sources = append(t.Sources, src)
+		if src := tg.Feed(); !slices.Contains(t.Feeds, src) {
+			t.Feeds = append(t.Feeds, src)
 		}
 		if !slices.Contains(t.Resources, tg.Resource) {
 			t.Resources = append(t.Resources, tg.Resource)
@@ -233,15 +233,15 @@ func (t *Target) index() {
 	}
 }
 
-// SeveralNamespaces says whether the sources of namespaced resources are
+// SeveralNamespaces says whether the feeds of namespaced resources are
 // in more than one namespace (the objects of manifests).
 func (t *Target) SeveralNamespaces() bool {
-	var first *Source
-	for i, src := range t.Sources {
+	var first *Feed
+	for i, src := range t.Feeds {
 		switch {
 		case !src.Resource.Namespaced:
 		case first == nil:
-			first = &t.Sources[i]
+			first = &t.Feeds[i]
 		case src.Namespace != first.Namespace:
 			return true
 		}
@@ -249,8 +249,8 @@ func (t *Target) SeveralNamespaces() bool {
 	return false
 }
 
-// Source is the reflector that reads w.
-func (w Wanted) Source() Source { return Source{Resource: w.Resource, Namespace: w.Namespace} }
+// Feed is the reflector that reads w.
+func (w Wanted) Feed() Feed { return Feed{Resource: w.Resource, Namespace: w.Namespace} }
 
 // ErrEmptyName is kubectl's (client-go's) error for a name "".
 var ErrEmptyName = errors.New("resource name may not be empty")
@@ -270,10 +270,10 @@ func (t *Target) SingleItem() bool {
 
 // NamesOf returns the names asked of src, each once, in the order given;
 // nil asks for every object.
-func (t *Target) NamesOf(src Source) []string {
+func (t *Target) NamesOf(src Feed) []string {
 	var names []string
 	for _, tg := range t.Targets {
-		if tg.Source() != src {
+		if tg.Feed() != src {
 			continue
 		}
 		for _, n := range tg.Names {
@@ -295,7 +295,7 @@ func (t *Target) NamesOf(src Source) []string {
 // ConfigMap), for a few microseconds per object listed. Those of watch
 // events are kept as they came: packing and unpacking would be an eighth
 // of watch's CPU per live event.
-func (t *Target) Scope(src Source, read kube.Shape) kube.Scope {
+func (t *Target) Scope(src Feed, read kube.Shape) kube.Scope {
 	read.PackLists = wholeObjects(read)
 	scope := kube.Scope{Namespace: src.Namespace, LabelSelector: t.LabelSelector, FieldSelector: t.FieldSelector, Shape: read}
 	switch names := t.NamesOf(src); len(names) {
@@ -316,7 +316,7 @@ func wholeObjects(read kube.Shape) bool { return !read.MetadataOnly }
 // a namespace), from a reflector.Set of its own with setOpts (their
 // watcher options, hooks and stores; Acquire sets the clients), each
 // reading what read says (see Scope), and returns their leases in the
-// order of t.Sources, and a function that releases them all (and waits for
+// order of t.Feeds, and a function that releases them all (and waits for
 // the reflectors to stop).
 func (t *Target) Acquire(setOpts reflector.SetOptions, read kube.Shape) ([]*reflector.Lease, func(), error) {
 	newClient, err := t.newClients()
@@ -326,8 +326,8 @@ func (t *Target) Acquire(setOpts reflector.SetOptions, read kube.Shape) ([]*refl
 	TuneGC(wholeObjects(read))
 	setOpts.NewClient = newClient
 	set := reflector.NewSet(setOpts)
-	leases := make([]*reflector.Lease, 0, len(t.Sources))
-	for _, src := range t.Sources {
+	leases := make([]*reflector.Lease, 0, len(t.Feeds))
+	for _, src := range t.Feeds {
 		leases = append(leases, set.Acquire(src.Resource, t.Scope(src, read)))
 	}
 	release := func() {

@@ -38,10 +38,10 @@ func TestTargetNames(t *testing.T) {
 			for _, k := range tt.targets {
 				tg.Targets = append(tg.Targets, Wanted{Target: k, Namespace: "ns"})
 			}
-			if got := tg.NamesOf(Source{cmResource, "ns"}); !reflect.DeepEqual(got, tt.cm) {
+			if got := tg.NamesOf(Feed{cmResource, "ns"}); !reflect.DeepEqual(got, tt.cm) {
 				t.Errorf("names(configmaps) = %q, want %q", got, tt.cm)
 			}
-			if got := tg.NamesOf(Source{secretResource, "ns"}); !reflect.DeepEqual(got, tt.secret) {
+			if got := tg.NamesOf(Feed{secretResource, "ns"}); !reflect.DeepEqual(got, tt.secret) {
 				t.Errorf("names(secrets) = %q, want %q", got, tt.secret)
 			}
 			if tg.Named() != tt.named || tg.SingleItem() != tt.single {
@@ -57,19 +57,19 @@ func TestTargetNames(t *testing.T) {
 func TestSeveralNamespaces(t *testing.T) {
 	nsResource := kube.Resource{GVR: schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}, Kind: "Namespace"}
 	tests := []struct {
-		name    string
-		sources []Source
-		want    bool
+		name  string
+		feeds []Feed
+		want  bool
 	}{
 		{"none", nil, false},
-		{"one namespace", []Source{{cmResource, "a"}, {secretResource, "a"}}, false},
-		{"every namespace", []Source{{cmResource, ""}}, false},
-		{"two namespaces", []Source{{cmResource, "a"}, {cmResource, "b"}}, true},
-		{"a namespace and a cluster-scoped kind", []Source{{cmResource, "a"}, {nsResource, ""}, {secretResource, "a"}}, false},
+		{"one namespace", []Feed{{cmResource, "a"}, {secretResource, "a"}}, false},
+		{"every namespace", []Feed{{cmResource, ""}}, false},
+		{"two namespaces", []Feed{{cmResource, "a"}, {cmResource, "b"}}, true},
+		{"a namespace and a cluster-scoped kind", []Feed{{cmResource, "a"}, {nsResource, ""}, {secretResource, "a"}}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tg := &Target{Sources: tt.sources}
+			tg := &Target{Feeds: tt.feeds}
 			if got := tg.SeveralNamespaces(); got != tt.want {
 				t.Errorf("severalNamespaces = %v, want %v", got, tt.want)
 			}

@@ -29,7 +29,7 @@ func (o *GetOptions) fetch(ctx context.Context, tg cli.Wanted, read kube.Shape) 
 	if err != nil {
 		return []snapshot{{res: tg.Resource, err: err}}
 	}
-	client := kube.NewClient(rc, tg.Resource, o.Scope(tg.Source(), read))
+	client := kube.NewClient(rc, tg.Resource, o.Scope(tg.Feed(), read))
 	snaps := make([]snapshot, 0, len(tg.Names))
 	for _, name := range tg.Names {
 		s := snapshot{res: tg.Resource, names: []string{name}}

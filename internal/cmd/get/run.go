@@ -150,7 +150,7 @@ func (o *GetOptions) snapshots(ctx context.Context, leases []*reflector.Lease, f
 			snaps = append(snaps, snapshot{err: tg.Err})
 			continue
 		}
-		r := leases[slices.Index(o.Sources, tg.Source())] // leases follow o.Sources
+		r := leases[slices.Index(o.Feeds, tg.Feed())] // leases follow o.Feeds
 		switch err := failed[r]; {
 		case err == nil:
 			snaps = append(snaps, snapshot{res: tg.Resource, names: tg.Names, objs: pick(r, tg), columns: r.Columns()})

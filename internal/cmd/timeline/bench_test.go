@@ -36,8 +36,8 @@ func firstScreen(ctx context.Context, path string) (string, error) {
 		return "", err
 	}
 	defer s.Close()
-	srcs := timelineview.Details{Sources: []timeline.Cluster{{Context: "bench", Record: s}}}
-	tl, err := timeline.Build(ctx, srcs.Sources, timeline.Query{Kinds: timelinetest.Kinds(), Since: start, Until: start.Add(24 * time.Hour)})
+	srcs := timelineview.Details{Clusters: []timeline.Cluster{{Context: "bench", Record: s}}}
+	tl, err := timeline.Build(ctx, srcs.Clusters, timeline.Query{Kinds: timelinetest.Kinds(), Since: start, Until: start.Add(24 * time.Hour)})
 	if err != nil {
 		return "", err
 	}

@@ -31,7 +31,7 @@ func (h *htmlOutput) addFlags(c *cobra.Command) {
 func (o *TimelineOptions) writeHTML(ctx context.Context, srcs *opened, q timeline.Query) error {
 	opts := htmlpage.Options{Title: htmlTitle(srcs, q), Now: o.now}
 	if o.html.File == "-" {
-		_, err := htmlpage.Write(ctx, o.Out, srcs.sources, q, opts)
+		_, err := htmlpage.Write(ctx, o.Out, srcs.clusters, q, opts)
 		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(o.html.File), "."+filepath.Base(o.html.File)+".*")
@@ -39,7 +39,7 @@ func (o *TimelineOptions) writeHTML(ctx context.Context, srcs *opened, q timelin
 		return fmt.Errorf("writing --html: %w", err)
 	}
 	defer os.Remove(tmp.Name()) // gone once renamed
-	st, err := htmlpage.Write(ctx, tmp, srcs.sources, q, opts)
+	st, err := htmlpage.Write(ctx, tmp, srcs.clusters, q, opts)
 	if cerr := tmp.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("writing %s: %w", o.html.File, cerr)
 	}
@@ -63,7 +63,7 @@ func htmlTitle(srcs *opened, q timeline.Query) string {
 	for _, k := range srcs.kinds {
 		kinds = append(kinds, k.Name)
 	}
-	for _, s := range srcs.sources {
+	for _, s := range srcs.clusters {
 		contexts = append(contexts, s.Context)
 		if s.Namespace != "" {
 			own = append(own, s.Context+": "+s.Namespace)

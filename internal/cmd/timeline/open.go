@@ -19,8 +19,8 @@ import (
 
 // opened is the histories of the contexts drawn and the kinds drawn.
 type opened struct {
-	sources []timeline.Cluster
-	kinds   []timeline.Kind
+	clusters []timeline.Cluster
+	kinds    []timeline.Kind
 	// resources are the kinds as the server names them, for get --at's
 	// and history's views of a revision (by Kind.Resource).
 	resources map[string]kube.Resource
@@ -42,7 +42,7 @@ func (o *TimelineOptions) open(ctx context.Context) (*opened, func(), error) {
 			return err
 		}
 		stores = append(stores, src.Record)
-		out.sources = append(out.sources, src)
+		out.clusters = append(out.clusters, src)
 		return nil
 	}
 	var err error
@@ -157,7 +157,7 @@ func recordedKinds(ctx context.Context, s history.Record, mapper func() (meta.RE
 // checkRecorded fails for a kind no history recorded.
 func checkRecorded(ctx context.Context, out *opened) error {
 	recorded := map[string]bool{}
-	for _, src := range out.sources {
+	for _, src := range out.clusters {
 		r, ok := src.Record.(history.MarkReader)
 		if !ok {
 			return timeline.ErrNoMarkReader
@@ -172,8 +172,8 @@ func checkRecorded(ctx context.Context, out *opened) error {
 	}
 	for _, k := range out.kinds {
 		if !recorded[k.Resource] {
-			locs := make([]string, len(out.sources))
-			for i, src := range out.sources {
+			locs := make([]string, len(out.clusters))
+			for i, src := range out.clusters {
 				locs[i] = src.Record.Location()
 			}
 			return history.NotRecordedError(out.resources[k.Resource], strings.Join(slices.Compact(locs), ", "))

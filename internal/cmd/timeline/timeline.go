@@ -168,14 +168,14 @@ func (o *TimelineOptions) Run(ctx context.Context) error {
 	if o.html.File != "" {
 		return o.writeHTML(ctx, srcs, q)
 	}
-	tl, err := timeline.Build(ctx, srcs.sources, q)
+	tl, err := timeline.Build(ctx, srcs.clusters, q)
 	if err != nil {
 		return err
 	}
 	if o.interactive() {
-		return timelineview.Run(ctx, o.In, o.Out, tl, timelineview.Details{Sources: srcs.sources, Resources: srcs.resources})
+		return timelineview.Run(ctx, o.In, o.Out, tl, timelineview.Details{Clusters: srcs.clusters, Resources: srcs.resources})
 	}
-	return timelineview.Plain{Width: o.Width, Contexts: len(srcs.sources) > 1}.Print(o.Out, tl)
+	return timelineview.Plain{Width: o.Width, Contexts: len(srcs.clusters) > 1}.Print(o.Out, tl)
 }
 
 // interactive says whether to draw in the terminal: asked, or both

@@ -106,7 +106,7 @@ func (o *WatchOptions) watchContext(ctx context.Context, name string, args []str
 	for i, l := range leases {
 		k := stream.AddIn(name, cli.KindOf(l.Resource()), l, l.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered, Wake: stream.Wake()}))
 		wg.Go(func() { o.awaitFailure(ctx, k, l, report, stream, kindFailed) })
-		if src, names := o.Sources[i], o.NamesOf(o.Sources[i]); len(names) > 0 { // leases follow o.Sources
+		if src, names := o.Feeds[i], o.NamesOf(o.Feeds[i]); len(names) > 0 { // leases follow o.Feeds
 			wg.Go(func() { noteMissing(ctx, l, names, src.Namespace, report) })
 		}
 	}

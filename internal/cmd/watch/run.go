@@ -60,8 +60,8 @@ func (o *WatchOptions) runOne(ctx context.Context, cancel context.CancelFunc, pr
 		// applied, as kubectl's get -w does.
 		stream.Add(cli.KindOf(l.Resource()), l, l.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered, Wake: stream.Wake()}))
 	}
-	if replayed != nil { // leases follow o.Sources
-		for i, src := range o.Sources {
+	if replayed != nil { // leases follow o.Feeds
+		for i, src := range o.Feeds {
 			stream.Replay(i, replayed.Seam(src.Resource, o.Scope(src, o.read())))
 		}
 	}
@@ -69,7 +69,7 @@ func (o *WatchOptions) runOne(ctx context.Context, cancel context.CancelFunc, pr
 		wg.Go(func() { o.awaitFailure(ctx, i, l, report, stream, failed) })
 		// A replay (--since) shows what became of the names; whether
 		// they exist now is no news.
-		if src, names := o.Sources[i], o.NamesOf(o.Sources[i]); len(names) > 0 && o.Since == "" { // leases follow o.Sources
+		if src, names := o.Feeds[i], o.NamesOf(o.Feeds[i]); len(names) > 0 && o.Since == "" { // leases follow o.Feeds
 			wg.Go(func() { noteMissing(ctx, l, names, src.Namespace, report) })
 		}
 	}

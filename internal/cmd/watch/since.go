@@ -82,7 +82,7 @@ func (o *WatchOptions) replay(ctx context.Context) (_ *replaySet, close func(), 
 		return nil, nil, err
 	}
 	set := &replaySet{recorded: map[string]reflector.Recorded{}}
-	for _, src := range o.Sources {
+	for _, src := range o.Feeds {
 		at, err := o.sinceFor(ctx, s, src, from)
 		if err != nil {
 			return nil, nil, err
@@ -104,7 +104,7 @@ func (o *WatchOptions) replay(ctx context.Context) (_ *replaySet, close func(), 
 // changed at a time the history knows only within a window that holds it
 // are said on stderr (their change is replayed after the state), or fail
 // with --strict.
-func (o *WatchOptions) sinceFor(ctx context.Context, s history.Record, src cli.Source, from uint64) (uint64, error) {
+func (o *WatchOptions) sinceFor(ctx context.Context, s history.Record, src cli.Feed, from uint64) (uint64, error) {
 	hm, err := o.since.For(ctx, s, history.ResourceName(src.Resource), from)
 	if errors.Is(err, history.ErrNotRecorded) {
 		return from, nil // said by Recorded, in its words
