@@ -25,14 +25,27 @@ func (o *HistoryOptions) completeContexts(args []string) error {
 	return nil
 }
 
-// validateContexts refuses what names one context's history: a
-// resourceVersion is one cluster's, and so is a history file.
+// errOneObject is ResolveOne's answer to arguments that name no object,
+// or several.
+var errOneObject = errors.New("history lists one object: give KIND/NAME (or KIND NAME)")
+
+// validateContexts refuses what names one context's history (a
+// resourceVersion is one cluster's, and so is a history file), and
+// arguments that name no object or several: once, as with one context,
+// rather than once per context. The kind is resolved in each context.
 func (o *HistoryOptions) validateContexts() error {
 	switch {
 	case o.Revision != "":
 		return errors.New("--revision is a resourceVersion of one cluster: give one --context")
 	case o.DB != "":
 		return errors.New("--history-db is one context's history: give one --context")
+	}
+	args, err := kube.ParseArgs(o.Args, kube.ArgsOptions{Command: "kubectl reflect history"})
+	if err != nil {
+		return err
+	}
+	if len(args) != 1 || len(args[0].Names) != 1 {
+		return errOneObject
 	}
 	return nil
 }
