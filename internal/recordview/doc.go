@@ -5,7 +5,8 @@
 //
 //   - history.go: History, an object's revisions as history prints them:
 //     a table (REVISION, TIME, OPERATION, MANAGER), diffs, one revision's
-//     object (YAML or JSON); RevisionDiff, one revision as history --diff
+//     object (YAML or JSON); ContextsTable, the table of several
+//     contexts (CONTEXT first); RevisionDiff, one revision as history --diff
 //     prints it (the timeline's Enter); When, a revision's time, or the
 //     window a late-seen change happened in.
 //   - blame.go, blame_json.go: Blame, an object's annotated YAML (who set

@@ -17,11 +17,16 @@ import (
 )
 
 // History prints the revisions of one object, as the history verb does:
-// W the output, Kind the object's.
+// W the output, Kind the object's. Context, when history reads several
+// contexts, is the one the revisions are of: Diffs's header lines start
+// with "CONTEXT: ", as diff --context a,b names its sides.
 type History struct {
-	W    io.Writer
-	Kind kube.Resource
+	W       io.Writer
+	Kind    kube.Resource
+	Context string
 }
+
+var historyHeaders = []string{"REVISION", "TIME", "OPERATION", "MANAGER"}
 
 // Table prints one row per revision: MANAGER is who made its change,
 // <none> when that is not known (a deletion, an INITIAL revision: the
@@ -29,13 +34,37 @@ type History struct {
 func (p History) Table(revs []history.Revision) error {
 	rows := make([][]string, len(revs))
 	for i, r := range revs {
-		manager := r.Manager
-		if manager == "" || r.Op == history.Deleted {
-			manager = "<none>"
-		}
-		rows[i] = []string{strconv.FormatUint(r.RV, 10), When(r), r.Op.String(), manager}
+		rows[i] = historyRow(r)
 	}
-	return output.PlainTable(p.W, []string{"REVISION", "TIME", "OPERATION", "MANAGER"}, rows)
+	return output.PlainTable(p.W, historyHeaders, rows)
+}
+
+// ContextRevisions are one context's revisions of an object.
+type ContextRevisions struct {
+	Context   string
+	Revisions []history.Revision
+}
+
+// ContextsTable prints the revisions of several contexts as one table,
+// Table's with a CONTEXT column first (as get --context a,b prints), the
+// contexts in the order given, each one's revisions oldest first.
+func ContextsTable(w io.Writer, ctxs []ContextRevisions) error {
+	var rows [][]string
+	for _, c := range ctxs {
+		for _, r := range c.Revisions {
+			rows = append(rows, append([]string{c.Context}, historyRow(r)...))
+		}
+	}
+	return output.PlainTable(w, append([]string{"CONTEXT"}, historyHeaders...), rows)
+}
+
+// historyRow is r's row of Table.
+func historyRow(r history.Revision) []string {
+	manager := r.Manager
+	if manager == "" || r.Op == history.Deleted {
+		manager = "<none>"
+	}
+	return []string{strconv.FormatUint(r.RV, 10), When(r), r.Op.String(), manager}
 }
 
 // When is when r happened, to the second: its time, or for a change seen
@@ -82,6 +111,9 @@ func (p History) entry(w *bufio.Writer, r history.Revision, prev *object.Object)
 	obj, err := object.Decode(r.Object, object.Prune{})
 	if err != nil {
 		return nil, err
+	}
+	if p.Context != "" {
+		fmt.Fprintf(w, "%s: ", p.Context)
 	}
 	fmt.Fprintf(w, "%s %s/%s (resourceVersion %d) at %s", r.Op, p.Kind.GVR.GroupResource(), r.Name, r.RV, When(r))
 	if r.Manager != "" && r.Op != history.Deleted {

@@ -41,15 +41,7 @@ func TestDiffContexts(t *testing.T) {
 // context's own record at that time, as its daemon recorded it; a context
 // with no record is one error line.
 func TestDiffContextsAt(t *testing.T) {
-	f := fleet.Get(t)
-	cs := clients(t, f)
-	ns := namespaceIn(t, cs)
-	kc := kubeconfig(t, f, ns, nil)
-	serveContexts(t, kc, "configmaps", "--record", "--context", "east,west")
-	east := createCM(t, cs["east"], ns, "settings", "k", "1")
-	west := createCM(t, cs["west"], ns, "settings", "k", "3")
-	recorded(t, kc, "east", ns, east.ResourceVersion)
-	recorded(t, kc, "west", ns, west.ResourceVersion)
+	cs, ns, kc, east, west := recordSettings(t)
 	then := time.Now()
 	changed := updateCM(t, cs["west"], ns, "settings", "k", "1")
 	recorded(t, kc, "west", ns, changed.ResourceVersion)
@@ -92,6 +84,23 @@ func diffIs(t *testing.T, kc string, code int, want string, args ...string) {
 	if got != code || out != want || errOut != "" {
 		t.Errorf("%s: exit %d, want %d; stderr %q\n%s\nwant:\n%s", strings.Join(args, " "), got, code, errOut, out, want)
 	}
+}
+
+// recordSettings serves config maps in east and west, recording, creates
+// config map settings in a namespace of the test in each (k=1 in east,
+// k=3 in west), and waits until both are recorded.
+func recordSettings(t *testing.T) (cs map[string]kubernetes.Interface, ns, kc string, east, west *corev1.ConfigMap) {
+	t.Helper()
+	f := fleet.Get(t)
+	cs = clients(t, f)
+	ns = namespaceIn(t, cs)
+	kc = kubeconfig(t, f, ns, nil)
+	serveContexts(t, kc, "configmaps", "--record", "--context", "east,west")
+	east = createCM(t, cs["east"], ns, "settings", "k", "1")
+	west = createCM(t, cs["west"], ns, "settings", "k", "3")
+	recorded(t, kc, "east", ns, east.ResourceVersion)
+	recorded(t, kc, "west", ns, west.ResourceVersion)
+	return cs, ns, kc, east, west
 }
 
 // recorded waits until context's history holds config map settings of

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/cli"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/cmd/completion"
+	"github.com/kubectl-reflect/kubectl-reflect/internal/contexts"
 	"github.com/kubectl-reflect/kubectl-reflect/internal/recordview"
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 )
@@ -27,7 +28,10 @@ const historyExample = `  # Every revision of a config map: resourceVersion, tim
   kubectl reflect history deploy/api --diff
 
   # One revision's object (-o json for JSON)
-  kubectl reflect history cm/settings --revision 48213`
+  kubectl reflect history cm/settings --revision 48213
+
+  # The revisions of the same object in several clusters, a CONTEXT column first
+  kubectl reflect history cm/settings -n web --context east,west`
 
 // HistoryOptions are the flags and resolved inputs of `kubectl reflect
 // history`.
@@ -42,7 +46,11 @@ type HistoryOptions struct {
 	// ("yaml", the default, or "json").
 	Revision string
 	Output   string
+	// AllContexts is --all-contexts: every context of the kubeconfig.
+	AllContexts bool
+
 	revision uint64
+	contexts []string // several (contexts.Names), nil for one
 }
 
 // NewCmdHistory is `kubectl reflect history`.
@@ -58,25 +66,53 @@ was seen, what it did (ADDED, MODIFIED, DELETED) and the field manager of its
 latest managedFields entry (who made it). --diff prints what each revision
 changed; --revision prints one revision's object. It reads the history file
 of the kubeconfig's cluster and user (the running daemon's, or the default
-under $XDG_STATE_HOME/kubectl-reflect/history), or --history-db.`,
+under $XDG_STATE_HOME/kubectl-reflect/history), or --history-db.
+
+--context a,b (or --all-contexts) lists the object's revisions in each
+context's history, one table with a CONTEXT column first, the contexts in
+the order given (--diff: each header line after "CONTEXT: "). Each context
+reads its own namespace unless -n is given. A context whose history holds
+no revision of the object is one line on stderr, after "context NAME: ";
+the others print, and the command exits 1.`,
 		ValidArgsFunction: completion.KindArgs(flags, 1),
 		RunE:              cli.RunE(o),
 	}
 	c.Flags().StringVar(&o.DB, "history-db", "", "The history, a file or a postgres:// URL (default: the daemon's, else the default of the cluster and user)")
 	c.Flags().BoolVar(&o.Diff, "diff", false, "Print each revision as a unified diff of its YAML against the one before (the first in full)")
 	c.Flags().StringVar(&o.Revision, "revision", "", "Print the object of the revision at this resourceVersion, as YAML (or -o json)")
+	c.Flags().BoolVar(&o.AllContexts, "all-contexts", false, "List the revisions in every context of the kubeconfig (--context also takes several, comma-separated)")
 	c.Flags().StringVarP(&o.Output, "output", "o", "", "The format of --revision's object: yaml (the default) or json")
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"yaml", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
 
-// Complete reads the argument and the namespace.
+// Complete reads the contexts, the argument and the namespace (each
+// context's own, in Run, when several).
 func (o *HistoryOptions) Complete(args []string) error {
+	var err error
+	if o.contexts, err = contexts.Names(o.ConfigFlags, o.AllContexts); err != nil {
+		return err
+	}
+	if o.contexts != nil {
+		return o.completeContexts(args)
+	}
 	return o.Target.CompleteArgs(args, o.ErrOut, "history")
 }
 
-// Validate checks the flags and resolves the argument to one object.
+// Validate checks the flags and resolves the argument to one object (in
+// each context, in Run, when several).
 func (o *HistoryOptions) Validate() error {
+	if err := o.validateFlags(); err != nil {
+		return err
+	}
+	if o.contexts != nil {
+		return o.validateContexts()
+	}
+	return o.Target.ResolveOne("history lists")
+}
+
+// validateFlags checks what needs no server.
+func (o *HistoryOptions) validateFlags() error {
 	if o.Diff && o.Revision != "" {
 		return errors.New("--diff and --revision print different things: give one")
 	}
@@ -93,11 +129,14 @@ func (o *HistoryOptions) Validate() error {
 		}
 		o.revision = n
 	}
-	return o.Target.ResolveOne("history lists")
+	return nil
 }
 
 // Run reads the object's revisions and prints them.
 func (o *HistoryOptions) Run(ctx context.Context) error {
+	if o.contexts != nil {
+		return o.runContexts(ctx)
+	}
 	obj, err := o.Target.ReadObject(ctx, o.DB)
 	if err != nil {
 		return err
