@@ -70,6 +70,15 @@ var whatLimitsUs = map[string]string{
 	"heap.crd":         "As the first heap row: the same payload, whose entropy (about 762 B) bounds any lossless store.",
 	"heap.crd.dynamic": "As the first heap row; the dynamic informer holds a map per object.",
 
+	// The typed informers with the streaming list off (informer_typed.go).
+	"sync.list": "As the first row, with the informer's cache filled by a LIST (protobuf; the reflector decodes the list whole, then " +
+		"fills its store) rather than a streaming list; ours is one JSON LIST decoded item by item as it arrives.",
+	"sync.json.list": "Like for like on the wire: both send one JSON LIST (gzip) and then a WATCH; ours over HTTP/1.1, the informer over " +
+		"HTTP/2. What differs is decoding into our pruned, packed object, item by item as the body arrives, rather than the whole " +
+		"list into Go structs, then the store.",
+	"sync.cpu.list":      "As the first CPU row: JSON decoding, pruning and packing against protobuf decoding.",
+	"sync.cpu.json.list": "As the JSON CPU row: the same wire format; pruning and packing each object is work the informer does not do.",
+
 	"relist.peak": "The new list is decoded while the store still holds the old objects (unchanged ones are reused, not decoded again); " +
 		"between collections the Go heap grows by up to GOGC percent of the live heap, so the peak depends on when the GC runs.",
 	"relist.live":  "The store and the objects of the list being read that changed.",
