@@ -15,8 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
-	"k8s.io/client-go/informers"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
@@ -35,7 +33,13 @@ const (
 	// and the dynamic informer do; by default client-go's typed clients of
 	// built-in kinds read protobuf.
 	cacheTypedJSON cacheKind = "typed informer over JSON"
-	cacheDynamic   cacheKind = "dynamic informer"
+	// The same two with the streaming list off (informer_typed.go): a LIST
+	// of the namespace, then a WATCH from its resourceVersion, as client-go
+	// filled its caches before 0.35 and does with WatchListClient=false. Over
+	// JSON, that is the protocol path of our store (over HTTP/2, not 1.1).
+	cacheTypedList     cacheKind = "typed informer, streaming list off (a LIST, then a WATCH)"
+	cacheTypedJSONList cacheKind = "typed informer over JSON, streaming list off (a LIST, then a WATCH)"
+	cacheDynamic       cacheKind = "dynamic informer"
 	// cacheStoreHTTP2 is the same store over HTTP/2, client-go's default
 	// transport (KUBECTL_REFLECT_HTTP2): the measurement behind
 	// kube.OverHTTP1 for lists.
@@ -57,7 +61,7 @@ const (
 // cacheKinds are the caches each round syncs, in this order: the
 // reference caches over HTTP/2 last, after every cache a target compares.
 func cacheKinds() []cacheKind {
-	return []cacheKind{cacheStore, cacheTyped, cacheTypedStripped, cacheTypedJSON, cacheDynamic, floorJSON, floorProtobuf,
+	return []cacheKind{cacheStore, cacheTyped, cacheTypedStripped, cacheTypedJSON, cacheTypedList, cacheTypedJSONList, cacheDynamic, floorJSON, floorProtobuf,
 		cacheStoreCRD, cacheDynamicCRD, floorCRD, cacheStoreHTTP2, floorJSONHTTP2}
 }
 
@@ -198,21 +202,8 @@ func startCache(ctx context.Context, kind cacheKind, cfg *rest.Config, namespace
 		return c, err
 	case cacheStoreCRD:
 		return startStore(ctx, cfg, widgetsKind, namespace, limit)
-	case cacheTyped, cacheTypedStripped, cacheTypedJSON:
-		if kind == cacheTypedJSON {
-			cfg = rest.CopyConfig(cfg)
-			cfg.AcceptContentTypes, cfg.ContentType = "application/json", "application/json"
-		}
-		cs, err := kubernetes.NewForConfig(cfg)
-		if err != nil {
-			return nil, fmt.Errorf("clientset: %w", err)
-		}
-		opts := []informers.SharedInformerOption{informers.WithNamespace(namespace)}
-		if kind == cacheTypedStripped {
-			opts = append(opts, informers.WithTransform(stripManagedFields))
-		}
-		f := informers.NewSharedInformerFactoryWithOptions(cs, 0, opts...)
-		return startInformer(ctx, f, f.Core().V1().ConfigMaps().Informer(), limit)
+	case cacheTyped, cacheTypedStripped, cacheTypedJSON, cacheTypedList, cacheTypedJSONList:
+		return startTyped(ctx, kind, cfg, namespace, limit)
 	case floorJSON, floorProtobuf, floorJSONHTTP2, floorCRD:
 		return readList(ctx, kind, cfg, namespace)
 	case cacheDynamic, cacheDynamicCRD:
