@@ -189,11 +189,26 @@ func (re *realisticEnv) startSides(ctx context.Context) error {
 			return err
 		}
 		re.watchers[kind] = w
-		if _, err := w.out.expect(n).wait(ctx, re.cfg.wait, w.c.done); err != nil {
+		if _, err := w.out.expect(kubectlInitialRecords(n)).wait(ctx, re.cfg.wait, w.c.done); err != nil {
 			return w.c.failure(fmt.Errorf("its initial list of %d %s: %w", n, kind, err))
 		}
 	}
 	return nil
+}
+
+// kubectlChunk is kubectl's --chunk-size default: it lists in pages of
+// that many objects.
+const kubectlChunk = 500
+
+// kubectlInitialRecords is how many JSON documents `kubectl get -w -o
+// json` prints for an initial list of n objects: each object of a list of
+// one page, but a List per page of a list of several (it prints the items
+// of what its resource builder gives, which holds a list per page then).
+func kubectlInitialRecords(n int) int {
+	if n <= kubectlChunk {
+		return n
+	}
+	return (n + kubectlChunk - 1) / kubectlChunk
 }
 
 // awaitRecorded waits until the daemon's history ends at or after the

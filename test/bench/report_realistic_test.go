@@ -92,3 +92,11 @@ func TestRealisticSection(t *testing.T) {
 		}
 	}
 }
+
+func TestKubectlInitialRecords(t *testing.T) {
+	for _, tt := range []struct{ n, want int }{{0, 0}, {1, 1}, {300, 300}, {500, 500}, {501, 2}, {3000, 6}, {3001, 7}} {
+		if got := kubectlInitialRecords(tt.n); got != tt.want {
+			t.Errorf("kubectlInitialRecords(%d) = %d, want %d", tt.n, got, tt.want)
+		}
+	}
+}
