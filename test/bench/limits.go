@@ -176,4 +176,14 @@ var whatLimitsUs = map[string]string{
 	"history.timeline.html.rss": "The marks of every lane and one lane's revisions at a time (the page's chunks are streamed through gzip), " +
 		"beside the process's runtime and SQLite's page cache.",
 	"history.size": "Each revision is a delta of the one before (s2, the revision before as its dictionary), a keyframe every 32; a row holds its key, times and manager.",
+
+	"realistic.bytes": "What the history writes per revision: a delta of the revision before (s2), a keyframe every 32, its printer cells, " +
+		"names and numbers; pods' and ReplicaSets' status changes during rollouts are most of the revisions, Leases' renewals are coalesced (one kept every 5 minutes).",
+	"realistic.bytes.total": "As the rows above, summed: the rollouts' pod, ReplicaSet and Event revisions, beside the nodes' Lease renewals.",
+	"realistic.rss": "One process with six reflectors' stores (each object's pruned JSON, packed), the history's SQLite page cache and write batches, " +
+		"against six kubectl processes that keep nothing but print each event (each with its binary's resident pages).",
+	"realistic.cpu": "Each event decoded into a store, then its revision delta-encoded and written to SQLite in batches (the record), " +
+		"against kubectl decoding each event and printing it indented JSON.",
+	"realistic.idle": "Leases' renewals coalesced (one kept each 5 minutes per Lease), the nodes' status heartbeats every 10 to 20 minutes, " +
+		"Events as they come; a window shorter than 5 minutes over- or undercounts the kept renewals.",
 }

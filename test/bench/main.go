@@ -57,6 +57,7 @@ type config struct {
 	// serveprofile, if set, is where the daemon of the serve part writes
 	// its CPU profile (--profile cpu), from its start to its stop.
 	serveprofile string
+	realistic    realisticConfig // the realistic part's cluster and windows
 }
 
 func main() {
@@ -103,6 +104,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.changes, "changes", 200, "spec changes timed one at a time in the controller part")
 	fs.IntVar(&cfg.concurrency, "concurrency", 4, "reconciles at once of both controllers in the controller part")
 	fs.StringVar(&cfg.crcmg, "crcmg", "test/bench/crcmg", "the module of the controller-runtime ConfigMapGenerator controller (built with go build)")
+	realisticSmall := cfg.realistic.flags(fs)
 	only := fs.String("only", "", "run only these measurements, comma-separated: "+partNames()+" (default: all)")
 	fs.StringVar(&cfg.memprofile, "memprofile", "", "write the benchmark's heap profile here while kubectl-reflect's store is synced in it (memory part), and to FILE.relist.before and FILE.relist around a relist (relist part; compare them with pprof -base); sampling every 4 KiB slows the in-process measurements")
 	fs.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write the benchmark's CPU profile here while kubectl-reflect's store syncs the first time (memory part)")
@@ -126,6 +128,9 @@ func parseFlags(args []string) (config, error) {
 		cfg.only[partScale] = true
 	}
 	if cfg.scaleSizes, err = parseSizes(*scaleSizes); err != nil {
+		return cfg, err
+	}
+	if err := cfg.realistic.complete(fs, *realisticSmall); err != nil {
 		return cfg, err
 	}
 	cfg.command = reproduce(args)

@@ -107,9 +107,14 @@ type daemon struct {
 // startDaemon starts `serve cm` (and extra flags) and waits until it serves: it prints the
 // path of its kubeconfig once its reflectors synced and it listens.
 func startDaemon(ctx context.Context, e *env, extra ...string) (*daemon, error) {
-	e.logf("starting kubectl-reflect serve cm %v", extra)
+	return startServe(ctx, e, "cm", extra...)
+}
+
+// startServe is startDaemon of `serve KINDS`.
+func startServe(ctx context.Context, e *env, kinds string, extra ...string) (*daemon, error) {
+	e.logf("starting kubectl-reflect serve %s %v", kinds, extra)
 	start := time.Now()
-	args := append([]string{"serve", "cm", "--kubeconfig", e.kubeconfig}, extra...)
+	args := append([]string{"serve", kinds, "--kubeconfig", e.kubeconfig}, extra...)
 	if e.cfg.serveprofile != "" {
 		args = append(args, "--profile", "cpu", "--profile-output", e.cfg.serveprofile)
 	}

@@ -36,6 +36,10 @@ const (
 	// partHistory: serve --record against serve (CPU per event), get --at
 	// over every ConfigMap, bytes on disk per revision.
 	partHistory part = "history"
+	// partRealistic: serve --record of pods, nodes, leases, events,
+	// Deployments and ReplicaSets of a kwok cluster (a control plane of its
+	// own) during rollouts, against kubectl get -w of each kind.
+	partRealistic part = "realistic"
 	// partScale: the in-process caches at growing numbers of objects
 	// (-scale-sizes) in a namespace of their own; only with -scale or -only.
 	partScale part = "scale"
@@ -47,7 +51,7 @@ const (
 // high-water mark), so it must stay small while commands are measured.
 // Scale is the very last: its objects would add to every -A command.
 func allParts() []part {
-	return []part{partGet, partWatch, partController, partServe, partContexts, partHistory, partMemory, partRelist, partScale}
+	return []part{partGet, partWatch, partController, partServe, partContexts, partHistory, partRealistic, partMemory, partRelist, partScale}
 }
 
 // optIn says whether a part runs only when asked for, by -only or its own
@@ -55,7 +59,7 @@ func allParts() []part {
 func (p part) optIn() bool { return p == partScale }
 
 // needsPopulate says whether the part measures the benchmark's namespace.
-func (p part) needsPopulate() bool { return p != partScale && p != partContexts }
+func (p part) needsPopulate() bool { return p != partScale && p != partContexts && p != partRealistic }
 
 // measure runs the part.
 func (p part) measure(ctx context.Context, e *env) (partReport, error) {
@@ -72,6 +76,8 @@ func (p part) measure(ctx context.Context, e *env) (partReport, error) {
 		return measureContexts(ctx, e)
 	case partHistory:
 		return measureHistory(ctx, e)
+	case partRealistic:
+		return measureRealistic(ctx, e)
 	case partMemory:
 		return measureMemory(ctx, e)
 	case partRelist:

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/history"
 )
 
 // everyReport is one result of each part, as empty as the report allows.
@@ -17,7 +19,9 @@ func everyReport() []partReport {
 	for _, kind := range scaleKinds() {
 		scale.samples[kind] = make([][]syncSample, len(sizes))
 	}
-	return []partReport{getResult{}, watchResult{}, controllerResult{}, serveResult{}, contextsResult{}, historyResult{}, memoryResult{}, relistResult{}, scale}
+	// a kind recorded: the realistic part has a row per kind
+	realisticWithKind := realisticResult{churn: realisticWindow{usage: []history.Usage{{Resource: "pods.v1."}}}}
+	return []partReport{getResult{}, watchResult{}, controllerResult{}, serveResult{}, contextsResult{}, historyResult{}, realisticWithKind, memoryResult{}, relistResult{}, scale}
 }
 
 // TestWhatLimitsUsCoversEveryRow: every row of the report says what limits
