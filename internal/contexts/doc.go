@@ -1,8 +1,8 @@
 // Package contexts runs one verb in several kubeconfig contexts at once
 // (--context a,b, --all-contexts). It exists so that watch, get, serve,
-// serve status/stop, diff and timeline fan out the same way instead of
-// each with a copy of its own: which contexts, each context's flags, each
-// context's stderr, failures isolated and reported once.
+// serve status/stop, diff, timeline and history fan out the same way
+// instead of each with a copy of its own: which contexts, each context's
+// flags, each context's stderr, failures isolated and reported once.
 //
 //   - names.go: Names, the contexts a command reads (nil for one: the
 //     command then runs as it does without the package); Flags, the

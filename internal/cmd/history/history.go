@@ -70,10 +70,11 @@ under $XDG_STATE_HOME/kubectl-reflect/history), or --history-db.
 
 --context a,b (or --all-contexts) lists the object's revisions in each
 context's history, one table with a CONTEXT column first, the contexts in
-the order given (--diff: each header line after "CONTEXT: "). Each context
-reads its own namespace unless -n is given. A context whose history holds
-no revision of the object is one line on stderr, after "context NAME: ";
-the others print, and the command exits 1.`,
+the order given (--diff: each revision's header line starts with its
+context's name). Each context reads its own namespace unless -n is given.
+A context whose history holds no revision of the object is one line on
+stderr, after "context NAME: "; the others print, and the command exits
+1. --revision and --history-db take one context.`,
 		ValidArgsFunction: completion.KindArgs(flags, 1),
 		RunE:              cli.RunE(o),
 	}
