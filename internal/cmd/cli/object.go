@@ -18,9 +18,15 @@ func (t *Target) ResolveOne(what string) error {
 		return err
 	}
 	if len(t.Targets) != 1 || len(t.Targets[0].Names) != 1 {
-		return fmt.Errorf("%s one object: give KIND/NAME (or KIND NAME)", what)
+		return NotOneObject(what)
 	}
 	return nil
+}
+
+// NotOneObject is ResolveOne's error for arguments that name no object,
+// or several; what as ResolveOne's.
+func NotOneObject(what string) error {
+	return fmt.Errorf("%s one object: give KIND/NAME (or KIND NAME)", what)
 }
 
 // ObjectHistory is the one object ResolveOne resolved, as its history

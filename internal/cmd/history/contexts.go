@@ -25,10 +25,6 @@ func (o *HistoryOptions) completeContexts(args []string) error {
 	return nil
 }
 
-// errOneObject is ResolveOne's answer to arguments that name no object,
-// or several.
-var errOneObject = errors.New("history lists one object: give KIND/NAME (or KIND NAME)")
-
 // validateContexts refuses what names one context's history (a
 // resourceVersion is one cluster's, and so is a history file), and
 // arguments that name no object or several: once, as with one context,
@@ -45,7 +41,7 @@ func (o *HistoryOptions) validateContexts() error {
 		return err
 	}
 	if len(args) != 1 || len(args[0].Names) != 1 {
-		return errOneObject
+		return cli.NotOneObject("history lists")
 	}
 	return nil
 }
