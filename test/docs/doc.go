@@ -10,7 +10,8 @@
 //     command are its output, stdout and stderr merged as a terminal shows
 //     them. Each page runs in a fresh namespace `demo`, the current one of
 //     its kubeconfig, with kubectl and kubectl-reflect on PATH; its
-//     sessions run in order in one working directory.
+//     sessions run in order in one working directory. The namespace and
+//     the CRDs the page installed are deleted after it.
 //   - A command ending in `&` runs in the background, and the next command
 //     starts once it has printed its first line (or as many as an
 //     `<!-- doc-test: await N -->` comment before the block says): those
