@@ -10,7 +10,8 @@
 //     command are its output, stdout and stderr merged as a terminal shows
 //     them. Each page runs in a fresh namespace `demo`, the current one of
 //     its kubeconfig, with kubectl and kubectl-reflect on PATH; its
-//     sessions run in order in one working directory.
+//     sessions run in order in one working directory. The namespace and
+//     the CRDs the page installed are deleted after it.
 //   - A command ending in `&` runs in the background, and the next command
 //     starts once it has printed its first line (or as many as an
 //     `<!-- doc-test: await N -->` comment before the block says): those
@@ -24,13 +25,14 @@
 //     as one (a table's alignment follows its widest cell), and for the
 //     values an `<!-- doc-test: vary V V... -->` comment before the block
 //     names: each V the block shows (a resourceVersion, an age, a port, a
-//     time, a UID, a duration, a hash, a directory) stands for any value of
-//     its kind, told by how V looks; a number, UID, hash or path shown twice
-//     in a block stands for one value (the --- resourceVersion of a diff is
-//     the one the watch printed before). A number the comment does not name
-//     is compared exactly (404 is not 405), and a value named that the
-//     block does not show is an error. The comment is invisible where the
-//     page is rendered: a reader sees what a run printed.
+//     time, a UID, a duration, a hash, a directory, a size such as 41.3Ki)
+//     stands for any value of its kind, told by how V looks; a number,
+//     UID, hash or path shown twice in a block stands for one value (the
+//     --- resourceVersion of a diff is the one the watch printed before).
+//     A number the comment does not name is compared exactly (404 is not
+//     405), and a value named that the block does not show is an error.
+//     The comment is invisible where the page is rendered: a reader sees
+//     what a run printed.
 //   - A line `...` stands for any number of lines only in a block after an
 //     `<!-- doc-test: ellipsis -->` comment; elsewhere it is an error.
 //   - A command's exit code is checked: it fails exactly where the page

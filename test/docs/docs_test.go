@@ -183,7 +183,10 @@ func checkMarks(p *page, b block, steps []step) error {
 
 // demoNamespace creates the namespace demo and returns a kubeconfig
 // whose current namespace it is; the namespace is deleted (and awaited)
-// when the test ends.
+// when the test ends, and so are the CRDs the page installed: a page
+// that shows what a daemon of every kind holds (history.md's serve
+// status) must not see another page's (controllers.md's
+// ConfigMapGenerators).
 func demoNamespace(t *testing.T, admin, kubectl string) string {
 	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
 	data, err := os.ReadFile(admin)
@@ -193,15 +196,25 @@ func demoNamespace(t *testing.T, admin, kubectl string) string {
 	if err := os.WriteFile(kubeconfig, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	run := func(args ...string) {
+	run := func(args ...string) string {
 		out, err := exec.Command(kubectl, append([]string{"--kubeconfig", kubeconfig}, args...)...).CombinedOutput()
 		if err != nil {
 			t.Fatalf("kubectl %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
+		return string(out)
 	}
 	run("create", "namespace", "demo")
 	run("config", "set-context", "--current", "--namespace", "demo")
 	t.Cleanup(func() { run("delete", "namespace", "demo", "--timeout", patience.String()) })
+	crds := func() []string { return strings.Fields(run("get", "customresourcedefinitions", "-o", "name")) }
+	before := crds()
+	t.Cleanup(func() {
+		for _, crd := range crds() {
+			if !slices.Contains(before, crd) {
+				run("delete", crd, "--timeout", patience.String())
+			}
+		}
+	})
 	return kubeconfig
 }
 

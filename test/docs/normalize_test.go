@@ -28,6 +28,8 @@ var kinds = []kind{
 	{"time", regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$`), `\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z`, false},
 	{"clock", regexp.MustCompile(`^\d\d:\d\d:\d\d(\.\d+)?$`), `\d\d:\d\d:\d\d(?:\.\d+)?`, false},
 	{"duration", regexp.MustCompile(`^(\d+(\.\d+)?(ns|µs|us|ms|s|m|h|d))+$`), `(?:\d+(?:\.\d+)?(?:ns|µs|us|ms|s|m|h|d))+`, false},
+	// a size as serve status prints it (41.3Ki); below 1Ki it is a number of bytes.
+	{"size", regexp.MustCompile(`^\d+(\.\d+)?(Ki|Mi|Gi|Ti)$`), `(?:\d+\.\d+(?:Ki|Mi|Gi|Ti)|\d+(?:Ki|Mi|Gi|Ti)?)`, false},
 	{"number", regexp.MustCompile(`^\d+$`), `\d+`, true},
 	{"hash", regexp.MustCompile(`^[0-9a-f]{8,}$`), `[0-9a-f]+`, true},
 	{"path", regexp.MustCompile(`^(/[\w.@-]+)+$`), `(?:/[\w.@-]+)+`, true},
@@ -40,7 +42,7 @@ func kindOf(v string) (kind, error) {
 			return k, nil
 		}
 	}
-	return kind{}, fmt.Errorf("%q is no number, time, duration, UID, hash or path: it cannot vary", v)
+	return kind{}, fmt.Errorf("%q is no number, size, time, duration, UID, hash or path: it cannot vary", v)
 }
 
 // varying are the values a block shows that change from run to run, and

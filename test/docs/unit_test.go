@@ -6,7 +6,7 @@ import (
 )
 
 func TestMatchLine(t *testing.T) {
-	vary := []string{"0s", "1234", "1235", "2026-12-04T08:00:00Z", "41443", "7498b10dd32f8d51a26677b0835348a9", "/run/user/1000", "11:42:54.142", "6.08ms", "5d4f8e0c-3f8a-4b7e-9a51-0c2d6f1e7b3a"}
+	vary := []string{"0s", "1234", "1235", "2026-12-04T08:00:00Z", "41443", "7498b10dd32f8d51a26677b0835348a9", "/run/user/1000", "11:42:54.142", "6.08ms", "5d4f8e0c-3f8a-4b7e-9a51-0c2d6f1e7b3a", "284.0Ki"}
 	for _, tc := range []struct {
 		want, actual string
 		ok           bool
@@ -19,6 +19,7 @@ func TestMatchLine(t *testing.T) {
 		{"Serving configmaps at https://127.0.0.1:41443", "Serving configmaps at https://127.0.0.1:38001", true},
 		{"1234 2026-12-04T08:00:00Z ADDED", "16 2026-12-06T21:00:59.5Z ADDED", true},
 		{"uid: 5d4f8e0c-3f8a-4b7e-9a51-0c2d6f1e7b3a", "uid: 56ddd751-14e3-4432-b45d-0f8336cc5ae9", true},
+		{"Size: 284.0Ki in use of at most 1Gi (the file: 284.0Ki)", "Size: 1.2Mi in use of at most 1Gi (the file: 998)", true},
 		// what is not marked is compared as printed
 		{"Data=1", "Data=2", false},
 		{"Ready=0/1", "Ready=0/3", false},
@@ -33,6 +34,8 @@ func TestMatchLine(t *testing.T) {
 		{"resourceVersion 12345", "resourceVersion 99", false},
 		{"age 0s", "age 1", false},
 		{"at 2026-12-04T08:00:00Z", "at yesterday", false},
+		{"Size: 284.0Ki in use", "Size: 284.0 in use", false},
+		{"Size: 284.0Ki of at most 1Gi", "Size: 284.0Ki of at most 2Gi", false},
 	} {
 		v, err := newVarying(vary)
 		if err != nil {
