@@ -63,6 +63,17 @@
 //     per revision, and a warm restart of `serve cm --record` against a
 //     daemon that lists, ConfigMaps changed while no daemon ran, each timed
 //     from its start to serving the API server's state;
+//   - the realistic part (measure_realistic*.go, report_realistic.go), on a
+//     control plane of its own with kube-scheduler and kwok (-realistic-nodes
+//     100, -realistic-pods 3,000 in -realistic-deployments 60;
+//     -realistic-small for 10 nodes and 300 pods): `serve
+//     pods,nodes,leases,events,deployments,replicasets --record` and one
+//     `kubectl get KIND -A -w -o json` per kind side by side over a window
+//     of rollouts and scales (-realistic-window, -realistic-every): the
+//     record's bytes per hour per kind, extrapolated from the window, peak
+//     RSS and CPU per watch event against kubectl's summed (one round), and
+//     the idle record's growth after it (-realistic-idle) scaled to 100
+//     nodes;
 //   - with -scale, the store and the typed informer in the benchmark's
 //     process at growing numbers of ConfigMaps (-scale-sizes: 2,000, 20,000,
 //     100,000): sync time, heap and resident set at each size, and the cost
@@ -87,7 +98,7 @@
 // fails a -publish run), the machine, the versions, the load average and
 // the command that reproduces it; no figure is merged in by hand.
 // BENCHFLAGS=-quick is a smoke run; -only runs some of the parts (get,
-// watch, controller, serve, memory, relist, scale, history): both say so on
+// watch, controller, serve, memory, relist, scale, history, realistic): both say so on
 // the report and are never published (-out writes them); -controllerprofile has
 // run-controller write a CPU profile of each round. Run it from the
 // repository root after `make build`. It needs Linux: it reads /proc.

@@ -130,7 +130,7 @@ func parseFlags(args []string) (config, error) {
 	if cfg.scaleSizes, err = parseSizes(*scaleSizes); err != nil {
 		return cfg, err
 	}
-	if err := cfg.realistic.complete(fs, *realisticSmall); err != nil {
+	if err := cfg.realistic.complete(fs, *realisticSmall || cfg.quick); err != nil {
 		return cfg, err
 	}
 	cfg.command = reproduce(args)

@@ -33,10 +33,10 @@ func (rc *realisticConfig) flags(fs *flag.FlagSet) (small *bool) {
 	fs.IntVar(&rc.nodes, "realistic-nodes", 100, "kwok nodes of the realistic part's cluster")
 	fs.IntVar(&rc.pods, "realistic-pods", 3000, "pods of the realistic part's cluster, in -realistic-deployments Deployments")
 	fs.IntVar(&rc.deployments, "realistic-deployments", 60, "Deployments of the realistic part's cluster")
-	fs.DurationVar(&rc.window, "realistic-window", 3*time.Minute, "the realistic part's window of rollouts and scales, measured")
-	fs.DurationVar(&rc.idle, "realistic-idle", time.Minute, "the realistic part's idle window after the rollouts completed (0: none)")
+	fs.DurationVar(&rc.window, "realistic-window", 90*time.Second, "the realistic part's window of rollouts and scales, measured")
+	fs.DurationVar(&rc.idle, "realistic-idle", realisticIdleJudged, "the realistic part's idle window after the rollouts completed (0: none); shorter than 5m, its growth is not judged against issue 48's bound")
 	fs.DurationVar(&rc.every, "realistic-every", 10*time.Second, "time between two changes (a rollout, or every third a scale) in the realistic part's window")
-	return fs.Bool("realistic-small", false, "a small realistic cluster to try the part quickly: 10 nodes, 300 pods in 6 Deployments, a 1-minute window and 30 s idle, unless set")
+	return fs.Bool("realistic-small", false, "a small realistic cluster to try the part quickly: 10 nodes, 300 pods in 6 Deployments, a 1-minute window and 30 s idle, unless set (-quick implies it)")
 }
 
 // complete applies -realistic-small to the flags not set, and checks them.

@@ -24,13 +24,15 @@ func realisticSample() realisticResult {
 			daemonPeak:  100 << 20,
 			kubectlPeak: map[string]int64{"pods": 40 << 20, "leases": 30 << 20},
 		},
-		idle: realisticWindow{elapsed: time.Minute, usage: []history.Usage{{Resource: "leases.v1.coordination.k8s.io", Revisions: 1, Bytes: 1000}}},
+		idle: realisticWindow{elapsed: 5 * time.Minute, usage: []history.Usage{{Resource: "leases.v1.coordination.k8s.io", Revisions: 1, Bytes: 5000}}},
 	}
 }
 
 func TestRealisticRows(t *testing.T) {
-	idleless := realisticSample()
+	idleless, short, hundred := realisticSample(), realisticSample(), realisticSample()
 	idleless.idle = realisticWindow{}
+	short.idle.elapsed = time.Minute
+	hundred.shape.nodes = 100
 	tests := []struct {
 		name string
 		r    realisticResult
@@ -40,10 +42,12 @@ func TestRealisticRows(t *testing.T) {
 		ours, ratio, target, met string
 	}{
 		{"a kind's bytes, to an hour", realisticSample(), "realistic.bytes", "pods.v1. (1,000 revisions; extrapolated to an hour from a 3m0s window)", "20.00 MB/h", "-", "reference", "-"},
-		{"every kind's", realisticSample(), "realistic.bytes.total", "every kind recorded (1,010 revisions;", "21.00 MB/h", "-", "reference", "-"},
+		{"every kind's", realisticSample(), "realistic.bytes.total", "the six kinds together (1,010 revisions;", "21.00 MB/h", "-", "reference", "-"},
 		{"peak RSS against kubectl's sum", realisticSample(), "realistic.rss", "one round", "100 MiB", "1.43x (1 round)", "reference", "-"},
 		{"CPU per event, kubectl's events summed", realisticSample(), "realistic.cpu", "(2,000 events), one round", "1.000 ms", "0.50x (1 round)", "reference", "-"},
-		{"idle, scaled to 100 nodes", realisticSample(), "realistic.idle", "at 10 nodes scaled to 100 (extrapolated to an hour from a 1m0s window)", "0.60 MB/h", "-", "≤ 2.00 MB/h", "met"},
+		{"idle, scaled to 100 nodes", realisticSample(), "realistic.idle", "at 10 nodes, scaled to 100 (extrapolated to an hour from a 5m0s window)", "0.60 MB/h", "-", "≤ 2.00 MB/h", "met"},
+		{"idle, 100 nodes", hundred, "realistic.idle", "together, at 100 nodes (extrapolated", "0.06 MB/h", "-", "≤ 2.00 MB/h", "met"},
+		{"idle, too short to judge", short, "realistic.idle", "; not judged: a window under 5m0s can miss the Leases' kept renewals", "3.00 MB/h", "-", "reference", "-"},
 		{"no idle window", idleless, "realistic.idle", "scaled to 100", "not measured (-realistic-idle 0)", "-", "≤ 2.00 MB/h", "n/a"},
 	}
 	for _, tt := range tests {
@@ -85,7 +89,7 @@ func TestRealisticSection(t *testing.T) {
 		"One round",
 		"- `kubectl get leases -A -w -o json`: 500 events, 1.0 s of CPU in the window, 30 MiB peak RSS\n",
 		"- `kubectl get pods -A -w -o json`: 1,500 events, 3.0 s of CPU in the window, 40 MiB peak RSS\n",
-		"- idle, leases.v1.coordination.k8s.io: 1 revisions, 1,000 bytes in 1m0s\n",
+		"- idle, leases.v1.coordination.k8s.io: 1 revisions, 5,000 bytes in 5m0s\n",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the section lacks %q:\n%s", want, page)
@@ -97,6 +101,35 @@ func TestKubectlInitialRecords(t *testing.T) {
 	for _, tt := range []struct{ n, want int }{{0, 0}, {1, 1}, {300, 300}, {500, 500}, {501, 2}, {3000, 6}, {3001, 7}} {
 		if got := kubectlInitialRecords(tt.n); got != tt.want {
 			t.Errorf("kubectlInitialRecords(%d) = %d, want %d", tt.n, got, tt.want)
+		}
+	}
+}
+
+// TestRealisticFlags: -realistic-small (and -quick) make the small shape
+// of the flags not set; bad shapes are refused.
+func TestRealisticFlags(t *testing.T) {
+	small := realisticConfig{nodes: 10, pods: 300, deployments: 6, window: time.Minute, idle: 30 * time.Second, every: 10 * time.Second}
+	tests := []struct {
+		args    []string
+		want    realisticConfig
+		wantErr bool
+	}{
+		{nil, realisticConfig{nodes: 100, pods: 3000, deployments: 60, window: 90 * time.Second, idle: 5 * time.Minute, every: 10 * time.Second}, false},
+		{[]string{"-realistic-small"}, small, false},
+		{[]string{"-quick"}, small, false},
+		{[]string{"-realistic-small", "-realistic-nodes", "20", "-realistic-idle", "0"}, realisticConfig{nodes: 20, pods: 300, deployments: 6, window: time.Minute, every: 10 * time.Second}, false},
+		{[]string{"-realistic-pods", "5", "-realistic-deployments", "10"}, realisticConfig{}, true},
+		{[]string{"-realistic-window", "0s"}, realisticConfig{}, true},
+		{[]string{"-realistic-nodes", "0"}, realisticConfig{}, true},
+	}
+	for _, tt := range tests {
+		cfg, err := parseFlags(tt.args)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("parseFlags(%q) error = %v, want error %v", tt.args, err, tt.wantErr)
+			continue
+		}
+		if !tt.wantErr && cfg.realistic != tt.want {
+			t.Errorf("parseFlags(%q): %+v, want %+v", tt.args, cfg.realistic, tt.want)
 		}
 	}
 }
