@@ -176,6 +176,8 @@ var whatLimitsUs = map[string]string{
 	"history.timeline.html.rss": "The marks of every lane and one lane's revisions at a time (the page's chunks are streamed through gzip), " +
 		"beside the process's runtime and SQLite's page cache.",
 	"history.size": "Each revision is a delta of the one before (s2, the revision before as its dictionary), a keyframe every 32; a row holds its key, times and manager.",
+	"history.size.file": "The file grows by whole pages and keeps the pages it frees (a stop's checkpoint of the whole kind replaces the last one): " +
+		"how much of the edits' growth the free pages absorb differs from run to run.",
 
 	"realistic.bytes": "What the history writes per revision: a delta of the revision before (s2), a keyframe every 32, its printer cells, " +
 		"names and numbers; pods' and ReplicaSets' status changes during rollouts are most of the revisions, Leases' renewals are coalesced (one kept every 5 minutes).",

@@ -38,7 +38,9 @@ type historyResult struct {
 	plainUpdatesCPU, recordUpdatesCPU []float64
 	plainStop, recordStop             []float64
 	at, live                          []getSample // get cm -A --at RV; get cm -A through the daemon
-	perRevision                       float64     // bytes
+	// bytes per revision: the pages in use (free pages aside) and the
+	// files' growth (sizePerRevision)
+	perRevision, perRevisionFile float64
 	// s from start to the API server's state (warmChanges made while no
 	// daemon ran), and to the line that says it serves: serve cm --record
 	// on the history; serve cm
@@ -92,7 +94,7 @@ func measureHistory(ctx context.Context, e *env) (historyResult, error) {
 			return r, fmt.Errorf("warm restart: %w", err)
 		}
 	}
-	if r.perRevision, err = he.sizePerRevision(ctx); err != nil {
+	if r.perRevision, r.perRevisionFile, err = he.sizePerRevision(ctx); err != nil {
 		return r, fmt.Errorf("bytes per revision: %w", err)
 	}
 	if err := he.timeBlames(ctx, &r); err != nil {
@@ -312,20 +314,23 @@ func (he *historyEnv) stopDaemon(d *daemon) {
 }
 
 // sizePerRevision records one ConfigMap edited historyEdits times in a few
-// letters each and returns the history's growth on disk per edit, between
-// two stopped daemons (the file whole, its WAL written back).
-func (he *historyEnv) sizePerRevision(ctx context.Context) (float64, error) {
+// letters each and returns, per edit, between two stopped daemons, the
+// growth of the history's pages in use (its free pages aside: what the
+// record holds) and of its files (database, WAL and shared memory, free
+// pages included: what the disk gives it, page by page, which the free
+// pages the stop's checkpoint leaves make vary from run to run).
+func (he *historyEnv) sizePerRevision(ctx context.Context) (inUse, file float64, err error) {
 	path, err := he.historyFile()
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	before, err := filesSize(path)
+	usedBefore, fileBefore, err := historySizes(ctx, path)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	d, err := startDaemon(ctx, he.env, "--record")
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	text := []byte(payload(1, he.cfg.size))
 	var rv string
@@ -335,20 +340,35 @@ func (he *historyEnv) sizePerRevision(ctx context.Context) (float64, error) {
 		}
 		if rv, err = he.patch(ctx, objectName(1), map[string]string{"payload": string(text)}); err != nil {
 			he.stopDaemon(d)
-			return 0, err
+			return 0, 0, err
 		}
 	}
 	err = he.reached(ctx, d, rv, true)
 	he.stopDaemon(d)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	after, err := filesSize(path)
+	usedAfter, fileAfter, err := historySizes(ctx, path)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	he.logf("history: %d edits of one ConfigMap: %d -> %d bytes on disk", historyEdits, before, after)
-	return float64(after-before) / historyEdits, nil
+	he.logf("history: %d edits of one ConfigMap: %d -> %d bytes in use, %d -> %d bytes on disk", historyEdits, usedBefore, usedAfter, fileBefore, fileAfter)
+	return float64(usedAfter-usedBefore) / historyEdits, float64(fileAfter-fileBefore) / historyEdits, nil
+}
+
+// historySizes is what the stopped daemon's history at path holds in its
+// pages in use, and the size of its files.
+func historySizes(ctx context.Context, path string) (used, files int64, err error) {
+	if files, err = filesSize(path); err != nil {
+		return 0, 0, err
+	}
+	s, err := history.OpenSQLite(ctx, path, history.OpenOptions{ReadOnly: true})
+	if err != nil {
+		return 0, 0, err
+	}
+	defer s.Close()
+	used, _, err = s.Size(ctx)
+	return used, files, err
 }
 
 // filesSize is the size of an SQLite database with its WAL and shared
