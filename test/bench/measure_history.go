@@ -282,26 +282,36 @@ func (he *historyEnv) has(ctx context.Context, cs kubernetes.Interface, want uin
 		_, err := cs.CoreV1().ConfigMaps(he.namespace).List(ctx, metav1.ListOptions{ResourceVersion: strconv.FormatUint(want, 10), Limit: 1})
 		return err == nil, nil
 	}
-	path, err := he.historyFile()
-	if err != nil {
-		return false, nil // not written yet
-	}
-	s, err := history.OpenSQLite(ctx, path, history.OpenOptions{ReadOnly: true})
-	if err != nil {
-		return false, nil
-	}
-	defer s.Close()
-	rv, err := s.ResourceVersionAt(ctx, time.Now().Add(time.Hour))
-	return err == nil && rv >= want, nil
+	return historyReaches(ctx, he.state, want), nil
 }
 
 // historyFile is the daemon's history, in the part's state directory.
-func (he *historyEnv) historyFile() (string, error) {
-	matches, _ := filepath.Glob(filepath.Join(he.state, "kubectl-reflect", "history", "*.db"))
+func (he *historyEnv) historyFile() (string, error) { return historyFileIn(he.state) }
+
+// historyFileIn is the history a daemon whose state directory is state
+// writes.
+func historyFileIn(state string) (string, error) {
+	matches, _ := filepath.Glob(filepath.Join(state, "kubectl-reflect", "history", "*.db"))
 	if len(matches) != 1 {
 		return "", fmt.Errorf("history files: %v", matches)
 	}
 	return matches[0], nil
+}
+
+// historyReaches says whether the history in state ends at or after
+// resourceVersion rv; false while it is not written yet.
+func historyReaches(ctx context.Context, state string, rv uint64) bool {
+	path, err := historyFileIn(state)
+	if err != nil {
+		return false
+	}
+	s, err := history.OpenSQLite(ctx, path, history.OpenOptions{ReadOnly: true})
+	if err != nil {
+		return false
+	}
+	defer s.Close()
+	at, err := s.ResourceVersionAt(ctx, time.Now().Add(time.Hour))
+	return err == nil && at >= rv
 }
 
 // stopDaemon stops d with SIGTERM (the history is closed, its WAL

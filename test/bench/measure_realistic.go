@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -220,12 +219,8 @@ func (re *realisticEnv) awaitRecorded(ctx context.Context) error {
 	}
 	deadline := time.Now().Add(re.cfg.wait)
 	for {
-		if s, err := re.openHistory(ctx); err == nil {
-			at, err := s.ResourceVersionAt(ctx, time.Now().Add(time.Hour))
-			s.Close()
-			if err == nil && at >= rv {
-				return nil
-			}
+		if historyReaches(ctx, re.state, rv) {
+			return nil
 		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("the history does not reach resourceVersion %d after %s", rv, re.cfg.wait)
@@ -238,9 +233,9 @@ func (re *realisticEnv) awaitRecorded(ctx context.Context) error {
 
 // openHistory opens the daemon's history to read.
 func (re *realisticEnv) openHistory(ctx context.Context) (*history.SQLite, error) {
-	matches, _ := filepath.Glob(filepath.Join(re.state, "kubectl-reflect", "history", "*.db"))
-	if len(matches) != 1 {
-		return nil, fmt.Errorf("history files: %v", matches)
+	path, err := historyFileIn(re.state)
+	if err != nil {
+		return nil, err
 	}
-	return history.OpenSQLite(ctx, matches[0], history.OpenOptions{ReadOnly: true})
+	return history.OpenSQLite(ctx, path, history.OpenOptions{ReadOnly: true})
 }
