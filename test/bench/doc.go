@@ -58,11 +58,15 @@
 //     measure) to the watcher's table row naming that ConfigMap reaching
 //     the benchmark, never clamped. Only that ConfigMap's row can name it:
 //     each update of a round is to another one;
-//   - the history part (measure_history.go, measure_warm.go): CPU per event
-//     of `serve cm --record` against `serve cm`, `get --at`, `blame`, bytes
-//     per revision, and a warm restart of `serve cm --record` against a
-//     daemon that lists, ConfigMaps changed while no daemon ran, each timed
-//     from its start to serving the API server's state;
+//   - the history part (measure_history.go, measure_warm.go,
+//     measure_blame.go, measure_timeline.go): CPU per event of `serve cm
+//     --record` against `serve cm`, `get --at`, `blame`, bytes per
+//     revision, and a warm restart of `serve cm --record` against a daemon
+//     that lists, ConfigMaps changed while no daemon ran, each timed from
+//     its start to serving the API server's state; `blame` of one
+//     Deployment in records of 10,000 and 1,000,000 revisions
+//     (pkg/blame/blametest), and `timeline` of 24 h of a 3,000-pod cluster
+//     (pkg/timeline/timelinetest);
 //   - the realistic part (measure_realistic*.go, report_realistic.go), on a
 //     control plane of its own with kube-scheduler and kwok (-realistic-nodes
 //     100, -realistic-pods 3,000 in -realistic-deployments 60;

@@ -49,7 +49,8 @@ type historyResult struct {
 	firstCPU                 float64 // s CPU of the first recording daemon, start to all recorded
 	// blame cm/NAME, and with --field, of the ConfigMap edited historyEdits times
 	blame, blameField []getSample
-	timeline          timelineResult // timeline of issue 49's record (measure_timeline.go)
+	blameRecords      []blameRecordResult // blame of one Deployment in records of two sizes (measure_blame.go)
+	timeline          timelineResult      // timeline of issue 49's record (measure_timeline.go)
 }
 
 // historyEnv is the part's environment: a runtime and a state directory of
@@ -98,6 +99,9 @@ func measureHistory(ctx context.Context, e *env) (historyResult, error) {
 		return r, fmt.Errorf("bytes per revision: %w", err)
 	}
 	if err := he.timeBlames(ctx, &r); err != nil {
+		return r, fmt.Errorf("blame: %w", err)
+	}
+	if r.blameRecords, err = he.timeBlameRecords(ctx); err != nil {
 		return r, fmt.Errorf("blame: %w", err)
 	}
 	if err := he.timeTimelines(ctx, &r.timeline); err != nil {

@@ -24,7 +24,7 @@ func (r historyResult) rows() []row {
 		{key: "history.blame.field", metric: fmt.Sprintf("history: `blame cm/NAME --field data.payload` of a ConfigMap edited %d times, from the history file: wall time to exit", historyEdits), ours: medianOf(r.blameField, secs), unit: "s", format: "%.3f", limit: historyBlameLimit},
 		{key: "history.size", metric: fmt.Sprintf("history: bytes per revision of one ConfigMap edited %d times, a few letters each (the growth of the history's pages in use between two stopped daemons)", historyEdits), ours: r.perRevision, unit: "B", format: "%.0f", limit: historySizeLimit},
 		{key: "history.size.file", metric: "history: likewise, the growth of the history's files, free pages included (reference)", ours: r.perRevisionFile, unit: "B", format: "%.0f"},
-	}, r.timeline.rows()...)
+	}, append(blameRecordRows(r.blameRecords), r.timeline.rows()...)...)
 }
 
 // sections is the history part's table, its notes after it.
@@ -42,7 +42,9 @@ func (r historyResult) sections(cfg config) []section {
 			"recording daemon wrote, at the sentinel's resourceVersion, a new process timed to its exit, taking turns with `get` "+
 			"through the daemon. The size row edits one ConfigMap %d times (four letters each, a merge patch) through a recording daemon "+
 			"and divides the growth of the history's pages in use (PRAGMA page_count less freelist_count), and of its files (database, WAL, shared memory), by the edits; the blame rows then time `blame` of that ConfigMap "+
-			"and of its data.payload (`--field`), a new process each, from the history alone. The restart row, measured right after the CPU "+
+			"and of its data.payload (`--field`), a new process each, from the history alone; the blame rows by size time the same of one "+
+			"Deployment of 100 revisions (blametest.Record: Deployments edited in turn, scaled, their image changed, their status written) "+
+			"in records of 10,000 and of 1,000,000 revisions written into files of their own (not counted). The restart row, measured right after the CPU "+
 			"rounds (a watch resumes only from where the API server's watch cache still holds, 75 s of events once writes resume), starts, taking turns, "+
 			"`serve cm --record` on the history the last recording daemon left (its stores from the file, its watch resumed where "+
 			"the record ends; a relist would fail the run) and `serve cm`, which lists; before each start, with no daemon running, "+
@@ -63,6 +65,6 @@ func (r historyResult) sections(cfg config) []section {
 			"fresh list to the API server's state (s): " + joinf(r.cold, f) + "; to the line that says it serves (s): " + joinf(r.coldServing, f),
 			"`blame cm/NAME` (s): " + joinf(r.blame, secs),
 			"`blame cm/NAME --field data.payload` (s): " + joinf(r.blameField, secs),
-		}, r.timeline.notes()...),
+		}, append(blameRecordNotes(r.blameRecords), r.timeline.notes()...)...),
 	}}
 }

@@ -21,7 +21,12 @@ func everyReport() []partReport {
 	}
 	// a kind recorded: the realistic part has a row per kind
 	realisticWithKind := realisticResult{churn: realisticWindow{usage: []history.Usage{{Resource: "pods.v1."}}}}
-	return []partReport{getResult{}, watchResult{}, controllerResult{}, serveResult{}, contextsResult{}, historyResult{}, realisticWithKind, memoryResult{}, relistResult{}, scale}
+	// blame's records: a pair of rows per size
+	var blamed historyResult
+	for _, size := range blameRecordSizes {
+		blamed.blameRecords = append(blamed.blameRecords, blameRecordResult{revisions: size.revisions, key: size.key})
+	}
+	return []partReport{getResult{}, watchResult{}, controllerResult{}, serveResult{}, contextsResult{}, blamed, realisticWithKind, memoryResult{}, relistResult{}, scale}
 }
 
 // TestWhatLimitsUsCoversEveryRow: every row of the report says what limits
@@ -222,5 +227,27 @@ func TestTimelineRows(t *testing.T) {
 	}
 	if notes := strings.Join(built.notes(), "\n"); !strings.Contains(notes, "the HTML file's size (MB): 12.0") {
 		t.Errorf("notes without the HTML file's size:\n%s", notes)
+	}
+}
+
+// TestBlameRecordRows: one pair of rows per record size, each held to
+// issue 49's 200 ms, and a note per size with the record's file.
+func TestBlameRecordRows(t *testing.T) {
+	s := getSample{elapsed: 150 * time.Millisecond}
+	var rs []blameRecordResult
+	for _, size := range blameRecordSizes {
+		rs = append(rs, blameRecordResult{revisions: size.revisions, key: size.key, bytes: 2e6, whole: []getSample{s}, field: []getSample{s}})
+	}
+	rows := blameRecordRows(rs)
+	if len(rows) != 2*len(blameRecordSizes) {
+		t.Fatalf("%d rows, want %d", len(rows), 2*len(blameRecordSizes))
+	}
+	for _, r := range rows {
+		if got := r.targetText(); got != "≤ 0.200 s" || r.status() != "met" {
+			t.Errorf("row %q: target %q, %s; want ≤ 0.200 s, met", r.key, got, r.status())
+		}
+	}
+	if notes := strings.Join(blameRecordNotes(rs), "\n"); !strings.Contains(notes, "record of 1,000,000 revisions: 2.0 MB") {
+		t.Errorf("notes without the record's size:\n%s", notes)
 	}
 }
