@@ -38,7 +38,7 @@
 // resourceVersion: *object.Object or a typed one such as *corev1.Pod.
 //
 // Reflector: pkg/reflector runs one watcher and store per resource and scope,
-// shared by every consumer of a process (reflector.Set, reflector.Lease):
+// shared by every consumer of a process (reflector.Set, reflector.Handle):
 // one LIST and one WATCH per kind on the wire however many consumers.
 //
 // Controller: pkg/controller runs level-based controllers on a Set's shared

@@ -62,7 +62,7 @@ type ReconcileRecord struct {
 }
 
 // Builder assembles a controller: one For input, any number of Owns and
-// Watches inputs, then Build. Every input is a Lease on the Set's shared
+// Watches inputs, then Build. Every input is a Handle on the Set's shared
 // reflector of that resource and scope.
 type Builder struct {
 	name   string
@@ -112,7 +112,7 @@ func (b *Builder) Watches(res kube.Resource, scope kube.Scope, mapper Mapper) *I
 	return b.add(&Input{resource: res, scope: scope, role: RoleWatches, mapper: mapper})
 }
 
-// Build returns the controller that runs r. It acquires no lease yet: Run
+// Build returns the controller that runs r. It acquires no handle yet: Run
 // does.
 func (b *Builder) Build(r Reconciler, opts Options) (*Controller, error) {
 	if b.err != nil {

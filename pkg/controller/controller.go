@@ -30,7 +30,7 @@ type Controller struct {
 
 	mu      sync.Mutex
 	started bool // Run was called
-	running bool // the leases are acquired: ReconcileAll may read the root
+	running bool // the handles are acquired: ReconcileAll may read the root
 }
 
 func newController(name string, set *reflector.Set, inputs []*Input, r Reconciler, opts Options) *Controller {
@@ -63,10 +63,10 @@ func (c *Controller) Name() string { return c.name }
 //
 // When ctx ends, Run starts no new reconcile, waits for the ones in flight
 // (their ctx carries ctx's values but is not cancelled with it), releases
-// its leases and returns nil. Closing Options.ForceStop then cancels the
+// its handles and returns nil. Closing Options.ForceStop then cancels the
 // contexts of the reconciles in flight (a second SIGINT); Run still waits
 // for them to return. When an input's reflector stops for good (its
-// Lease.Err), Run stops the same way and returns that error. A Controller
+// Handle.Err), Run stops the same way and returns that error. A Controller
 // runs once: a second Run returns an error.
 func (c *Controller) Run(ctx context.Context) error {
 	if err := c.acquire(); err != nil {
@@ -80,7 +80,7 @@ func (c *Controller) Run(ctx context.Context) error {
 	failed := make(chan error, len(c.inputs))
 	feeders.Go(func() { c.feed(feedCtx) })
 	for _, in := range c.inputs {
-		feeders.Go(func() { watchLease(feedCtx, in.lease, failed) })
+		feeders.Go(func() { watchHandle(feedCtx, in.handle, failed) })
 	}
 
 	workCtx, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
@@ -119,7 +119,7 @@ func (c *Controller) acquire() error {
 	}
 	c.started = true
 	for _, in := range c.inputs {
-		in.lease = c.set.Acquire(in.resource, in.scope)
+		in.handle = c.set.Acquire(in.resource, in.scope)
 	}
 	c.running = true
 	return nil
@@ -130,13 +130,13 @@ func (c *Controller) release() {
 	c.running = false
 	c.mu.Unlock()
 	for _, in := range c.inputs {
-		in.lease.Release()
+		in.handle.Release()
 	}
 }
 
-// watchLease reports the error of l's reflector if it stops for good
+// watchHandle reports the error of l's reflector if it stops for good
 // before ctx ends.
-func watchLease(ctx context.Context, l *reflector.Lease, failed chan<- error) {
+func watchHandle(ctx context.Context, l *reflector.Handle, failed chan<- error) {
 	select {
 	case <-l.Done():
 		if err := l.Err(); err != nil {
@@ -166,7 +166,7 @@ func (c *Controller) feed(ctx context.Context) {
 	wake := make(chan struct{}, 1)
 	subs := make([]*store.Subscription[*object.Object], len(c.inputs))
 	for i, in := range c.inputs {
-		subs[i] = in.lease.Subscribe(ctx, store.SubscribeOptions{Mode: store.Coalescing, Wake: wake})
+		subs[i] = in.handle.Subscribe(ctx, store.SubscribeOptions{Mode: store.Coalescing, Wake: wake})
 	}
 	states := make([]inputState, len(c.inputs))
 	for i := range states {

@@ -35,7 +35,7 @@ type Input struct {
 	role     InputRole
 	mapper   Mapper // RoleWatches only
 
-	lease *reflector.Lease // set by Build, released when Run returns
+	handle *reflector.Handle // set by Build, released when Run returns
 }
 
 // Resource is the resource the input reads.
@@ -49,32 +49,32 @@ func (in *Input) Role() InputRole { return in.role }
 
 // Get returns the stored object under k.
 func (in *Input) Get(k store.Key) (*object.Object, bool) {
-	if in.lease == nil {
+	if in.handle == nil {
 		return nil, false
 	}
-	return in.lease.Get(k)
+	return in.handle.Get(k)
 }
 
 // List returns every stored object in the input's scope.
 func (in *Input) List() []*object.Object {
-	if in.lease == nil {
+	if in.handle == nil {
 		return nil
 	}
-	return in.lease.List()
+	return in.handle.List()
 }
 
 // InNamespace returns the stored objects of namespace ns in the input's
 // scope, sorted by name, from the store's namespace index: its cost is that
 // of the namespace, not of every object the input holds.
 func (in *Input) InNamespace(ns string) []*object.Object {
-	if in.lease == nil {
+	if in.handle == nil {
 		return nil
 	}
-	return in.lease.InNamespace(ns)
+	return in.handle.InNamespace(ns)
 }
 
-// Lease is the shared reflector the input reads; nil before Build.
-func (in *Input) Lease() *reflector.Lease { return in.lease }
+// Handle is the shared reflector the input reads; nil before Build.
+func (in *Input) Handle() *reflector.Handle { return in.handle }
 
 // Decode decodes o's JSON into a new T (a typed API object such as
 // corev1.ConfigMap, or a controller's own spec type).

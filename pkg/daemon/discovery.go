@@ -17,9 +17,9 @@ import (
 
 // discover picks what the API server's discovery (known) says of each
 // resource, and reads its version.
-func (d *daemonRun) discover(ctx context.Context, rc rest.Interface, dc discovery.DiscoveryInterface, known []metav1.APIResource, leases []*reflector.Lease) ([]serve.Resource, []byte, error) {
+func (d *daemonRun) discover(ctx context.Context, rc rest.Interface, dc discovery.DiscoveryInterface, known []metav1.APIResource, handles []*reflector.Handle) ([]serve.Resource, []byte, error) {
 	var out []serve.Resource
-	for _, l := range leases {
+	for _, l := range handles {
 		res := l.Resource()
 		def := definitionOf(ctx, rc, res)
 		out = append(out, serve.Resource{

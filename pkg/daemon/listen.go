@@ -16,7 +16,7 @@ import (
 // serves h until ctx ends, --idle-exit passes, a reflector stops for good
 // or a controller fails (failed); then it ends the watches and stops
 // listening (Run's caller removes the files).
-func (d *daemonRun) serve(ctx context.Context, h http.Handler, leases []*reflector.Lease, lock *Lock, failed <-chan error) error {
+func (d *daemonRun) serve(ctx context.Context, h http.Handler, handles []*reflector.Handle, lock *Lock, failed <-chan error) error {
 	cred, err := newCredentials()
 	if err != nil {
 		return err
@@ -60,7 +60,7 @@ func (d *daemonRun) serve(ctx context.Context, h http.Handler, leases []*reflect
 		fmt.Fprintf(d.cfg.ErrOut, "No request for %s: exiting\n", d.cfg.IdleExit)
 	case err := <-served:
 		runErr = fmt.Errorf("serving: %w", err)
-	case err := <-stopped(leases):
+	case err := <-stopped(handles):
 		runErr = err
 	case err := <-failed:
 		runErr = err
@@ -87,9 +87,9 @@ func (d *daemonRun) listenSocket(srv *http.Server, lock *Lock, served chan<- err
 }
 
 // stopped receives the error of the first reflector that stops for good.
-func stopped(leases []*reflector.Lease) <-chan error {
-	ch := make(chan error, len(leases))
-	for _, l := range leases {
+func stopped(handles []*reflector.Handle) <-chan error {
+	ch := make(chan error, len(handles))
+	for _, l := range handles {
 		go func() {
 			<-l.Done()
 			if err := l.Err(); err != nil {

@@ -74,9 +74,9 @@ func (d *daemonRun) onDemand(set *reflector.Set, rc rest.Interface, dc *discover
 		Discovered: known,
 		Rediscover: func(ctx context.Context) ([]metav1.APIResource, error) { return serverResources(ctx, dc) },
 		Start: func(ctx context.Context, res kube.Resource, namespace string) (serve.Started, error) {
-			lease := set.Acquire(res, servedScope(kube.Scope{Namespace: namespace}))
+			handle := set.Acquire(res, servedScope(kube.Scope{Namespace: namespace}))
 			def := definitionOf(ctx, rc, res)
-			def.Source = lease
+			def.Source = handle
 			return def, nil
 		},
 		Changed:     d.published.update,

@@ -162,9 +162,9 @@ type runParts struct {
 // controllers fail, then stops the recording once its recorders wrote
 // what they hold.
 func (d *daemonRun) runOn(ctx context.Context, cancel context.CancelFunc, p runParts) error {
-	leases := d.acquire(p.set)
+	handles := d.acquire(p.set)
 	defer func() {
-		for _, l := range leases {
+		for _, l := range handles {
 			l.Release()
 		}
 	}()
@@ -176,13 +176,13 @@ func (d *daemonRun) runOn(ctx context.Context, cancel context.CancelFunc, p runP
 	if err != nil {
 		return err
 	}
-	all := d.record(ctx, p.rec, p.set, dc, leases, known)
+	all := d.record(ctx, p.rec, p.set, dc, handles, known)
 	defer all.Stop()
 	defer func() {
 		cancel() // the recorders write what they hold, then the history closes
 		p.rec.Stop()
 	}()
-	h, err := d.handler(ctx, p.rc, p.set, dc, known, leases, p.warnings, p.rec.Answers())
+	h, err := d.handler(ctx, p.rc, p.set, dc, known, handles, p.warnings, p.rec.Answers())
 	if err != nil {
 		return err
 	}
@@ -192,7 +192,7 @@ func (d *daemonRun) runOn(ctx context.Context, cancel context.CancelFunc, p runP
 	defer h.Close()
 	ctrlCtx, stopRunning := context.WithCancel(ctx)
 	failed, wait := p.ctrls.run(ctrlCtx)
-	err = d.serve(ctx, p.rec.Handler(p.ctrls.mgr.Handler(p.metrics.handler(h))), leases, p.lock, failed)
+	err = d.serve(ctx, p.rec.Handler(p.ctrls.mgr.Handler(p.metrics.handler(h))), handles, p.lock, failed)
 	stopRunning()
 	wait()
 	if p.ctrls.forced() {
@@ -202,12 +202,12 @@ func (d *daemonRun) runOn(ctx context.Context, cancel context.CancelFunc, p runP
 }
 
 // acquire starts the reflectors of the resources given.
-func (d *daemonRun) acquire(set *reflector.Set) []*reflector.Lease {
-	leases := make([]*reflector.Lease, 0, len(d.cfg.Resources))
+func (d *daemonRun) acquire(set *reflector.Set) []*reflector.Handle {
+	handles := make([]*reflector.Handle, 0, len(d.cfg.Resources))
 	for _, res := range d.cfg.Resources {
-		leases = append(leases, set.Acquire(res, servedScope(d.scopeOf(res))))
+		handles = append(handles, set.Acquire(res, servedScope(d.scopeOf(res))))
 	}
-	return leases
+	return handles
 }
 
 // openRecording opens the history the daemon records to, when it does
@@ -219,19 +219,19 @@ func (d *daemonRun) openRecording(ctx context.Context) *recording.Recording {
 	return recording.Open(ctx, recording.Options{Config: *d.cfg.Record, Identity: Identity(d.cfg.REST), ErrOut: d.cfg.ErrOut})
 }
 
-// record starts recording, when the daemon does: the leases of the kinds
+// record starts recording, when the daemon does: the handles of the kinds
 // given and, with recording.Config.AllKinds, every kind of known that the
 // user may list and watch (the recording.All it returns, whose kinds are
 // settling; nil otherwise). Then the reflectors may start from the
 // history.
-func (d *daemonRun) record(ctx context.Context, rec *recording.Recording, set *reflector.Set, dc *discovery.DiscoveryClient, leases []*reflector.Lease,
+func (d *daemonRun) record(ctx context.Context, rec *recording.Recording, set *reflector.Set, dc *discovery.DiscoveryClient, handles []*reflector.Handle,
 	known []metav1.APIResource) *recording.All {
 	if !rec.Begin() {
 		rec.Started(ctx)
 		return nil
 	}
 	d.historyPath = rec.Location()
-	for _, l := range leases {
+	for _, l := range handles {
 		rec.Add(ctx, l)
 	}
 	all := rec.All(ctx, recording.AllOptions{Set: set, Scope: servedScope, Given: d.cfg.Resources, Known: known,
@@ -245,16 +245,16 @@ func (d *daemonRun) record(ctx context.Context, rec *recording.Recording, set *r
 	return all
 }
 
-// handler waits for the first lists of leases and returns the API's
+// handler waits for the first lists of handles and returns the API's
 // handler over them, adding kinds on demand (known: the API server's
 // discovery).
 func (d *daemonRun) handler(ctx context.Context, rc rest.Interface, set *reflector.Set, dc *discovery.DiscoveryClient, known []metav1.APIResource,
-	leases []*reflector.Lease, warnings *serve.Warnings, history serve.History) (*serve.Handler, error) {
-	resources, version, err := d.discover(ctx, rc, dc, known, leases)
+	handles []*reflector.Handle, warnings *serve.Warnings, history serve.History) (*serve.Handler, error) {
+	resources, version, err := d.discover(ctx, rc, dc, known, handles)
 	if err != nil {
 		return nil, err
 	}
-	if err := reflector.WaitForSync(ctx, leases...); err != nil {
+	if err := reflector.WaitForSync(ctx, handles...); err != nil {
 		if ctx.Err() != nil {
 			return nil, ErrInterrupted
 		}

@@ -13,7 +13,7 @@ import (
 )
 
 // Source is what a stream reads of one kind beside its subscription: a
-// reflector.Lease (tests give a store).
+// reflector.Handle (tests give a store).
 type Source interface {
 	Resource() kube.Resource
 	Columns() []object.Column

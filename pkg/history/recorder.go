@@ -9,7 +9,7 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
-// Source is what a Recorder records: a reflector.Lease.
+// Source is what a Recorder records: a reflector.Handle.
 type Source interface {
 	Resource() kube.Resource
 	Columns() []object.Column

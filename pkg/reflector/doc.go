@@ -6,13 +6,13 @@
 // daemon's endpoints) reads the same running watcher and store.
 //
 // A Set starts a reflector on the first Acquire of its resource and scope
-// and stops it when the last Lease is released. A scope that covers another
+// and stops it when the last Handle is released. A scope that covers another
 // (all namespaces covers one) is reused rather than opening a
-// second watch; its Lease then reads and subscribes to the narrower scope
-// only. WaitForSync waits for the first list of several leases at once. A
+// second watch; its Handle then reads and subscribes to the narrower scope
+// only. WaitForSync waits for the first list of several handles at once. A
 // Set whose SetOptions.Window is set keeps that many latest changes in
-// each store, so that a lease may resume after a resourceVersion
-// (Lease.SubscribeFrom: a WATCH endpoint's resume, or its 410).
+// each store, so that a handle may resume after a resourceVersion
+// (Handle.SubscribeFrom: a WATCH endpoint's resume, or its 410).
 // SetOptions.Scope rewrites every Acquire's scope first, so that consumers
 // that ask for less (a controller) share the reflectors of one that asks
 // for more (a daemon's Tables). Set.Expect lets consumers built before any
@@ -25,14 +25,14 @@
 //     through and the Hooks it reports to.
 //   - set.go: Set, SetOptions, Acquire, Expect and the covering rule;
 //     RESTClients, the Clients of a real server; DefaultWatchOptions.
-//   - lease.go: Lease, a consumer's reads and subscriptions, narrowed to
+//   - handle.go: Handle, a consumer's reads and subscriptions, narrowed to
 //     its namespace; WaitForSync.
 //   - seed.go: starting a reflector from a recorded state (Seeder,
 //     Recorded, Restorer) instead of a list.
 //   - backfill.go: Reflector.Backfill, changes read again from the server
 //     into the store's window.
 //
-// The data flows one way: watch -> store -> consumers. A Lease reads and
+// The data flows one way: watch -> store -> consumers. A Handle reads and
 // subscribes; only the reflector writes. What a reflector's retries,
 // relists and list progress mean to a user is the consumer's business: the
 // package reports them through Hooks (errors, relists, list progress, live

@@ -67,7 +67,7 @@ type Reflector struct {
 // to client, so that a relist reuses the unchanged objects instead of
 // decoding them again. The store may keep its latest changes (Window), so
 // that a subscriber may resume after a resourceVersion
-// (Lease.SubscribeFrom), or list in the server's order (ListOrder).
+// (Handle.SubscribeFrom), or list in the server's order (ListOrder).
 func NewWithStore(client Client, opts store.Options[*object.Object]) *Reflector {
 	st := store.New(opts)
 	client.Reuse(func(namespace, name string) (*object.Object, bool) {

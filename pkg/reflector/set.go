@@ -25,12 +25,12 @@ type SetOptions struct {
 	Hooks Hooks
 	// Scope, if set, rewrites the scope of every Acquire before it is
 	// looked up: a daemon that serves Tables from packed objects makes its
-	// controllers' leases ask for the same (kube.Shape{Table: true, Pack:
+	// controllers' handles ask for the same (kube.Shape{Table: true, Pack:
 	// true}), so that they share its reflectors, one watch per kind.
 	Scope func(kube.Scope) kube.Scope
 	// Window is how many of its latest changes each reflector's store
 	// keeps, so that a consumer may resume after a resourceVersion
-	// (Lease.SubscribeFrom: a WATCH endpoint's resume); zero keeps none.
+	// (Handle.SubscribeFrom: a WATCH endpoint's resume); zero keeps none.
 	Window int
 	// Seed, if set, is asked what was recorded of each reflector's
 	// resource and scope when it starts: a reflector that gets a state
@@ -65,13 +65,13 @@ func RESTClients(rc rest.Interface, rediscover kube.Rediscover) func(kube.Resour
 }
 
 // Set shares reflectors within a process: one per resource and scope,
-// started on the first Acquire, stopped when its last Lease is released.
+// started on the first Acquire, stopped when its last Handle is released.
 // It is safe for concurrent use.
 type Set struct {
 	opts SetOptions
 
 	mu       sync.Mutex
-	running  map[key]*entry        // the reflectors that run and serve new leases
+	running  map[key]*entry        // the reflectors that run and serve new handles
 	expected map[key]expectedPrune // by bareKey: see Expect
 }
 
@@ -123,7 +123,7 @@ func covers(a, b key) bool {
 
 func withNamespace(k key, ns string) key { k.namespace = ns; return k }
 
-// entry is one running reflector and its leases.
+// entry is one running reflector and its handles.
 type entry struct {
 	key    key
 	r      *Reflector
@@ -170,13 +170,13 @@ func bareKey(k key) key {
 	return k
 }
 
-// Acquire returns a Lease on the reflector of res in scope: the running
+// Acquire returns a Handle on the reflector of res in scope: the running
 // one of that scope or of a scope that covers it (see Covers), or a new one
 // started now (SetOptions.Scope rewrites scope first; an expected scope
-// prunes what Expect says). The Lease must be released. A reflector that
-// stopped for good (Lease.Err) serves no new Acquire: the next one starts
+// prunes what Expect says). The Handle must be released. A reflector that
+// stopped for good (Handle.Err) serves no new Acquire: the next one starts
 // another.
-func (s *Set) Acquire(res kube.Resource, scope kube.Scope) *Lease {
+func (s *Set) Acquire(res kube.Resource, scope kube.Scope) *Handle {
 	if s.opts.Scope != nil {
 		scope = s.opts.Scope(scope)
 	}
@@ -198,7 +198,7 @@ func (s *Set) Acquire(res kube.Resource, scope kube.Scope) *Lease {
 		e = s.start(k, res, scope)
 	}
 	e.users++
-	return &Lease{set: s, e: e, namespace: narrow}
+	return &Handle{set: s, e: e, namespace: narrow}
 }
 
 // start runs a new reflector; the caller holds s.mu.
@@ -215,7 +215,7 @@ func (s *Set) start(k key, res kube.Resource, scope kube.Scope) *entry {
 		}))
 		s.mu.Lock()
 		if s.running[k] == e {
-			delete(s.running, k) // stopped for good: serve no new lease
+			delete(s.running, k) // stopped for good: serve no new handle
 		}
 		e.err = err
 		s.mu.Unlock()
@@ -239,20 +239,20 @@ func (s *Set) release(e *entry) {
 	}
 }
 
-// Len is the number of reflectors that serve new leases.
+// Len is the number of reflectors that serve new handles.
 func (s *Set) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.running)
 }
 
-// WaitForSync waits until every lease's store has its first list, or its
+// WaitForSync waits until every handle's store has its first list, or its
 // reflector stopped for good, or ctx ends. It returns nil when every store
-// synced, else ctx's error or the errors of the leases that stopped (see
-// Lease.Err), joined.
-func WaitForSync(ctx context.Context, leases ...*Lease) error {
+// synced, else ctx's error or the errors of the handles that stopped (see
+// Handle.Err), joined.
+func WaitForSync(ctx context.Context, handles ...*Handle) error {
 	var errs []error
-	for _, l := range leases {
+	for _, l := range handles {
 		select {
 		case <-l.Synced():
 			continue

@@ -52,32 +52,32 @@ func TestSetSharesOneReflector(t *testing.T) {
 	f := newFakeServer(cm("a", "x"), cm("b", "y"))
 	set := NewSet(SetOptions{NewClient: f.newClient})
 	scope := kube.Scope{Shape: kube.Shape{Table: true}}
-	var leases []*Lease
+	var handles []*Handle
 	for range 3 {
-		leases = append(leases, set.Acquire(configMaps, scope))
+		handles = append(handles, set.Acquire(configMaps, scope))
 	}
-	if err := WaitForSync(guard(t), leases...); err != nil {
+	if err := WaitForSync(guard(t), handles...); err != nil {
 		t.Fatalf("WaitForSync: %v", err)
 	}
 	f.waitWatch(t)
-	for i, l := range leases {
+	for i, l := range handles {
 		if got := names(l.List()); got != "a/x b/y" {
-			t.Errorf("lease %d lists %q, want a/x b/y", i, got)
+			t.Errorf("handle %d lists %q, want a/x b/y", i, got)
 		}
 	}
-	leases[0].Release()
-	leases[0].Release() // idempotent: does not count twice
-	leases[1].Release()
+	handles[0].Release()
+	handles[0].Release() // idempotent: does not count twice
+	handles[1].Release()
 	select {
-	case <-leases[2].Done():
-		t.Fatal("the reflector stopped while a lease was held")
+	case <-handles[2].Done():
+		t.Fatal("the reflector stopped while a handle was held")
 	default:
 	}
 	if set.Len() != 1 {
-		t.Errorf("Len = %d with a lease held, want 1", set.Len())
+		t.Errorf("Len = %d with a handle held, want 1", set.Len())
 	}
 	late := set.Acquire(configMaps, scope) // joins the running one
-	leases[2].Release()
+	handles[2].Release()
 	late.Release()
 	<-late.Done() // Release of the last returns after it stopped
 	if set.Len() != 0 || late.Err() != nil {
@@ -116,22 +116,22 @@ func TestSetCoveringScope(t *testing.T) {
 		t.Errorf("%d clients, want 1: namespace b is covered by all namespaces", clients)
 	}
 	if got := names(one.List()); got != "b/y b/z" {
-		t.Errorf("the narrowed lease lists %q, want b/y b/z", got)
+		t.Errorf("the narrowed handle lists %q, want b/y b/z", got)
 	}
 	if _, ok := one.Get(store.Key{Namespace: "a", Name: "x"}); ok {
-		t.Error("the narrowed lease gets a/x from another namespace")
+		t.Error("the narrowed handle gets a/x from another namespace")
 	}
 	if _, ok := one.Get(store.Key{Namespace: "b", Name: "y"}); !ok {
-		t.Error("the narrowed lease does not get b/y")
+		t.Error("the narrowed handle does not get b/y")
 	}
-	// InNamespace reads one namespace, within the lease's scope only.
+	// InNamespace reads one namespace, within the handle's scope only.
 	for _, c := range []struct {
-		lease *Lease
-		ns    string
-		want  string
+		handle *Handle
+		ns     string
+		want   string
 	}{{all, "a", "a/x"}, {all, "b", "b/y b/z"}, {all, "c", ""}, {one, "b", "b/y b/z"}, {one, "a", ""}} {
-		if got := names(c.lease.InNamespace(c.ns)); got != c.want {
-			t.Errorf("InNamespace(%q) of the lease of %q = %q, want %q", c.ns, c.lease.namespace, got, c.want)
+		if got := names(c.handle.InNamespace(c.ns)); got != c.want {
+			t.Errorf("InNamespace(%q) of the handle of %q = %q, want %q", c.ns, c.handle.namespace, got, c.want)
 		}
 	}
 	items, rv := one.Snapshot()
@@ -214,7 +214,7 @@ func TestSetClusterScoped(t *testing.T) {
 
 // TestWaitForSyncFailure: WaitForSync over several stores returns when each
 // has synced or stopped for good, with the errors of those that stopped; a
-// reflector that failed serves no new lease.
+// reflector that failed serves no new handle.
 func TestWaitForSyncFailure(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	f := newFakeServer(cm("a", "x"))
@@ -247,7 +247,7 @@ func TestWaitForSyncFailure(t *testing.T) {
 	again := set.Acquire(nodes, kube.Scope{})
 	defer again.Release()
 	if again.e == bad.e {
-		t.Error("a failed reflector served a new lease")
+		t.Error("a failed reflector served a new handle")
 	}
 	if err := WaitForSync(guard(t), again); err == nil {
 		t.Error("the new nodes reflector synced; want it forbidden too")
@@ -280,13 +280,13 @@ func TestSetConcurrentUse(t *testing.T) {
 	}
 	wg.Wait()
 	if set.Len() != 0 {
-		t.Errorf("Len = %d after every lease was released, want 0", set.Len())
+		t.Errorf("Len = %d after every handle was released, want 0", set.Len())
 	}
 }
 
-// TestLeaseSubscribeFrom: a Set with a Window lets a lease resume after
+// TestHandleSubscribeFrom: a Set with a Window lets a handle resume after
 // the list's resourceVersion, and tells it when it asks for an older one.
-func TestLeaseSubscribeFrom(t *testing.T) {
+func TestHandleSubscribeFrom(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	f := newFakeServer(cm("a", "x"))
 	set := NewSet(SetOptions{NewClient: f.newClient, Window: 16})
@@ -332,7 +332,7 @@ func TestSetScopeRewrite(t *testing.T) {
 		t.Errorf("%d clients, %d LISTs; want 1, 1: every scope is rewritten to the served one", clients, lists)
 	}
 	if got := names(one.List()); got != "b/y" {
-		t.Errorf("the narrowed lease lists %q, want b/y", got)
+		t.Errorf("the narrowed handle lists %q, want b/y", got)
 	}
 }
 
@@ -365,14 +365,14 @@ func TestSetExpect(t *testing.T) {
 			for _, sc := range tt.expect {
 				set.Expect(configMaps, sc)
 			}
-			var leases []*Lease
+			var handles []*Handle
 			for _, sc := range tt.acquire {
-				leases = append(leases, set.Acquire(configMaps, sc))
+				handles = append(handles, set.Acquire(configMaps, sc))
 			}
-			if err := WaitForSync(guard(t), leases...); err != nil {
+			if err := WaitForSync(guard(t), handles...); err != nil {
 				t.Fatal(err)
 			}
-			for _, l := range leases {
+			for _, l := range handles {
 				l.Release()
 			}
 			var got []object.Prune

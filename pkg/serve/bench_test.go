@@ -44,14 +44,14 @@ func benchObjects(b *testing.B, n int, pack bool) []*object.Object {
 func benchHandler(b *testing.B, objects []*object.Object) *Handler {
 	f := &fakeServer{objects: objects, rv: fmt.Sprint(len(objects) + 1), events: make(chan watch.WatchEvent[*object.Object]), watches: make(chan struct{}, 10)}
 	set := reflector.NewSet(reflector.SetOptions{NewClient: f.newClient, Window: 1024})
-	lease := set.Acquire(configMaps, kube.Scope{})
-	b.Cleanup(lease.Release)
+	handle := set.Acquire(configMaps, kube.Scope{})
+	b.Cleanup(handle.Release)
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
-	if err := reflector.WaitForSync(ctx, lease); err != nil {
+	if err := reflector.WaitForSync(ctx, handle); err != nil {
 		b.Fatal(err)
 	}
-	return New(Options{Resources: []Resource{{Source: lease, Discovery: metav1.APIResource{Name: "configmaps", Kind: "ConfigMap", Namespaced: true}}}})
+	return New(Options{Resources: []Resource{{Source: handle, Discovery: metav1.APIResource{Name: "configmaps", Kind: "ConfigMap", Namespaced: true}}}})
 }
 
 // BenchmarkList: a LIST of every object (what `kubectl get cm -A` asks

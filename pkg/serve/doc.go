@@ -1,6 +1,6 @@
 // Package serve answers the Kubernetes API's read requests from the
 // reflectors of a process: an http.Handler that serves, for the resources it
-// is given (one reflector.Lease each, of all namespaces or of one, objects
+// is given (one reflector.Handle each, of all namespaces or of one, objects
 // with their printer cells), the discovery documents kubectl and client-go
 // read first (legacy and aggregated), GET of one object, LIST (label and field
 // selectors, limit/continue, resourceVersion semantics, Tables) and WATCH
@@ -169,7 +169,7 @@
 //
 // # Map of the package
 //
-//   - handler.go: Handler, Options, Source (a reflector.Lease as read
+//   - handler.go: Handler, Options, Source (a reflector.Handle as read
 //     here), History (the record on disk, as read here), Resource; route.go
 //     reads a request's path, negotiate.go its Accept header.
 //   - discovery.go: the discovery documents (legacy and aggregated).

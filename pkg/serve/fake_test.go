@@ -173,7 +173,7 @@ func (s *fakeStream) Close() { s.once.Do(func() { close(s.closed) }) }
 type fixture struct {
 	t      testing.TB
 	f      *fakeServer
-	lease  *reflector.Lease
+	handle *reflector.Handle
 	server *httptest.Server
 	now    *atomic.Pointer[time.Time] // the handler's clock (Options.Now); see advance
 	h      *Handler
@@ -201,10 +201,10 @@ func newFixtureOpts(t testing.TB, window int, opts Options, objects ...*object.O
 	t.Helper()
 	f := &fakeServer{objects: objects, rv: "10", events: make(chan watch.WatchEvent[*object.Object]), watches: make(chan struct{}, 10)}
 	set := reflector.NewSet(reflector.SetOptions{NewClient: f.newClient, Window: window})
-	lease := set.Acquire(configMaps, kube.Scope{Shape: kube.Shape{Table: true}})
+	handle := set.Acquire(configMaps, kube.Scope{Shape: kube.Shape{Table: true}})
 	ctx, cancel := context.WithTimeout(t.Context(), patience)
 	defer cancel()
-	if err := reflector.WaitForSync(ctx, lease); err != nil {
+	if err := reflector.WaitForSync(ctx, handle); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -215,17 +215,17 @@ func newFixtureOpts(t testing.TB, window int, opts Options, objects ...*object.O
 	now := new(atomic.Pointer[time.Time])
 	start := clock
 	now.Store(&start)
-	opts.Resources = []Resource{{Source: lease, Discovery: metav1.APIResource{
+	opts.Resources = []Resource{{Source: handle, Discovery: metav1.APIResource{
 		Name: "configmaps", SingularName: "configmap", Kind: "ConfigMap", Namespaced: true, ShortNames: []string{"cm"},
 	}, SelectableFields: []string{"data.k"}}} // as a custom resource's definition may make a field selectable
 	opts.Version = []byte(`{"major":"1","minor":"37"}`)
 	opts.Now = func() time.Time { return *now.Load() }
 	h := New(opts)
-	fx := &fixture{t: t, f: f, lease: lease, server: httptest.NewServer(WithToken(h, "secret")), now: now, h: h}
+	fx := &fixture{t: t, f: f, handle: handle, server: httptest.NewServer(WithToken(h, "secret")), now: now, h: h}
 	t.Cleanup(func() {
 		fx.server.CloseClientConnections()
 		fx.server.Close()
-		lease.Release()
+		handle.Release()
 	})
 	return fx
 }
@@ -236,7 +236,7 @@ func (fx *fixture) send(typ watch.WatchEventType, o *object.Object) {
 	fx.t.Helper()
 	ctx, cancel := context.WithTimeout(fx.t.Context(), patience)
 	defer cancel()
-	sub, err := fx.lease.SubscribeFrom(ctx, fx.lease.ResourceVersion(), store.SubscribeOptions{})
+	sub, err := fx.handle.SubscribeFrom(ctx, fx.handle.ResourceVersion(), store.SubscribeOptions{})
 	if err != nil {
 		fx.t.Fatal(err)
 	}
@@ -279,7 +279,7 @@ func (fx *fixture) relist(rv string, objects ...*object.Object) {
 	fx.f.objects, fx.f.rv = objects, rv
 	fx.f.oldest, _ = store.ParseRV(rv) // the server's history begins there: the reason for the 410
 	fx.f.mu.Unlock()
-	sub, err := fx.lease.SubscribeFrom(ctx, fx.lease.ResourceVersion(), store.SubscribeOptions{})
+	sub, err := fx.handle.SubscribeFrom(ctx, fx.handle.ResourceVersion(), store.SubscribeOptions{})
 	if err != nil {
 		fx.t.Fatal(err)
 	}
@@ -289,7 +289,7 @@ func (fx *fixture) relist(rv string, objects ...*object.Object) {
 	case <-ctx.Done():
 		fx.t.Fatal("the reflector was not watching")
 	}
-	for fx.lease.ResourceVersion() != rv {
+	for fx.handle.ResourceVersion() != rv {
 		if _, err := sub.Next(ctx); err != nil {
 			fx.t.Fatalf("the store did not relist at %s: %v", rv, err)
 		}

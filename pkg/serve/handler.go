@@ -17,7 +17,7 @@ import (
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/store"
 )
 
-// Source is what the handler reads one resource from: a reflector.Lease
+// Source is what the handler reads one resource from: a reflector.Handle
 // (which implements it) of all namespaces, or of one (Resource.Namespace),
 // whose store keeps a window (reflector.SetOptions.Window) so that
 // watches can resume.

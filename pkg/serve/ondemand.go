@@ -66,7 +66,7 @@ type Started struct {
 	DateColumns      map[string]string
 }
 
-// Owned is a Source that the handler owns: a reflector.Lease.
+// Owned is a Source that the handler owns: a reflector.Handle.
 type Owned interface {
 	Source
 	// Done is closed when the source stopped: for good (Err says why),

@@ -274,12 +274,12 @@ func TestGivenNamespace(t *testing.T) {
 	fx := newOnDemandFixture(t, discoveredConfigMaps)
 	fx.f.objects = []*object.Object{cm(t, "a", "x", 5)}
 	fx.allErr = apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "", errString("every namespace"))
-	lease := fx.set.Acquire(configMaps, kube.Scope{Namespace: "a", Shape: kube.Shape{Table: true}})
-	t.Cleanup(lease.Release)
-	if err := reflector.WaitForSync(t.Context(), lease); err != nil {
+	handle := fx.set.Acquire(configMaps, kube.Scope{Namespace: "a", Shape: kube.Shape{Table: true}})
+	t.Cleanup(handle.Release)
+	if err := reflector.WaitForSync(t.Context(), handle); err != nil {
 		t.Fatal(err)
 	}
-	fx.h = New(Options{Resources: []Resource{{Source: lease, Discovery: discoveredConfigMaps, Namespace: "a"}}, OnDemand: fx.h.opts.OnDemand})
+	fx.h = New(Options{Resources: []Resource{{Source: handle, Discovery: discoveredConfigMaps, Namespace: "a"}}, OnDemand: fx.h.opts.OnDemand})
 	t.Cleanup(fx.h.Close)
 	if code, body := fx.get("/api/v1/namespaces/a/configmaps"); code != 200 || names(body, "items.#.metadata.name") != "x" || fx.starts.Load() != 0 {
 		t.Errorf("namespace a = %d %s after %d starts, want it from the resource given", code, body, fx.starts.Load())

@@ -129,7 +129,7 @@ func TestWatchBookmarks(t *testing.T) {
 // closed, so that its client relists.
 func TestWatchFallsBehind(t *testing.T) {
 	fx := newFixture(t, 16, cm(t, "a", "x", 5))
-	sub := fx.lease.Subscribe(t.Context(), store.SubscribeOptions{Mode: store.Ordered, Limit: 1})
+	sub := fx.handle.Subscribe(t.Context(), store.SubscribeOptions{Mode: store.Ordered, Limit: 1})
 	defer sub.Close()
 	fx.send(watch.WatchModified, cm(t, "a", "x", 11))
 	fx.send(watch.WatchModified, cm(t, "a", "x", 12))

@@ -68,33 +68,33 @@ func TestSharedReflectorOneListOneWatch(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), patience)
 	defer cancel()
 	type consumer struct {
-		lease *reflector.Lease
-		sub   *store.Subscription[*object.Object]
+		handle *reflector.Handle
+		sub    *store.Subscription[*object.Object]
 	}
 	var consumers []consumer
 	for i, scope := range []kube.Scope{{}, {}, {Namespace: ns}, {}, {Namespace: ns}} {
 		l := set.Acquire(configMaps, scope)
 		defer l.Release()
 		mode := []store.Mode{store.Ordered, store.Coalescing}[i%2]
-		consumers = append(consumers, consumer{lease: l, sub: l.Subscribe(ctx, store.SubscribeOptions{Mode: mode})})
+		consumers = append(consumers, consumer{handle: l, sub: l.Subscribe(ctx, store.SubscribeOptions{Mode: mode})})
 	}
-	leases := make([]*reflector.Lease, len(consumers))
+	handles := make([]*reflector.Handle, len(consumers))
 	for i, c := range consumers {
-		leases[i] = c.lease
+		handles[i] = c.handle
 	}
-	if err := reflector.WaitForSync(ctx, leases...); err != nil {
+	if err := reflector.WaitForSync(ctx, handles...); err != nil {
 		t.Fatalf("WaitForSync: %v", err)
 	}
 	if set.Len() != 1 {
 		t.Errorf("the set runs %d reflectors, want 1", set.Len())
 	}
 	for i, c := range consumers {
-		if _, ok := c.lease.Get(store.Key{Namespace: ns, Name: "before"}); !ok {
+		if _, ok := c.handle.Get(store.Key{Namespace: ns, Name: "before"}); !ok {
 			t.Errorf("consumer %d does not hold %s/before", i, ns)
 		}
 	}
 	for _, i := range []int{2, 4} { // the consumers of one namespace
-		for _, obj := range consumers[i].lease.List() {
+		for _, obj := range consumers[i].handle.List() {
 			if obj.Namespace != ns {
 				t.Errorf("consumer %d of namespace %s lists %s/%s", i, ns, obj.Namespace, obj.Name)
 			}

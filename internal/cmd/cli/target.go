@@ -315,10 +315,10 @@ func wholeObjects(read kube.Shape) bool { return !read.MetadataOnly }
 // Acquire starts the command's reflectors, one per source (a resource in
 // a namespace), from a reflector.Set of its own with setOpts (their
 // watcher options, hooks and stores; Acquire sets the clients), each
-// reading what read says (see Scope), and returns their leases in the
+// reading what read says (see Scope), and returns their handles in the
 // order of t.Feeds, and a function that releases them all (and waits for
 // the reflectors to stop).
-func (t *Target) Acquire(setOpts reflector.SetOptions, read kube.Shape) ([]*reflector.Lease, func(), error) {
+func (t *Target) Acquire(setOpts reflector.SetOptions, read kube.Shape) ([]*reflector.Handle, func(), error) {
 	newClient, err := t.newClients()
 	if err != nil {
 		return nil, nil, err
@@ -326,16 +326,16 @@ func (t *Target) Acquire(setOpts reflector.SetOptions, read kube.Shape) ([]*refl
 	TuneGC(wholeObjects(read))
 	setOpts.NewClient = newClient
 	set := reflector.NewSet(setOpts)
-	leases := make([]*reflector.Lease, 0, len(t.Feeds))
+	handles := make([]*reflector.Handle, 0, len(t.Feeds))
 	for _, src := range t.Feeds {
-		leases = append(leases, set.Acquire(src.Resource, t.Scope(src, read)))
+		handles = append(handles, set.Acquire(src.Resource, t.Scope(src, read)))
 	}
 	release := func() {
-		for _, l := range leases {
+		for _, l := range handles {
 			l.Release()
 		}
 	}
-	return leases, release, nil
+	return handles, release, nil
 }
 
 // ForContext is t's flags for context name alone (contexts.Flags's config

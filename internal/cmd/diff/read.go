@@ -68,18 +68,18 @@ func (s *source) readNow(ctx context.Context) ([]*object.Object, error) {
 	report := cli.NewReporter(s.errOut, false)
 	opts := s.OneShotOptions()
 	read := kube.Shape{Prune: object.Prune{ManagedFields: true}}
-	leases, release, err := s.Acquire(reflector.SetOptions{Watch: &opts, Hooks: report.Hooks(false)}, read)
+	handles, release, err := s.Acquire(reflector.SetOptions{Watch: &opts, Hooks: report.Hooks(false)}, read)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	if err := reflector.WaitForSync(ctx, leases...); err != nil {
+	if err := reflector.WaitForSync(ctx, handles...); err != nil {
 		if ctx.Err() != nil {
 			return nil, cli.ErrInterrupted
 		}
 		return nil, err
 	}
-	return leases[0].List(), nil
+	return handles[0].List(), nil
 }
 
 // openHistory opens s's history (--history-db, else the one its daemon

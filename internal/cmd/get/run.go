@@ -100,16 +100,16 @@ func (o *GetOptions) read(ctx context.Context, read kube.Shape) ([]snapshot, err
 	opts.PageSize = o.ChunkSize // --list-mode=paged; 0 is the default
 	// Stores list in the server's order, which kubectl prints (a Table's
 	// rows may be sorted by the server).
-	leases, release, err := o.Acquire(reflector.SetOptions{Watch: &opts, Hooks: report.Hooks(false), ListOrder: true}, read)
+	handles, release, err := o.Acquire(reflector.SetOptions{Watch: &opts, Hooks: report.Hooks(false), ListOrder: true}, read)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	failed := o.sync(ctx, leases)
+	failed := o.sync(ctx, handles)
 	if ctx.Err() != nil {
 		return nil, cli.ErrInterrupted // print nothing half-listed
 	}
-	snaps := o.snapshots(ctx, leases, failed, read)
+	snaps := o.snapshots(ctx, handles, failed, read)
 	if ctx.Err() != nil {
 		return nil, cli.ErrInterrupted
 	}
@@ -121,11 +121,11 @@ func (o *GetOptions) read(ctx context.Context, read kube.Shape) ([]snapshot, err
 // good: a request that fails oneShotAttempts times in a row, or an error
 // retrying cannot fix. get reports them after what it printed, in the
 // order of its arguments, as kubectl does (see snapshots).
-func (o *GetOptions) sync(ctx context.Context, leases []*reflector.Lease) map[*reflector.Lease]error {
+func (o *GetOptions) sync(ctx context.Context, handles []*reflector.Handle) map[*reflector.Handle]error {
 	var mu sync.Mutex
-	failed := map[*reflector.Lease]error{}
+	failed := map[*reflector.Handle]error{}
 	var wg sync.WaitGroup
-	for _, l := range leases {
+	for _, l := range handles {
 		wg.Go(func() {
 			err := reflector.WaitForSync(ctx, l)
 			l.Release() // listed: get reads what it has
@@ -143,14 +143,14 @@ func (o *GetOptions) sync(ctx context.Context, leases []*reflector.Lease) map[*r
 // snapshots takes what get prints of each target, in the order given: the
 // objects its store holds, or, when its list failed, the error, or what
 // GETs of its names read (fetch) where kubectl's GETs could succeed.
-func (o *GetOptions) snapshots(ctx context.Context, leases []*reflector.Lease, failed map[*reflector.Lease]error, read kube.Shape) []snapshot {
+func (o *GetOptions) snapshots(ctx context.Context, handles []*reflector.Handle, failed map[*reflector.Handle]error, read kube.Shape) []snapshot {
 	var snaps []snapshot
 	for _, tg := range o.Targets {
 		if tg.Err != nil {
 			snaps = append(snaps, snapshot{err: tg.Err})
 			continue
 		}
-		r := leases[slices.Index(o.Feeds, tg.Feed())] // leases follow o.Feeds
+		r := handles[slices.Index(o.Feeds, tg.Feed())] // handles follow o.Feeds
 		switch err := failed[r]; {
 		case err == nil:
 			snaps = append(snaps, snapshot{res: tg.Resource, names: tg.Names, objs: pick(r, tg), columns: r.Columns()})
@@ -165,7 +165,7 @@ func (o *GetOptions) snapshots(ctx context.Context, leases []*reflector.Lease, f
 
 // pick returns the stored objects of tg's names in the order given (twice
 // if named twice, as kubectl prints them), or every stored object.
-func pick(r *reflector.Lease, tg cli.Wanted) []*object.Object {
+func pick(r *reflector.Handle, tg cli.Wanted) []*object.Object {
 	names := tg.Names
 	if len(names) == 0 {
 		return r.List()

@@ -95,18 +95,18 @@ func (o *WatchOptions) watchContext(ctx context.Context, name string, args []str
 		return false
 	}
 	opts := o.StreamOptions()
-	leases, release, err := o.Acquire(reflector.SetOptions{Watch: &opts, Hooks: report.Hooks(true)}, o.read())
+	handles, release, err := o.Acquire(reflector.SetOptions{Watch: &opts, Hooks: report.Hooks(true)}, o.read())
 	if err != nil {
 		report.Errorf("%v", err)
 		return false
 	}
 	defer release()
 	var wg sync.WaitGroup
-	kindFailed := &failures{of: len(leases), cancel: func() {}}
-	for i, l := range leases {
+	kindFailed := &failures{of: len(handles), cancel: func() {}}
+	for i, l := range handles {
 		k := stream.AddIn(name, cli.KindOf(l.Resource()), l, l.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered, Wake: stream.Wake()}))
 		wg.Go(func() { o.awaitFailure(ctx, k, l, report, stream, kindFailed) })
-		if src, names := o.Feeds[i], o.NamesOf(o.Feeds[i]); len(names) > 0 { // leases follow o.Feeds
+		if src, names := o.Feeds[i], o.NamesOf(o.Feeds[i]); len(names) > 0 { // handles follow o.Feeds
 			wg.Go(func() { noteMissing(ctx, l, names, src.Namespace, report) })
 		}
 	}

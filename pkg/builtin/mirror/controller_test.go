@@ -33,7 +33,7 @@ import (
 // synctest.Wait returns once every change and every reconcile it
 // triggers went through. The real server is the e2e tests' (test/controllers).
 
-// world is the in-memory server, the mirror's writes to it, and a lease
+// world is the in-memory server, the mirror's writes to it, and a handle
 // to read the result.
 type world struct {
 	t        *testing.T

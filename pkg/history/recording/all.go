@@ -48,7 +48,7 @@ type All struct {
 	refused map[schema.GroupResource]time.Time     // when the API server refused it last
 	said    map[schema.GroupResource]bool          // refusals said already
 	handler *serve.Handler                         // once serving
-	crds    *reflector.Lease                       // the CustomResourceDefinitions', once recorded
+	crds    *reflector.Handle                      // the CustomResourceDefinitions', once recorded
 	crdSub  *store.Subscription[*object.Object]    // crds' changes, which wake run
 	began   bool                                   // start-up is over: a new kind is said
 
@@ -57,10 +57,10 @@ type All struct {
 
 // recordedKind is one kind All records.
 type recordedKind struct {
-	ar    metav1.APIResource
-	res   kube.Resource
-	lease *reflector.Lease
-	stop  func() // stops its recorder
+	ar     metav1.APIResource
+	res    kube.Resource
+	handle *reflector.Handle
+	stop   func() // stops its recorder
 	// written is closed once its first state is in the history.
 	written <-chan struct{}
 	// settled is closed once the kind synced, or stopped before (err);
@@ -150,8 +150,8 @@ func (a *All) start(ctx context.Context, known []metav1.APIResource) []*recorded
 func (a *All) startKind(ctx context.Context, gr schema.GroupResource, ar metav1.APIResource) *recordedKind {
 	k := &recordedKind{ar: ar, res: kube.Resource{GVR: gr.WithVersion(ar.Version), Kind: ar.Kind, Namespaced: ar.Namespaced}, settled: make(chan struct{})}
 	open := a.rec.gate(gr)
-	k.lease = a.o.Set.Acquire(k.res, a.o.Scope(kube.Scope{}))
-	k.stop, k.written = a.rec.Add(ctx, k.lease)
+	k.handle = a.o.Set.Acquire(k.res, a.o.Scope(kube.Scope{}))
+	k.stop, k.written = a.rec.Add(ctx, k.handle)
 	open()
 	a.mu.Lock()
 	a.kinds[gr] = k
@@ -164,23 +164,23 @@ func (a *All) startKind(ctx context.Context, gr schema.GroupResource, ar metav1.
 // good, until ctx ends.
 func (a *All) follow(ctx context.Context, k *recordedKind) {
 	select {
-	case <-k.lease.Synced():
+	case <-k.handle.Synced():
 		a.synced(ctx, k)
-	case <-k.lease.Done():
-		a.stopped(k, stoppedBefore(k.lease))
+	case <-k.handle.Done():
+		a.stopped(k, stoppedBefore(k.handle))
 		return
 	case <-ctx.Done():
 		return
 	}
 	select {
-	case <-k.lease.Done():
-		a.stopped(k, k.lease.Err())
+	case <-k.handle.Done():
+		a.stopped(k, k.handle.Err())
 	case <-ctx.Done():
 	}
 }
 
-// stoppedBefore is why a lease stopped before its first list.
-func stoppedBefore(l *reflector.Lease) error {
+// stoppedBefore is why a handle stopped before its first list.
+func stoppedBefore(l *reflector.Handle) error {
 	if err := l.Err(); err != nil {
 		return err
 	}
@@ -195,8 +195,8 @@ func (a *All) synced(ctx context.Context, k *recordedKind) {
 	close(k.settled)
 	h, late := a.handler, k.late
 	if k.res.GVR.GroupResource() == crdResource {
-		a.crds = k.lease
-		a.crdSub = k.lease.Subscribe(ctx, store.SubscribeOptions{Wake: a.wake}) // ends with ctx
+		a.crds = k.handle
+		a.crdSub = k.handle.Subscribe(ctx, store.SubscribeOptions{Wake: a.wake}) // ends with ctx
 	}
 	a.mu.Unlock()
 	if h != nil {
@@ -213,11 +213,11 @@ func (a *All) synced(ctx context.Context, k *recordedKind) {
 // revoked).
 func (a *All) stopped(k *recordedKind, err error) {
 	k.stop()
-	k.lease.Release()
+	k.handle.Release()
 	gr := k.res.GVR.GroupResource()
 	a.mu.Lock()
 	delete(a.kinds, gr)
-	if a.crds == k.lease {
+	if a.crds == k.handle {
 		a.crdSub.Close()
 		a.crds, a.crdSub = nil, nil
 	}
@@ -343,7 +343,7 @@ func (a *All) Stop() {
 	a.mu.Unlock()
 	for _, k := range kinds {
 		k.stop()
-		k.lease.Release()
+		k.handle.Release()
 	}
 }
 

@@ -194,7 +194,7 @@ func (r *Recording) wrote(res string, rv uint64, n int) {
 // later gets a recorder of its own: one writer per resource at a time).
 // written is closed once the recorder has written the first state of
 // l's store.
-func (r *Recording) Add(ctx context.Context, l *reflector.Lease) (stop func(), written <-chan struct{}) {
+func (r *Recording) Add(ctx context.Context, l *reflector.Handle) (stop func(), written <-chan struct{}) {
 	res := history.ResourceName(l.Resource())
 	if c, ok := r.store.(checkpointed); ok {
 		if has, err := c.Checkpointed(ctx, res); err == nil && has {

@@ -35,7 +35,7 @@ wait:
 		}
 		select {
 		case <-k.written:
-		case <-k.lease.Done():
+		case <-k.handle.Done():
 		case <-timer.C:
 			break wait
 		case <-ctx.Done():
