@@ -98,7 +98,7 @@ func (l *listRequests) wrap(rt http.RoundTripper) http.RoundTripper {
 	})
 }
 
-// check says whether the cache was filled the way wanted: by a streaming
+// check says whether a cache was filled the way wanted: by a streaming
 // list and no LIST, or by a LIST and no streaming list.
 func (l *listRequests) check(streaming bool) error {
 	lists, streams := l.lists.Load(), l.streams.Load()
@@ -107,7 +107,7 @@ func (l *listRequests) check(streaming bool) error {
 		if streaming {
 			want = "a streaming list"
 		}
-		return fmt.Errorf("want %s; the informer sent %d LISTs and %d WATCHes with sendInitialEvents=true", want, lists, streams)
+		return fmt.Errorf("want %s; the cache sent %d LISTs and %d WATCHes with sendInitialEvents=true", want, lists, streams)
 	}
 	return nil
 }

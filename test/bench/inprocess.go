@@ -58,14 +58,14 @@ type runningWatcher struct {
 	err    error         // Run's error, set before done is closed
 }
 
-// startWatcher runs a watcher of c into handle until stopped.
-func startWatcher(ctx context.Context, c *kube.Client, handle watch.Handler[*object.Object]) *runningWatcher {
+// startWatcher runs a watcher of c into handle until stopped, listing
+// as list says (the commands' default: watch.ListWhole).
+func startWatcher(ctx context.Context, c *kube.Client, list watch.ListMode, handle watch.Handler[*object.Object]) *runningWatcher {
 	ctx, cancel := context.WithCancel(ctx)
 	w := &runningWatcher{cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(w.done)
-		w.err = watch.New(c, watch.Options{List: watch.ListWhole}).Run(ctx, handle) // as the commands list
-
+		w.err = watch.New(c, watch.Options{List: list}).Run(ctx, handle)
 	}()
 	return w
 }

@@ -76,7 +76,11 @@ var whatLimitsUs = map[string]string{
 	"sync.json.list": "Like for like on the wire: both send one JSON LIST (gzip) and then a WATCH; ours over HTTP/1.1, the informer over " +
 		"HTTP/2. What differs is decoding into our pruned, packed object, item by item as the body arrives, rather than the whole " +
 		"list into Go structs, then the store.",
-	"sync.cpu.list":      "As the first CPU row: JSON decoding, pruning and packing against protobuf decoding.",
+	"sync.cpu.list": "As the first CPU row: JSON decoding, pruning and packing against protobuf decoding.",
+	"sync.streaming": "Like for like on the wire the other way: both fill their cache by a streaming list over JSON, a watch event per " +
+		"object sent from the API server's watch cache; ours over HTTP/1.1, the informer over HTTP/2. Each event is decoded into our " +
+		"pruned, packed object rather than a Go struct; the server's work per event is the same on both sides and more than one LIST's (the watch rows).",
+	"sync.cpu.streaming": "As the JSON CPU rows: the same wire format and list protocol; pruning and packing each object is work the informer does not do.",
 	"heap.list":          "As the first heap row; the informer's cache filled by a LIST rather than a streaming list.",
 	"sync.cpu.json.list": "As the JSON CPU row: the same wire format; pruning and packing each object is work the informer does not do.",
 

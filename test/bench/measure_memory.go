@@ -20,15 +20,19 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/kubectl-reflect/kubectl-reflect/pkg/kube"
+	"github.com/kubectl-reflect/kubectl-reflect/pkg/watch"
 )
 
 // cacheKind is one of the caches synced in the benchmark's own process.
 type cacheKind string
 
 const (
-	cacheStore         cacheKind = "kubectl-reflect store"
-	cacheTyped         cacheKind = "typed informer"
-	cacheTypedStripped cacheKind = "typed informer, managedFields stripped"
+	cacheStore cacheKind = "kubectl-reflect store"
+	// cacheStoreStreaming is the store filled by a streaming list
+	// (--list-mode=streaming), the list protocol of client-go's default.
+	cacheStoreStreaming cacheKind = "kubectl-reflect store by a streaming list (--list-mode=streaming)"
+	cacheTyped          cacheKind = "typed informer"
+	cacheTypedStripped  cacheKind = "typed informer, managedFields stripped"
 	// cacheTypedJSON is the typed informer told to speak JSON, as the store
 	// and the dynamic informer do; by default client-go's typed clients of
 	// built-in kinds read protobuf.
@@ -61,7 +65,7 @@ const (
 // cacheKinds are the caches each round syncs, in this order: the
 // reference caches over HTTP/2 last, after every cache a target compares.
 func cacheKinds() []cacheKind {
-	return []cacheKind{cacheStore, cacheTyped, cacheTypedStripped, cacheTypedJSON, cacheTypedList, cacheTypedJSONList, cacheDynamic, floorJSON, floorProtobuf,
+	return []cacheKind{cacheStore, cacheTyped, cacheTypedStripped, cacheTypedJSON, cacheTypedList, cacheTypedJSONList, cacheStoreStreaming, cacheDynamic, floorJSON, floorProtobuf,
 		cacheStoreCRD, cacheDynamicCRD, floorCRD, cacheStoreHTTP2, floorJSONHTTP2}
 }
 
@@ -192,16 +196,18 @@ func selfCPU() time.Duration {
 func startCache(ctx context.Context, kind cacheKind, cfg *rest.Config, namespace string, limit time.Duration) (*syncedCache, error) {
 	switch kind {
 	case cacheStore:
-		return startStore(ctx, cfg, configMaps, namespace, limit)
+		return startStore(ctx, cfg, configMaps, namespace, watch.ListWhole, limit)
+	case cacheStoreStreaming:
+		return startStore(ctx, cfg, configMaps, namespace, watch.ListStreaming, limit)
 	case cacheStoreHTTP2:
 		var c *syncedCache
 		err := overHTTP2(func() (err error) {
-			c, err = startStore(ctx, cfg, configMaps, namespace, limit)
+			c, err = startStore(ctx, cfg, configMaps, namespace, watch.ListWhole, limit)
 			return err
 		})
 		return c, err
 	case cacheStoreCRD:
-		return startStore(ctx, cfg, widgetsKind, namespace, limit)
+		return startStore(ctx, cfg, widgetsKind, namespace, watch.ListWhole, limit)
 	case cacheTyped, cacheTypedStripped, cacheTypedJSON, cacheTypedList, cacheTypedJSONList:
 		return startTyped(ctx, kind, cfg, namespace, limit)
 	case floorJSON, floorProtobuf, floorJSONHTTP2, floorCRD:
@@ -222,15 +228,24 @@ func startCache(ctx context.Context, kind cacheKind, cfg *rest.Config, namespace
 }
 
 // startStore runs a watcher into a kubectl-reflect store, as `kubectl
-// reflect watch` and `get` do.
-func startStore(ctx context.Context, cfg *rest.Config, resource kube.Resource, namespace string, limit time.Duration) (*syncedCache, error) {
+// reflect watch` and `get` do, filled by the list mode given. It fails
+// when the store was filled by another path than that mode: the
+// requests its client sent are counted, as the typed informers' are.
+func startStore(ctx context.Context, cfg *rest.Config, resource kube.Resource, namespace string, list watch.ListMode, limit time.Duration) (*syncedCache, error) {
+	cfg = rest.CopyConfig(cfg)
+	var sent listRequests
+	cfg.Wrap(sent.wrap)
 	c, err := newStoreClient(cfg, resource, namespace)
 	if err != nil {
 		return nil, err
 	}
 	s := newStore(c)
-	w := startWatcher(ctx, c, s.Apply)
+	w := startWatcher(ctx, c, list, s.Apply)
 	if err := w.waitFor(ctx, s.Synced(), limit); err != nil {
+		w.stop()
+		return nil, err
+	}
+	if err := sent.check(list == watch.ListStreaming); err != nil {
 		w.stop()
 		return nil, err
 	}

@@ -58,7 +58,7 @@ func measureRelist(ctx context.Context, e *env) (relistResult, error) {
 func measureOneRelist(ctx context.Context, e *env, c *kube.Client, profile string) (relistSample, error) {
 	r := relistSample{base: heapInuse()}
 	s := newStore(c)
-	first := startWatcher(ctx, c, s.Apply)
+	first := startWatcher(ctx, c, watch.ListWhole, s.Apply)
 	err := first.waitFor(ctx, s.Synced(), e.cfg.wait)
 	first.stop()
 	if err != nil {
@@ -85,7 +85,7 @@ func measureOneRelist(ctx context.Context, e *env, c *kube.Client, profile strin
 	}
 	sampler := startHeapSampler(5 * time.Millisecond)
 	start := time.Now()
-	second := startWatcher(ctx, c, handle)
+	second := startWatcher(ctx, c, watch.ListWhole, handle)
 	err = second.waitFor(ctx, relisted, e.cfg.wait)
 	r.elapsed = time.Since(start)
 	r.peak = sampler.stop()
