@@ -73,14 +73,15 @@
 //     -realistic-small for 10 nodes and 300 pods): `serve
 //     pods,nodes,leases,events,deployments,replicasets --record` and one
 //     `kubectl get KIND -A -w -o json` per kind side by side over a window
-//     of rollouts and scales (-realistic-window, -realistic-every): the
+//     of rollouts, scales and deletions (-realistic-window,
+//     -realistic-every): the
 //     record's bytes per hour per kind, extrapolated from the window, peak
 //     RSS and CPU per watch event against kubectl's summed (one round), and
 //     the idle record's growth after it (-realistic-idle) scaled to 100
 //     nodes;
-//   - with -scale, the store and the typed informer in the benchmark's
-//     process at growing numbers of ConfigMaps (-scale-sizes: 2,000, 20,000,
-//     100,000): sync time, heap and resident set at each size, and the cost
+//   - the scale part, last: the store and the typed informer in the
+//     benchmark's process at growing numbers of ConfigMaps (-scale-sizes:
+//     2,000, 20,000, 100,000): sync time, heap and resident set at each size, and the cost
 //     per object from one size to the next, flagged non-linear when a step
 //     costs more than 1.10x the one before.
 //

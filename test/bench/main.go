@@ -97,7 +97,6 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&cfg.out, "out", "", "also write the Markdown report to this file")
 	fs.StringVar(&cfg.publish, "publish", "", "write the report to this file too (make bench: BENCHMARKS.md)")
 	fs.StringVar(&cfg.note, "note", "", "a line added to the report's machine section (e.g. what else the machine was running)")
-	scale := fs.Bool("scale", false, "also run the scale part: the in-process caches at each of -scale-sizes ConfigMaps (long: it creates the largest number)")
 	scaleSizes := fs.String("scale-sizes", "2000,20000,100000", "ConfigMaps in the scale part's namespace at each step, ascending, comma-separated")
 	fs.DurationVar(&cfg.wait, "wait", 5*time.Minute, "give up on any single wait (a list, a batch of events) after this long")
 	fs.IntVar(&cfg.generators, "generators", 1000, "ConfigMapGenerators created for the controller part")
@@ -123,9 +122,6 @@ func parseFlags(args []string) (config, error) {
 	}
 	if cfg.publish != "" && cfg.repeat < minRatioRounds {
 		return cfg, fmt.Errorf("-publish needs -repeat %d or more: a ratio is the median of at least %d paired rounds", minRatioRounds, minRatioRounds)
-	}
-	if *scale {
-		cfg.only[partScale] = true
 	}
 	if cfg.scaleSizes, err = parseSizes(*scaleSizes); err != nil {
 		return cfg, err

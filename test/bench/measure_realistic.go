@@ -22,7 +22,7 @@ var realisticKinds = []string{"pods", "nodes", "leases", "events", "deployments"
 // realisticConfig is the realistic part's shape and windows (its flags).
 type realisticConfig struct {
 	nodes, pods, deployments int
-	window                   time.Duration // of rollouts and scales, measured
+	window                   time.Duration // of rollouts, scales and deletions, measured
 	idle                     time.Duration // after the rollouts completed, measured; 0: none
 	every                    time.Duration // between two changes of the window
 }
@@ -32,7 +32,7 @@ func (rc *realisticConfig) flags(fs *flag.FlagSet) (small *bool) {
 	fs.IntVar(&rc.nodes, "realistic-nodes", 100, "kwok nodes of the realistic part's cluster")
 	fs.IntVar(&rc.pods, "realistic-pods", 3000, "pods of the realistic part's cluster, in -realistic-deployments Deployments")
 	fs.IntVar(&rc.deployments, "realistic-deployments", 60, "Deployments of the realistic part's cluster")
-	fs.DurationVar(&rc.window, "realistic-window", 90*time.Second, "the realistic part's window of rollouts and scales, measured")
+	fs.DurationVar(&rc.window, "realistic-window", 90*time.Second, "the realistic part's window of rollouts, scales and deletions, measured")
 	fs.DurationVar(&rc.idle, "realistic-idle", realisticIdleJudged, "the realistic part's idle window after the rollouts completed (0: none); shorter than 5m, its growth is not judged against issue 48's bound")
 	fs.DurationVar(&rc.every, "realistic-every", 10*time.Second, "time between two changes (a rollout, or every third a scale) in the realistic part's window")
 	return fs.Bool("realistic-small", false, "a small realistic cluster to try the part quickly: 10 nodes, 300 pods in 6 Deployments, a 1-minute window and 30 s idle, unless set (-quick implies it)")
@@ -70,10 +70,10 @@ func (rc *realisticConfig) complete(fs *flag.FlagSet, small bool) error {
 // watchers of the same kinds, side by side over a window of rollouts, and
 // the record's growth over an idle window after it.
 type realisticResult struct {
-	shape            realisticConfig
-	start, make      time.Duration // the control plane's start; the shape's Deployments to complete
-	rollouts, scales int
-	churn, idle      realisticWindow
+	shape       realisticConfig
+	start, make time.Duration // the control plane's start; the shape's Deployments to complete
+	changes     churned       // the window's changes of the Deployments
+	churn, idle realisticWindow
 }
 
 // realisticWindow is what a window measured: the record's growth per

@@ -118,7 +118,7 @@ func (re *realisticEnv) window(a, b sideCounts) (realisticWindow, error) {
 // no event says they are all done.
 const realisticSettle = 10 * time.Second
 
-// measureWindows measures the window of rollouts and scales, then, once
+// measureWindows measures the window of rollouts, scales and deletions, then, once
 // every rollout completed, the idle window.
 func (re *realisticEnv) measureWindows(ctx context.Context, r *realisticResult) error {
 	s, err := re.openHistory(ctx)
@@ -131,8 +131,8 @@ func (re *realisticEnv) measureWindows(ctx context.Context, r *realisticResult) 
 	if err != nil {
 		return err
 	}
-	re.logf("realistic: %s of rollouts and scales, one change every %s", rc.window, rc.every)
-	if r.rollouts, r.scales, err = re.churn(ctx, rc.window, rc.every); err != nil {
+	re.logf("realistic: %s of rollouts, scales and deletions, one change every %s", rc.window, rc.every)
+	if r.changes, err = re.churn(ctx, rc.window, rc.every); err != nil {
 		return err
 	}
 	b, err := re.counts(ctx, s)
@@ -168,10 +168,13 @@ func (re *realisticEnv) measureWindows(ctx context.Context, r *realisticResult) 
 }
 
 // churn changes the Deployments for d, one change every: a rollout of the
-// next Deployment, and every third change instead a scale of the next one
-// to half as many pods again, or back. Changes do not wait for the one
-// before to complete, as a busy cluster's do not.
-func (re *realisticEnv) churn(ctx context.Context, d, every time.Duration) (rollouts, scales int, err error) {
+// next Deployment; every third change, from the third, instead a scale of
+// the next one to half as many pods again, or back; and every sixth, from
+// the fifth, instead a deletion of the next one (the garbage collector
+// deletes its ReplicaSets and pods) and its creation again at once, as
+// it was first made. Changes do not wait for the one before to complete,
+// as a busy cluster's do not.
+func (re *realisticEnv) churn(ctx context.Context, d, every time.Duration) (c churned, err error) {
 	replicas := int32(re.cfg.realistic.pods / re.cfg.realistic.deployments)
 	scaled := map[string]bool{}
 	tick := time.NewTicker(every)
@@ -180,26 +183,45 @@ func (re *realisticEnv) churn(ctx context.Context, d, every time.Duration) (roll
 	defer end.Stop()
 	for i := 0; ; i++ {
 		name := re.names[i%len(re.names)]
-		if i%3 == 2 {
+		switch {
+		case i%6 == 4:
+			scaled[name] = false
+			err, c.deletions = re.recreate(ctx, name, replicas), c.deletions+1
+		case i%3 == 2:
 			to := replicas
 			if !scaled[name] {
 				to = replicas + max(replicas/2, 1)
 			}
 			scaled[name] = !scaled[name]
-			err, scales = re.apps.Scale(ctx, name, to), scales+1
-		} else {
+			err, c.scales = re.apps.Scale(ctx, name, to), c.scales+1
+		default:
 			_, err = re.apps.Rollout(ctx, name)
-			rollouts++
+			c.rollouts++
 		}
 		if err != nil {
-			return rollouts, scales, err
+			return c, err
 		}
 		select {
 		case <-ctx.Done():
-			return rollouts, scales, ctx.Err()
+			return c, ctx.Err()
 		case <-end.C:
-			return rollouts, scales, nil
+			return c, nil
 		case <-tick.C:
 		}
 	}
+}
+
+// churned counts the changes of a churn.
+type churned struct{ rollouts, scales, deletions int }
+
+// recreate deletes the Deployment name and creates it again with
+// replicas, a new object of the same name: the old one's ReplicaSets and
+// pods are deleted by the garbage collector (background propagation, as
+// kubectl delete asks) while the new one's are made.
+func (re *realisticEnv) recreate(ctx context.Context, name string, replicas int32) error {
+	if err := re.apps.Delete(ctx, name); err != nil {
+		return err
+	}
+	_, err := re.apps.Create(ctx, name, replicas)
+	return err
 }

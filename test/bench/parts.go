@@ -41,7 +41,7 @@ const (
 	// own) during rollouts, against kubectl get -w of each kind.
 	partRealistic part = "realistic"
 	// partScale: the in-process caches at growing numbers of objects
-	// (-scale-sizes) in a namespace of their own; only with -scale or -only.
+	// (-scale-sizes) in a namespace of their own.
 	partScale part = "scale"
 )
 
@@ -53,10 +53,6 @@ const (
 func allParts() []part {
 	return []part{partGet, partWatch, partController, partServe, partContexts, partHistory, partRealistic, partMemory, partRelist, partScale}
 }
-
-// optIn says whether a part runs only when asked for, by -only or its own
-// flag: it takes long.
-func (p part) optIn() bool { return p == partScale }
 
 // needsPopulate says whether the part measures the benchmark's namespace.
 func (p part) needsPopulate() bool { return p != partScale && p != partContexts && p != partRealistic }
@@ -92,14 +88,12 @@ func (p part) measure(ctx context.Context, e *env) (partReport, error) {
 type parts map[part]bool
 
 // parseParts reads -only: a comma-separated list of parts; empty is every
-// part that is not opt-in.
+// part.
 func parseParts(s string) (parts, error) {
 	set := parts{}
 	if strings.TrimSpace(s) == "" {
 		for _, p := range allParts() {
-			if !p.optIn() {
-				set[p] = true
-			}
+			set[p] = true
 		}
 		return set, nil
 	}

@@ -14,7 +14,7 @@ func TestParseParts(t *testing.T) {
 		want    []part
 		wantErr bool
 	}{
-		{"", []part{partGet, partWatch, partController, partServe, partContexts, partHistory, partRealistic, partMemory, partRelist}, false}, // scale is opt-in
+		{"", []part{partGet, partWatch, partController, partServe, partContexts, partHistory, partRealistic, partMemory, partRelist, partScale}, false},
 		{"scale", []part{partScale}, false},
 		{"get", []part{partGet}, false},
 		{" memory , watch,get", []part{partGet, partMemory, partWatch}, false},

@@ -7,7 +7,7 @@ import "fmt"
 // Targets of the history rows (issue 31, Performance).
 const (
 	historyCPUTarget  = 1.10 // CPU per event of a recording daemon against one that does not record
-	historyAtLimit    = 1.0  // seconds, get --at over the bench's ConfigMaps (100,000 with -scale's objects)
+	historyAtLimit    = 1.0  // seconds, get --at over the bench's ConfigMaps
 	historySizeLimit  = 300  // bytes per revision on disk
 	historyWarmTarget = 0.3  // time to serving of a warm restart against a fresh list
 )

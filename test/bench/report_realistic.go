@@ -103,6 +103,7 @@ func (r realisticResult) sections(cfg config) []section {
 			"Side by side: `kubectl reflect serve %s --record` (a state directory of its own), waited for until its history holds the cluster's state, "+
 			"and one `kubectl get KIND -A -w -o json` per kind, as its users run them (kubectl refuses several kinds with -w), each waited for until it printed its kind's initial list. "+
 			"Then a window of %s: every %s a change, a rollout of the next Deployment (a new image), every third one a scale of the next to half as many pods again, or back, "+
+			"every sixth, from the fifth, a deletion of the next (the garbage collector deletes its ReplicaSets and pods) and its creation again at once, "+
 			"none waiting for the one before to complete. The record's growth is what the history counts it wrote (the written table, `serve status`'s bytes per kind: each revision's "+
 			"encoded object, cells, names and numbers), extrapolated to an hour from the window; CPU is each process's from /proc over the window; peak RSS is each process's VmHWM, over its life, "+
 			"read at the window's end. Events are the watch events kubectl's watchers printed in the window, summed over the kinds: the daemon watches the same kinds over the same window, "+
@@ -118,8 +119,8 @@ func (r realisticResult) sections(cfg config) []section {
 func (r realisticResult) notes() []string {
 	w := r.churn
 	notes := []string{
-		fmt.Sprintf("setup (not counted): the cluster started in %.0f s, its pods ran %.0f s after their Deployments were created; the window made %d rollouts and %d scales",
-			r.start.Seconds(), r.make.Seconds(), r.rollouts, r.scales),
+		fmt.Sprintf("setup (not counted): the cluster started in %.0f s, its pods ran %.0f s after their Deployments were created; the window's changes: rollouts %d, scales %d, deletions %d (each with its creation again)",
+			r.start.Seconds(), r.make.Seconds(), r.changes.rollouts, r.changes.scales, r.changes.deletions),
 		fmt.Sprintf("the daemon: %.1f s of CPU in the window, %.0f MiB peak RSS", w.daemonCPU.Seconds(), mib(w.daemonPeak)),
 	}
 	for _, kind := range slices.Sorted(maps.Keys(w.events)) {

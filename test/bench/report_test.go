@@ -146,7 +146,7 @@ func TestReproduce(t *testing.T) {
 	}{
 		{nil, "make bench"},
 		{[]string{"-publish", "BENCHMARKS.md"}, "make bench"},
-		{[]string{"-publish=BENCHMARKS.md", "-scale", "-note", "busy"}, "make bench BENCHFLAGS='-scale'"},
+		{[]string{"-publish=BENCHMARKS.md", "-repeat", "7", "-note", "busy"}, "make bench BENCHFLAGS='-repeat 7'"},
 		{[]string{"-publish", "x.md", "-quick", "-only", "get,watch", "--out", "/tmp/r.md"}, "make bench BENCHFLAGS='-quick -only get,watch'"},
 		{[]string{"-scale-sizes", "1000,5000 "}, `make bench BENCHFLAGS='-scale-sizes "1000,5000 "'`},
 	}
