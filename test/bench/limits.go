@@ -184,7 +184,8 @@ var whatLimitsUs = map[string]string{
 		"(the objects the plain text never reads, each decoded and its noise left out), streamed through gzip and base64 into the page.",
 	"history.timeline.html.rss": "The marks of every lane and one lane's revisions at a time (the page's chunks are streamed through gzip), " +
 		"beside the process's runtime and SQLite's page cache.",
-	"history.size": "Each revision is a delta of the one before (s2, the revision before as its dictionary), a keyframe every 32; a row holds its key, times and manager.",
+	"history.size": "Each revision is a delta of the one before (s2, the revision before as its dictionary), a keyframe every 32; a row holds its key, times and manager. " +
+		"The growth between the two stopped daemons also counts what the second one's stop writes: a checkpoint of the whole kind, in place of the last one.",
 	"history.size.file": "The file grows by whole pages and keeps the pages it frees (a stop's checkpoint of the whole kind replaces the last one): " +
 		"how much of the edits' growth the free pages absorb differs from run to run.",
 
