@@ -35,9 +35,6 @@ func New(names []string, errOut io.Writer) *Set {
 	return s
 }
 
-// Names are the contexts, in the order given.
-func (s *Set) Names() []string { return s.names }
-
 // ErrOut is the i-th context's stderr.
 func (s *Set) ErrOut(i int) *PrefixWriter { return s.errOuts[i] }
 

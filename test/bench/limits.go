@@ -184,10 +184,10 @@ var whatLimitsUs = map[string]string{
 		"(the objects the plain text never reads, each decoded and its noise left out), streamed through gzip and base64 into the page.",
 	"history.timeline.html.rss": "The marks of every lane and one lane's revisions at a time (the page's chunks are streamed through gzip), " +
 		"beside the process's runtime and SQLite's page cache.",
-	"history.size": "Each revision is a delta of the one before (s2, the revision before as its dictionary), a keyframe every 32; a row holds its key, times and manager. " +
-		"The growth between the two stopped daemons also counts what the second one's stop writes: a checkpoint of the whole kind, in place of the last one.",
-	"history.size.file": "The file grows by whole pages and keeps the pages it frees (a stop's checkpoint of the whole kind replaces the last one): " +
-		"how much of the edits' growth the free pages absorb differs from run to run.",
+	"history.size": "Each revision is a delta of the one before (s2, the revision before as its dictionary), a keyframe every 32; a row holds its key, times and manager; " +
+		"the B-tree's pages fill part-way. The stop's checkpoint of the whole kind (every ten minutes in a running daemon) is not counted.",
+	"history.size.file": "The files grow by whole pages and keep the pages they free; while the daemon runs, the WAL holds the edits' pages until " +
+		"SQLite writes them back (every 1,000 pages), so the WAL's size moves the figure.",
 
 	"realistic.bytes": "What the history writes per revision: a delta of the revision before (s2), a keyframe every 32, its printer cells, " +
 		"names and numbers; pods' and ReplicaSets' status changes during rollouts are most of the revisions, Leases' renewals are coalesced (one kept every 5 minutes).",

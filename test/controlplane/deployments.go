@@ -57,9 +57,6 @@ func NewDeployments(ctx context.Context, cfg *rest.Config, namespace string) (*D
 	return &Deployments{cs: cs, namespace: namespace}, nil
 }
 
-// Namespace is where the Deployments are.
-func (d *Deployments) Namespace() string { return d.namespace }
-
 // Create creates the Deployment name with replicas pods.
 func (d *Deployments) Create(ctx context.Context, name string, replicas int32) (*appsv1.Deployment, error) {
 	dep, err := d.cs.AppsV1().Deployments(d.namespace).Create(ctx, deployment(name, replicas), metav1.CreateOptions{})

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -227,11 +226,4 @@ func listNamesRVs(t *testing.T, cs kubernetes.Interface, ns, rv string) []string
 		out = append(out, o.Name+"@"+o.ResourceVersion)
 	}
 	return out
-}
-
-// readStatus reads a Status answer.
-func readStatus(r io.Reader) (metav1.Status, bool) {
-	var st metav1.Status
-	err := json.NewDecoder(bufio.NewReader(r)).Decode(&st)
-	return st, err == nil && st.Kind == "Status"
 }
