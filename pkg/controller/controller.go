@@ -134,12 +134,12 @@ func (c *Controller) release() {
 	}
 }
 
-// watchHandle reports the error of l's reflector if it stops for good
+// watchHandle reports the error of h's reflector if it stops for good
 // before ctx ends.
-func watchHandle(ctx context.Context, l *reflector.Handle, failed chan<- error) {
+func watchHandle(ctx context.Context, h *reflector.Handle, failed chan<- error) {
 	select {
-	case <-l.Done():
-		if err := l.Err(); err != nil {
+	case <-h.Done():
+		if err := h.Err(); err != nil {
 			failed <- err
 		}
 	case <-ctx.Done():

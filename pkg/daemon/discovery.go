@@ -19,11 +19,11 @@ import (
 // resource, and reads its version.
 func (d *daemonRun) discover(ctx context.Context, rc rest.Interface, dc discovery.DiscoveryInterface, known []metav1.APIResource, handles []*reflector.Handle) ([]serve.Resource, []byte, error) {
 	var out []serve.Resource
-	for _, l := range handles {
-		res := l.Resource()
+	for _, h := range handles {
+		res := h.Resource()
 		def := definitionOf(ctx, rc, res)
 		out = append(out, serve.Resource{
-			Source: l, Namespace: d.scopeOf(res).Namespace, Discovery: discoveryOf(known, res),
+			Source: h, Namespace: d.scopeOf(res).Namespace, Discovery: discoveryOf(known, res),
 			SelectableFields: def.SelectableFields, DateColumns: def.DateColumns,
 		})
 	}

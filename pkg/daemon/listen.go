@@ -89,10 +89,10 @@ func (d *daemonRun) listenSocket(srv *http.Server, lock *Lock, served chan<- err
 // stopped receives the error of the first reflector that stops for good.
 func stopped(handles []*reflector.Handle) <-chan error {
 	ch := make(chan error, len(handles))
-	for _, l := range handles {
+	for _, h := range handles {
 		go func() {
-			<-l.Done()
-			if err := l.Err(); err != nil {
+			<-h.Done()
+			if err := h.Err(); err != nil {
 				ch <- err
 			}
 		}()

@@ -164,8 +164,8 @@ type runParts struct {
 func (d *daemonRun) runOn(ctx context.Context, cancel context.CancelFunc, p runParts) error {
 	handles := d.acquire(p.set)
 	defer func() {
-		for _, l := range handles {
-			l.Release()
+		for _, h := range handles {
+			h.Release()
 		}
 	}()
 	dc, err := discovery.NewDiscoveryClientForConfig(d.cfg.REST)
@@ -231,8 +231,8 @@ func (d *daemonRun) record(ctx context.Context, rec *recording.Recording, set *r
 		return nil
 	}
 	d.historyPath = rec.Location()
-	for _, l := range handles {
-		rec.Add(ctx, l)
+	for _, h := range handles {
+		rec.Add(ctx, h)
 	}
 	all := rec.All(ctx, recording.AllOptions{Set: set, Scope: servedScope, Given: d.cfg.Resources, Known: known,
 		Discover: func(ctx context.Context) ([]metav1.APIResource, error) { return serverResources(ctx, dc) },

@@ -252,15 +252,15 @@ func (s *Set) Len() int {
 // Handle.Err), joined.
 func WaitForSync(ctx context.Context, handles ...*Handle) error {
 	var errs []error
-	for _, l := range handles {
+	for _, h := range handles {
 		select {
-		case <-l.Synced():
+		case <-h.Synced():
 			continue
-		case <-l.Done():
+		case <-h.Done():
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		if err := l.Err(); err != nil && !slices.ContainsFunc(errs, func(e error) bool { return e == err }) {
+		if err := h.Err(); err != nil && !slices.ContainsFunc(errs, func(e error) bool { return e == err }) {
 			errs = append(errs, err)
 		}
 	}

@@ -74,16 +74,15 @@
 //     pods,nodes,leases,events,deployments,replicasets --record` and one
 //     `kubectl get KIND -A -w -o json` per kind side by side over a window
 //     of rollouts, scales and deletions (-realistic-window,
-//     -realistic-every): the
-//     record's bytes per hour per kind, extrapolated from the window, peak
-//     RSS and CPU per watch event against kubectl's summed (one round), and
-//     the idle record's growth after it (-realistic-idle) scaled to 100
-//     nodes;
+//     -realistic-every): the record's bytes per hour per kind, extrapolated
+//     from the window, peak RSS and CPU per watch event against kubectl's
+//     summed (one round), and the idle record's growth after it
+//     (-realistic-idle) scaled to 100 nodes;
 //   - the scale part, last: the store and the typed informer in the
 //     benchmark's process at growing numbers of ConfigMaps (-scale-sizes:
-//     2,000, 20,000, 100,000): sync time, heap and resident set at each size, and the cost
-//     per object from one size to the next, flagged non-linear when a step
-//     costs more than 1.10x the one before.
+//     2,000, 20,000, 100,000): sync time, heap and resident set at each
+//     size, and the cost per object from one size to the next, flagged
+//     non-linear when a step costs more than 1.10x the one before.
 //
 // Every ratio is paired (paired.go): the two sides of a row run in the same
 // rounds, taking turns (every other round in reverse order), at least 5

@@ -29,7 +29,7 @@ type blameRecordResult struct {
 	revisions    int
 	key          string        // its rows' key
 	written      time.Duration // writing the record (not counted)
-	bytes        int64         // the record's file
+	bytes        int64         // the record's files (filesSize)
 	whole, field []getSample
 }
 
@@ -60,8 +60,8 @@ func (he *historyEnv) timeBlameRecords(ctx context.Context) ([]blameRecordResult
 			return nil, fmt.Errorf("writing a record of %d revisions: %w", size.revisions, err)
 		}
 		r.written = time.Since(began)
-		if fi, err := os.Stat(db); err == nil {
-			r.bytes = fi.Size()
+		if r.bytes, err = filesSize(db); err != nil {
+			return nil, err
 		}
 		he.logf("history: blame's record of %s revisions written in %s", count(size.revisions), r.written.Round(time.Millisecond))
 		whole := []string{"blame", "deployments.apps/" + blametest.Name(7), "-n", blametest.Namespace, "--history-db", db, "--kubeconfig", he.kubeconfig}

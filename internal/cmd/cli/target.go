@@ -331,8 +331,8 @@ func (t *Target) Acquire(setOpts reflector.SetOptions, read kube.Shape) ([]*refl
 		handles = append(handles, set.Acquire(src.Resource, t.Scope(src, read)))
 	}
 	release := func() {
-		for _, l := range handles {
-			l.Release()
+		for _, h := range handles {
+			h.Release()
 		}
 	}
 	return handles, release, nil

@@ -125,13 +125,13 @@ func (o *GetOptions) sync(ctx context.Context, handles []*reflector.Handle) map[
 	var mu sync.Mutex
 	failed := map[*reflector.Handle]error{}
 	var wg sync.WaitGroup
-	for _, l := range handles {
+	for _, h := range handles {
 		wg.Go(func() {
-			err := reflector.WaitForSync(ctx, l)
-			l.Release() // listed: get reads what it has
+			err := reflector.WaitForSync(ctx, h)
+			h.Release() // listed: get reads what it has
 			if err != nil && ctx.Err() == nil {
 				mu.Lock()
-				failed[l] = err
+				failed[h] = err
 				mu.Unlock()
 			}
 		})

@@ -103,11 +103,11 @@ func (o *WatchOptions) watchContext(ctx context.Context, name string, args []str
 	defer release()
 	var wg sync.WaitGroup
 	kindFailed := &failures{of: len(handles), cancel: func() {}}
-	for i, l := range handles {
-		k := stream.AddIn(name, cli.KindOf(l.Resource()), l, l.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered, Wake: stream.Wake()}))
-		wg.Go(func() { o.awaitFailure(ctx, k, l, report, stream, kindFailed) })
+	for i, h := range handles {
+		k := stream.AddIn(name, cli.KindOf(h.Resource()), h, h.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered, Wake: stream.Wake()}))
+		wg.Go(func() { o.awaitFailure(ctx, k, h, report, stream, kindFailed) })
 		if src, names := o.Feeds[i], o.NamesOf(o.Feeds[i]); len(names) > 0 { // handles follow o.Feeds
-			wg.Go(func() { noteMissing(ctx, l, names, src.Namespace, report) })
+			wg.Go(func() { noteMissing(ctx, h, names, src.Namespace, report) })
 		}
 	}
 	<-ctx.Done()

@@ -55,22 +55,22 @@ func (o *WatchOptions) runOne(ctx context.Context, cancel context.CancelFunc, pr
 	stream := flatten.New(flatten.Options{Events: o.events, WatchOnly: o.WatchOnly, MaxEvents: o.MaxEvents})
 	var wg sync.WaitGroup
 	failed := &failures{of: len(handles), cancel: cancel}
-	for _, l := range handles {
+	for _, h := range handles {
 		// Ordered: a printed stream shows every change, in the order
 		// applied, as kubectl's get -w does.
-		stream.Add(cli.KindOf(l.Resource()), l, l.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered, Wake: stream.Wake()}))
+		stream.Add(cli.KindOf(h.Resource()), h, h.Subscribe(ctx, store.SubscribeOptions{Mode: store.Ordered, Wake: stream.Wake()}))
 	}
 	if replayed != nil { // handles follow o.Feeds
 		for i, src := range o.Feeds {
 			stream.Replay(i, replayed.Seam(src.Resource, o.Scope(src, o.read())))
 		}
 	}
-	for i, l := range handles { // every kind added: End may be called from now on
-		wg.Go(func() { o.awaitFailure(ctx, i, l, report, stream, failed) })
+	for i, h := range handles { // every kind added: End may be called from now on
+		wg.Go(func() { o.awaitFailure(ctx, i, h, report, stream, failed) })
 		// A replay (--since) shows what became of the names; whether
 		// they exist now is no news.
 		if src, names := o.Feeds[i], o.NamesOf(o.Feeds[i]); len(names) > 0 && o.Since == "" { // handles follow o.Feeds
-			wg.Go(func() { noteMissing(ctx, l, names, src.Namespace, report) })
+			wg.Go(func() { noteMissing(ctx, h, names, src.Namespace, report) })
 		}
 	}
 	perr := stream.Print(ctx, printer)
@@ -121,13 +121,13 @@ func (f *failures) any() bool {
 // awaitFailure waits for the i-th kind's reflector, l, to fail for good,
 // or ctx to end: a failure is reported, counted, and ends the kind in
 // stream.
-func (o *WatchOptions) awaitFailure(ctx context.Context, i int, l *reflector.Handle, report *cli.Reporter, stream *flatten.Stream, failed *failures) {
+func (o *WatchOptions) awaitFailure(ctx context.Context, i int, h *reflector.Handle, report *cli.Reporter, stream *flatten.Stream, failed *failures) {
 	select {
-	case <-l.Done():
+	case <-h.Done():
 	case <-ctx.Done():
 		return
 	}
-	if err := l.Err(); err != nil {
+	if err := h.Err(); err != nil {
 		o.reportFailure(report, err)
 		stream.End(i)
 		failed.add()

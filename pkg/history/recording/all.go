@@ -180,8 +180,8 @@ func (a *All) follow(ctx context.Context, k *recordedKind) {
 }
 
 // stoppedBefore is why a handle stopped before its first list.
-func stoppedBefore(l *reflector.Handle) error {
-	if err := l.Err(); err != nil {
+func stoppedBefore(h *reflector.Handle) error {
+	if err := h.Err(); err != nil {
 		return err
 	}
 	return errors.New("stopped before its first list")

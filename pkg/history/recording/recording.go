@@ -189,20 +189,20 @@ func (r *Recording) wrote(res string, rv uint64, n int) {
 	}
 }
 
-// Add records l's changes until ctx ends or stop is called; stop returns
+// Add records h's changes until ctx ends or stop is called; stop returns
 // once the recorder has written what it holds (a kind recorded again
 // later gets a recorder of its own: one writer per resource at a time).
 // written is closed once the recorder has written the first state of
-// l's store.
-func (r *Recording) Add(ctx context.Context, l *reflector.Handle) (stop func(), written <-chan struct{}) {
-	res := history.ResourceName(l.Resource())
+// h's store.
+func (r *Recording) Add(ctx context.Context, h *reflector.Handle) (stop func(), written <-chan struct{}) {
+	res := history.ResourceName(h.Resource())
 	if c, ok := r.store.(checkpointed); ok {
 		if has, err := c.Checkpointed(ctx, res); err == nil && has {
 			r.due.hasOne(res)
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	run := r.recorder.Start(ctx, l)
+	run := r.recorder.Start(ctx, h)
 	done := make(chan struct{})
 	r.wg.Go(func() {
 		defer close(done)
