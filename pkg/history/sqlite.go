@@ -31,6 +31,15 @@ type OpenOptions struct {
 	ReadOnly bool
 }
 
+// walSizeLimit is what the write-ahead log keeps of its file once SQLite
+// has copied it back into the database (its journal_size_limit): the
+// 1,000 pages of 4 KiB of its automatic checkpoint. A larger transaction
+// (the history's checkpoint of a whole kind is one write of the kind's
+// compressed state) grows the WAL beyond it, and SQLite truncates it back
+// at the next write rather than keep the largest size it ever reached
+// beside the database for as long as the daemon runs.
+const walSizeLimit = 4 << 20
+
 // OpenSQLite opens the history in the file at path, creating it (mode
 // 0600, its directory 0700) unless ReadOnly. A file that is not a
 // kubectl-reflect history is refused with ErrForeign, one that is
@@ -49,6 +58,7 @@ func OpenSQLite(ctx context.Context, path string, opts OpenOptions) (*SQLite, er
 	} else {
 		q.Add("_pragma", "journal_mode(WAL)")
 		q.Add("_pragma", "synchronous(NORMAL)")
+		q.Add("_pragma", fmt.Sprintf("journal_size_limit(%d)", walSizeLimit))
 	}
 	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 	if err != nil {
