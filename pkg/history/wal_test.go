@@ -18,19 +18,19 @@ func TestWALShrinksAfterALargeWrite(t *testing.T) {
 	ctx := context.Background()
 	s, path := openTemp(t)
 	const res = "configmaps.v1."
-	s.Begin(ctx, res, 1)
+	if _, err := s.Begin(ctx, res, 1); err != nil {
+		t.Fatal(err)
+	}
 	r := rand.New(rand.NewPCG(3, 4))
 	write := func(rv uint64, objects, size int) {
 		t.Helper()
-		b := Batch{RV: rv}
-		for i := range objects {
+		revs := make([]Revision, objects)
+		for i := range revs {
 			name := fmt.Sprintf("cm-%d", i)
-			b.Revisions = append(b.Revisions, Revision{Namespace: "default", Name: name, RV: rv, Time: time.Now(), Op: Added,
-				Object: cm(name, rv, string(randomText(r, size)))})
+			revs[i] = Revision{Namespace: "default", Name: name, RV: rv, Time: time.Now(), Op: Added,
+				Object: cm(name, rv, string(randomText(r, size)))}
 		}
-		if err := s.Write(ctx, res, b); err != nil {
-			t.Fatal(err)
-		}
+		writeAll(t, s, res, revs...)
 	}
 	walSize := func() int64 {
 		t.Helper()

@@ -118,7 +118,7 @@ func (f *failures) any() bool {
 	return f.n > 0
 }
 
-// awaitFailure waits for the i-th kind's reflector, l, to fail for good,
+// awaitFailure waits for the i-th kind's reflector, h, to fail for good,
 // or ctx to end: a failure is reported, counted, and ends the kind in
 // stream.
 func (o *WatchOptions) awaitFailure(ctx context.Context, i int, h *reflector.Handle, report *cli.Reporter, stream *flatten.Stream, failed *failures) {
